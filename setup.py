@@ -1,0 +1,45 @@
+"""Build the Cython extension modules of ddz-fast.
+
+Set DDZ_FAST_DEBUG=1 at build time to compile with bounds checks,
+wraparound and initialisation checks turned back on (and without -O3);
+the differential suite runs against that build in CI.
+"""
+import os
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("DDZ_FAST_DEBUG", "") not in ("", "0")
+
+directives = {
+    "language_level": "3",
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": not DEBUG,
+    "embedsignature": True,
+}
+compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
+if os.name == "nt":
+    compile_args = ["/Od"] if DEBUG else ["/O2"]
+
+modules = ["_move", "_kernels"]
+extensions = [
+    Extension(
+        f"ddz_fast.{name}",
+        [f"src/ddz_fast/{name}.pyx"],
+        include_dirs=[numpy.get_include()],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        extra_compile_args=compile_args,
+    )
+    for name in modules
+]
+
+setup(
+    ext_modules=cythonize(
+        extensions,
+        compiler_directives=directives,
+        compile_time_env={"DDZ_DEBUG": DEBUG},
+    ),
+)

@@ -1,0 +1,29 @@
+"""ddz-fast: fast, exact Dou Dizhu move generation.
+
+The top-level functions are the fast path; :mod:`ddz_fast.reference` holds the
+pure-Python oracle with the same names, signatures and results.
+"""
+from ._version import __version__
+from ._move import PASS, Move
+from .kinds import Kind
+from .rules import PRESETS, Rules, resolve_rules
+from .cards import RANKS, format_cards, parse_cards, to_counts
+from ._api import beats, classify, legal_moves, parse_move
+
+__all__ = [
+    "__version__",
+    "Kind",
+    "Move",
+    "PASS",
+    "Rules",
+    "PRESETS",
+    "resolve_rules",
+    "RANKS",
+    "parse_cards",
+    "format_cards",
+    "to_counts",
+    "legal_moves",
+    "classify",
+    "beats",
+    "parse_move",
+]

@@ -1,0 +1,165 @@
+# cython: language_level=3
+"""The :class:`Move` value type.
+
+A move is a kind plus a 15-slot count vector; two moves are equal when both
+are equal.  ``rank`` and ``length`` are derived facts stored for speed.  This
+module holds no rules logic: moves are made by the engines (reference or
+fast), or validated through :func:`ddz_fast.classify` when a user builds one.
+"""
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from cpython.ref cimport Py_INCREF
+from libc.string cimport memcpy, memcmp
+
+from .kinds import Kind
+
+cdef tuple _KINDS = tuple(Kind)
+cdef tuple _INTS = tuple(range(256))
+cdef str _RANK_CHARS = "3456789TJQKA2BR"
+
+
+cdef Move make_move(int kind, const unsigned char* counts, int rank, int length):
+    """Make a Move without validation (callers guarantee the invariants)."""
+    cdef Move m = Move.__new__(Move)
+    cdef int i, n = 0
+    memcpy(m.c, counts, N_RANKS)
+    for i in range(N_RANKS):
+        n += counts[i]
+    m.kind_ = kind
+    m.rank_ = rank
+    m.length_ = length
+    m.ncards = n
+    m.hash_ = -1
+    return m
+
+
+cdef class Move:
+    """One move: a kind and its cards.
+
+    Build one from text with :func:`ddz_fast.parse_move`, or as
+    ``Move(kind, cards, rules="standard")``, which checks that the cards are a
+    move of that kind under the rules.  Moves are immutable and hashable.
+
+    Attributes: ``kind`` (:class:`Kind`), ``rank`` (top rank index of the
+    primal group, highest reading; -1 for PASS), ``length`` (number of primal
+    groups; 0 for PASS), ``counts`` (tuple of 15 ints), ``n_cards``.
+    """
+
+    def __init__(self, kind, cards=None, *, rules="standard"):
+        from ._api import _validated_move_fields
+        k, counts, rank, length, bit = _validated_move_fields(kind, cards, rules)
+        cdef int i
+        cdef int n = 0
+        for i in range(N_RANKS):
+            self.c[i] = counts[i]
+            n += counts[i]
+        self.kind_ = k
+        self.rank_ = rank
+        self.length_ = length
+        self.ncards = n
+        self.hash_ = -1
+        self._valid_for = bit
+
+    @staticmethod
+    def _make(kind, counts, int rank, int length):
+        """Internal: build a move from trusted fields (no validation)."""
+        cdef unsigned char buf[15]
+        cdef int i
+        if len(counts) != N_RANKS:
+            raise ValueError("expected 15 counts")
+        for i in range(N_RANKS):
+            buf[i] = counts[i]
+        return make_move(int(kind), buf, rank, length)
+
+    @property
+    def kind(self):
+        return _KINDS[self.kind_]
+
+    @property
+    def rank(self):
+        return self.rank_
+
+    @property
+    def length(self):
+        return self.length_
+
+    @property
+    def n_cards(self):
+        return self.ncards
+
+    @property
+    def counts(self):
+        cdef tuple t = PyTuple_New(N_RANKS)
+        cdef int i
+        cdef object v
+        for i in range(N_RANKS):
+            v = _INTS[self.c[i]]
+            Py_INCREF(v)
+            PyTuple_SET_ITEM(t, i, v)
+        return t
+
+    @property
+    def cards(self):
+        """Canonical card text (empty for PASS)."""
+        cdef list out = []
+        cdef int i
+        for i in range(N_RANKS):
+            if self.c[i]:
+                out.append(_RANK_CHARS[i] * self.c[i])
+        return "".join(out)
+
+    def __str__(self):
+        if self.kind_ == K_PASS:
+            return "PASS"
+        return self.cards
+
+    def __repr__(self):
+        if self.kind_ == K_PASS:
+            return "Move(PASS)"
+        return f"Move({_KINDS[self.kind_].name}, {self.cards!r}, rank={self.rank_}, length={self.length_})"
+
+    def __len__(self):
+        return self.ncards
+
+    def __eq__(self, other):
+        if not isinstance(other, Move):
+            return NotImplemented
+        cdef Move o = <Move>other
+        return self.kind_ == o.kind_ and memcmp(self.c, o.c, N_RANKS) == 0
+
+    def __ne__(self, other):
+        r = self.__eq__(other)
+        if r is NotImplemented:
+            return r
+        return not r
+
+    def __hash__(self):
+        if self.hash_ == -1:
+            h = hash((self.kind_, bytes(self.c[:N_RANKS])))
+            self.hash_ = -2 if h == -1 else h
+        return self.hash_
+
+    def __reduce__(self):
+        return (Move._make, (int(self.kind_), self.counts, self.rank_, self.length_))
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    @property
+    def is_pass(self):
+        return self.kind_ == K_PASS
+
+    def to_array(self):
+        """The cards as a fresh ``uint8`` numpy array of shape (15,)."""
+        import numpy as np
+        return np.frombuffer(bytes(self.c[:N_RANKS]), dtype=np.uint8).copy()
+
+
+cdef unsigned char _ZERO[15]
+for _i in range(N_RANKS):
+    _ZERO[_i] = 0
+
+PASS = make_move(K_PASS, _ZERO, -1, 0)
+(<Move>PASS)._valid_for = <unsigned long long>(-1)

@@ -1,0 +1,141 @@
+"""Rule options and the named presets (RULES.md, "Where the sources disagree").
+
+A :class:`Rules` value is frozen and hashable.  Every public function takes
+``rules=`` as either a preset name or a ``Rules``; :func:`resolve_rules` turns
+either into a ``Rules``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from types import MappingProxyType
+from typing import Mapping, Union
+
+__all__ = ["Rules", "PRESETS", "resolve_rules", "RulesLike"]
+
+_AUCTIONS = ("bid", "rob")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A frozen set of rule options.
+
+    Options
+    -------
+    players, decks
+        ``(3, 1)``: the ordinary game; ``(4, 2)``: the 4-player two-deck
+        variant.  With two decks a bomb is 4..8 cards of one rank (more cards
+        beat fewer, whatever the rank), two equal jokers are a pair (and may be
+        an attached pair), and the rocket needs all four jokers.
+    solo_kickers
+        Are single attachments allowed at all (``TRIO_SOLO``,
+        ``AIRPLANE_SOLO``)?  Off in the 4-player variant.
+    four_with_kickers
+        Do the ``FOUR_TWO_SOLO`` / ``FOUR_TWO_PAIR`` kinds exist?  Off in the
+        4-player variant.
+    airplane_solo_distinct
+        Must the singles on an airplane have pairwise distinct ranks?
+    four_two_solo_distinct
+        Must the two singles on a four have distinct ranks?
+    both_jokers_as_kickers
+        May a low and a high joker both be attachments of one move?  (With two
+        decks: may a move carry both a low-joker pair and a high-joker pair?)
+    auction
+        ``"bid"`` (pass or bid 1/2/3) or ``"rob"`` (call, rob, double).
+
+    ``name`` is a label only; it takes no part in equality or hashing, so a
+    custom ``Rules`` with a preset's options equals that preset.
+    """
+
+    players: int = 3
+    decks: int = 1
+    solo_kickers: bool = True
+    four_with_kickers: bool = True
+    airplane_solo_distinct: bool = False
+    four_two_solo_distinct: bool = True
+    both_jokers_as_kickers: bool = False
+    auction: str = "bid"
+    name: str = field(default="custom", compare=False)
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type in ("bool", bool) and not isinstance(value, bool):
+                raise TypeError(f"Rules.{f.name} must be a bool, not {type(value).__name__}")
+            if f.type in ("int", int) and (isinstance(value, bool) or not isinstance(value, int)):
+                raise TypeError(f"Rules.{f.name} must be an int, not {type(value).__name__}")
+        if (self.players, self.decks) not in ((3, 1), (4, 2)):
+            raise ValueError(
+                f"unsupported game: players={self.players}, decks={self.decks}; "
+                "supported are 3 players with 1 deck and 4 players with 2 decks"
+            )
+        if self.auction not in _AUCTIONS:
+            raise ValueError(f"unknown auction {self.auction!r}; valid: {', '.join(_AUCTIONS)}")
+
+    # Derived facts of the deck -------------------------------------------
+    @property
+    def max_count(self) -> int:
+        """Most cards of one ordinary rank (3..2) in the deck."""
+        return 4 * self.decks
+
+    @property
+    def max_jokers(self) -> int:
+        """Most cards of each joker in the deck."""
+        return self.decks
+
+    @property
+    def deck_size(self) -> int:
+        return 54 * self.decks
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each player before the landlord takes the rest."""
+        return 17 if self.players == 3 else 25
+
+    @property
+    def kitty_size(self) -> int:
+        """Face-down cards the landlord takes."""
+        return self.deck_size - self.players * self.hand_size
+
+    def replace(self, **changes: object) -> "Rules":
+        """A copy with some options changed (named ``custom`` unless given)."""
+        changes.setdefault("name", "custom")
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    def __repr__(self) -> str:
+        opts = ", ".join(
+            f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.name != "name"
+        )
+        return f"Rules({opts}, name={self.name!r})"
+
+
+PRESETS: Mapping[str, Rules] = MappingProxyType({
+    "standard": Rules(name="standard"),
+    "strict": Rules(airplane_solo_distinct=True, name="strict"),
+    "four": Rules(
+        players=4,
+        decks=2,
+        solo_kickers=False,
+        four_with_kickers=False,
+        name="four",
+    ),
+})
+
+RulesLike = Union[str, Rules]
+
+
+def resolve_rules(rules: RulesLike) -> Rules:
+    """Turn a preset name or a ``Rules`` into a ``Rules``.
+
+    Raises ``ValueError`` for an unknown preset name (listing the valid ones)
+    and ``TypeError`` for anything that is neither.
+    """
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        try:
+            return PRESETS[rules]
+        except KeyError:
+            raise ValueError(
+                f"unknown rules preset {rules!r}; valid presets: {', '.join(PRESETS)}"
+            ) from None
+    raise TypeError(f"rules must be a preset name or a Rules, not {type(rules).__name__}")
