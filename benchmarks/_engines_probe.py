@@ -30,10 +30,12 @@ perm[34:51].
 Scenarios
 ---------
 * lead: the landlord's 20-card hand leads.
-* resp-mixed: the next farmer (17 cards) answers a move of the landlord, chosen
-  by picking a kind uniformly among the simple kinds the landlord can play
-  (solo, pair, trio, trio+solo, trio+pair, chain, pair chain, airplane, bomb),
-  then a move of that kind uniformly.
+* resp-random: the next farmer (17 cards) answers a move of the landlord,
+  chosen by picking a kind uniformly among the simple kinds the landlord can
+  play (solo, pair, trio, trio+solo, trio+pair, chain, pair chain, airplane,
+  bomb), then a move of that kind uniformly.
+* resp-beatable: the same, restricted to landlord moves the farmer can beat
+  with a same-kind move (so the answer is not just pass + bombs).
 * resp-solo: the next farmer answers the landlord's lowest single card.
 
 Run:  python benchmarks/_engines_probe.py [--hands 200] [--seed 12345] [--quick]
@@ -42,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.machinery
 import importlib.util
 import os
 import random
@@ -140,17 +143,54 @@ def simple_moves_by_kind(h):
     return out
 
 
+def _simple_key(kind, mv):
+    """(kind, length, rank) of a simple move from simple_moves_by_kind."""
+    primal = {"solo": 1, "pair": 2, "trio": 3, "trio_solo": 3, "trio_pair": 3,
+              "bomb": 4, "chain": 1, "pair_chain": 2, "airplane": 3}[kind]
+    ranks = [r for r in range(N_RANKS) if mv[r] == primal]
+    return kind, len(ranks), max(ranks)
+
+
 def pick_prev_moves(deals, seed: int = 12345):
-    """(kind, counts) of the landlord move each farmer answers, both scenarios."""
+    """(kind, counts) of the landlord move farmer1 answers, for three scenarios.
+
+    random:   kind uniform among the landlord's simple kinds, then a move of it.
+    beatable: same, restricted to moves farmer1 can beat without a bomb/rocket
+              (falls back to `random` when there is none).
+    solo:     the landlord's lowest single card.
+    """
     rng = random.Random(seed)
-    mixed, solo = [], []
+    rand, beat, solo = [], [], []
     for d in deals:
-        by_kind = simple_moves_by_kind(d["landlord"])
+        h = d["landlord"]
+        by_kind = simple_moves_by_kind(h)
+        # OpenSpiel 2.0.2 cannot lead a chain / pair chain / airplane whose
+        # lowest rank the leader holds 4 times (its search skips such heads),
+        # so such moves are never picked: every engine replays the same trick.
+        for k in ("chain", "pair_chain", "airplane"):
+            if k in by_kind:
+                by_kind[k] = [m for m in by_kind[k]
+                              if h[min(r for r in range(N_RANKS) if m[r])] != 4]
+                if not by_kind[k]:
+                    del by_kind[k]
         kind = rng.choice(sorted(by_kind))
-        mixed.append((kind, list(rng.choice(by_kind[kind]))))
+        rand.append((kind, list(rng.choice(by_kind[kind]))))
+        f1 = simple_moves_by_kind(d["farmer1"])
+        f1_keys = {_simple_key(k, m) for k, ms in f1.items() for m in ms}
+        ok = {}
+        for k, ms in by_kind.items():
+            for m in ms:
+                kk, ln, rk = _simple_key(k, m)
+                if any(fk == kk and fl == ln and fr > rk for fk, fl, fr in f1_keys):
+                    ok.setdefault(k, []).append(m)
+        if ok:
+            kind = rng.choice(sorted(ok))
+            beat.append((kind, list(rng.choice(ok[kind]))))
+        else:
+            beat.append(rand[-1])
         low = min(r for r in range(N_RANKS) if d["landlord"][r])
         solo.append(("solo", [1 if i == low else 0 for i in range(N_RANKS)]))
-    return mixed, solo
+    return rand, beat, solo
 
 
 # --------------------------------------------------------------------------
@@ -335,31 +375,42 @@ _DZ_INDEX = {v: i for i, v in enumerate(DZ_RANK)}
 
 
 def _load_douzero_game():
-    """douzero.env.game without running douzero.env/__init__ side effects if needed.
+    """Return the douzero.env.game module without importing torch.
 
     In douzero 1.1.0 douzero/__init__.py is empty and douzero/env/__init__.py
-    only imports env.py -> game.py (numpy only), so a plain import is torch-free.
-    Fallback: load game.py by file path under a private package name.
+    only imports env.py -> game.py (numpy only), so a plain import is
+    torch-free; douzero.dmc.* and douzero.evaluation.deep_agent import torch.
+    Fallback (or DDZ_PROBE_DZ_BYPATH=1): load utils, move_detector,
+    move_selector, move_generator and game by file path under their real names,
+    with empty stand-in packages for douzero and douzero.env, so that no
+    __init__ runs (their absolute "from douzero.env.utils import *" then hits
+    the stand-ins).
     """
-    try:
-        return importlib.import_module("douzero.env.game")
-    except Exception:
-        spec = importlib.util.find_spec("douzero")
-        if spec is None or not spec.submodule_search_locations:
-            raise
-        env_dir = os.path.join(list(spec.submodule_search_locations)[0], "env")
-        pkg = "_dz_env_private"
-        pkg_spec = importlib.util.spec_from_file_location(
-            pkg, os.path.join(env_dir, "utils.py"), submodule_search_locations=[env_dir])
-        mod = importlib.util.module_from_spec(pkg_spec)
-        sys.modules[pkg] = mod  # empty package shell; submodules loaded by path
-        for name in ("utils", "move_detector", "move_selector", "move_generator", "game"):
-            s = importlib.util.spec_from_file_location(f"{pkg}.{name}", os.path.join(env_dir, f"{name}.py"))
-            m = importlib.util.module_from_spec(s)
-            sys.modules[f"{pkg}.{name}"] = m
-            s.loader.exec_module(m)
-        # douzero.env.move_detector/move_generator do "from douzero.env.utils import *"
-        return sys.modules[f"{pkg}.game"]
+    if not os.environ.get("DDZ_PROBE_DZ_BYPATH"):
+        try:
+            return importlib.import_module("douzero.env.game")
+        except Exception:
+            pass
+    spec = importlib.util.find_spec("douzero")  # finds, does not execute
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("douzero is not installed")
+    root = list(spec.submodule_search_locations)[0]
+    env_dir = os.path.join(root, "env")
+    for pkg, path in (("douzero", root), ("douzero.env", env_dir)):
+        if pkg not in sys.modules:
+            shell = importlib.util.module_from_spec(
+                importlib.machinery.ModuleSpec(pkg, None, is_package=True))
+            shell.__path__ = [path]
+            sys.modules[pkg] = shell
+    for name in ("utils", "move_detector", "move_selector", "move_generator", "game"):
+        full = f"douzero.env.{name}"
+        if full in sys.modules:
+            continue
+        s = importlib.util.spec_from_file_location(full, os.path.join(env_dir, f"{name}.py"))
+        m = importlib.util.module_from_spec(s)
+        sys.modules[full] = m
+        s.loader.exec_module(m)
+    return sys.modules["douzero.env.game"]
 
 
 try:
@@ -506,18 +557,31 @@ def _engines():
     return eng
 
 
-def _distinct(results, engine):
-    """Mean number of distinct card-count vectors (pass excluded)."""
-    tot = 0
-    for res in results:
-        if engine == "openspiel":
-            # res is a state-bound callable's output: action ids; counted by caller
-            tot += res
-        elif engine == "douzero":
-            tot += len({tuple(douzero_to_counts(m)) for m in res if m})
-        else:
-            tot += len({tuple(rlcard_str_to_counts(m)) for m in res if m != "pass"})
-    return tot / len(results)
+def moves_as_count_set(engine, call):
+    """Distinct card-count vectors (pass excluded) that one adapter call returns."""
+    res = call()
+    if engine == "openspiel":
+        st = call.__self__  # the bound state.legal_actions
+        p = st.current_player()
+        return {tuple(openspiel_string_to_counts(st.action_to_string(p, a))) for a in res if a != OS_PASS}
+    if engine == "douzero":
+        return {tuple(douzero_to_counts(m)) for m in res if m}
+    return {tuple(rlcard_str_to_counts(m)) for m in res if m != "pass"}
+
+
+def compare_sets(per_engine, names, out=print, n_examples=6):
+    """per_engine: {engine: [set per hand]}; prints pairwise differences."""
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            same = sum(x == y for x, y in zip(per_engine[a], per_engine[b]))
+            ab = [m for x, y in zip(per_engine[a], per_engine[b]) for m in x - y]
+            ba = [m for x, y in zip(per_engine[a], per_engine[b]) for m in y - x]
+            line = f"  {a} vs {b}: identical on {same}/{len(per_engine[a])} hands"
+            if ab:
+                line += f"; only {a}: {len(ab)} e.g. " + " ".join(counts_to_text(m) for m in ab[:n_examples])
+            if ba:
+                line += f"; only {b}: {len(ba)} e.g. " + " ".join(counts_to_text(m) for m in ba[:n_examples])
+            out(line)
 
 
 def main(argv=None):
@@ -532,29 +596,35 @@ def main(argv=None):
         args.hands, args.min_seconds, args.playouts = 40, 0.1, 200
 
     deals = make_deals(args.hands, args.seed)
-    mixed, solo = pick_prev_moves(deals, args.seed)
+    rand, beat, solo = pick_prev_moves(deals, args.seed)
     eng = _engines()
     print(f"{args.hands} deals, seed {args.seed}; lead = 20-card landlord, "
           f"responses = 17-card farmer answering the landlord\n")
-    hdr = f"{'engine':<10} {'scenario':<11} {'us/call':>10} {'moves/call':>11} {'distinct':>9}"
+    hdr = f"{'engine':<10} {'scenario':<13} {'us/call':>10} {'moves/call':>11} {'distinct':>9}"
     print(hdr)
     print("-" * len(hdr))
+    scenarios = (("lead", None), ("resp-random", rand), ("resp-beatable", beat), ("resp-solo", solo))
+    sets = {scen: {} for scen, _ in scenarios}
     for name, (lead_f, resp_f) in eng.items():
-        for scen, prevs in (("lead", None), ("resp-mixed", mixed), ("resp-solo", solo)):
+        for scen, prevs in scenarios:
             if prevs is None:
                 calls = [lead_f(d) for d in deals]
             else:
                 calls = [resp_f(d, p[1]) for d, p in zip(deals, prevs)]
             us, avg = time_calls(calls, args.min_seconds)
-            # distinct card sets (pass excluded), to expose duplicates/typed moves
-            if name == "openspiel":
-                dist = avg - (0 if prevs is None else 1)  # ids are unique; minus Pass
-            else:
-                dist = _distinct([f() for f in calls], name)
-            print(f"{name:<10} {scen:<11} {us:>10.2f} {avg:>11.1f} {dist:>9.1f}")
+            sets[scen][name] = [moves_as_count_set(name, f) for f in calls]
+            dist = sum(map(len, sets[scen][name])) / len(calls)
+            print(f"{name:<10} {scen:<13} {us:>10.2f} {avg:>11.1f} {dist:>9.1f}")
         if name == "douzero":
             us, avg = time_calls([douzero_gen_moves(d["landlord"]) for d in deals], args.min_seconds)
-            print(f"{name:<10} {'gen_moves':<11} {us:>10.2f} {avg:>11.1f} {'':>9}")
+            print(f"{name:<10} {'gen_moves':<13} {us:>10.2f} {avg:>11.1f} {'':>9}")
+    print("\nmoves/call = length of the engine's answer (incl. pass, duplicates); "
+          "distinct = distinct card sets, pass excluded")
+    if len(eng) > 1:
+        print("\nMove sets compared as card-count sets:")
+        for scen, _ in scenarios:
+            print(f" {scen}:")
+            compare_sets(sets[scen], list(eng))
     if _OS_GAME is not None:
         full, play, plies, allpass = openspiel_random_playouts(args.playouts)
         print(f"\nOpenSpiel random playouts ({args.playouts} games, Python loop): "

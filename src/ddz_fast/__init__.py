@@ -8,7 +8,16 @@ from ._move import PASS, Move
 from .kinds import Kind
 from .rules import PRESETS, Rules, resolve_rules
 from .cards import RANKS, format_cards, parse_cards, to_counts
-from ._api import beats, classify, legal_moves, parse_move
+from ._api import (
+    MoveBatch,
+    MoveList,
+    beats,
+    classify,
+    count_moves,
+    legal_moves,
+    legal_moves_batch,
+    parse_move,
+)
 
 __all__ = [
     "__version__",
@@ -26,4 +35,8 @@ __all__ = [
     "classify",
     "beats",
     "parse_move",
+    "legal_moves_batch",
+    "count_moves",
+    "MoveList",
+    "MoveBatch",
 ]

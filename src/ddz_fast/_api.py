@@ -1,12 +1,24 @@
-"""The public entry points (dispatch to the fast path)."""
+"""The public entry points: the fast path (compiled), plus the helper behind
+the validating ``Move(kind, cards)`` constructor."""
 from __future__ import annotations
 
-from .reference import beats, classify, legal_moves, parse_move, _pick_reading, _classify_counts
-from .cards import to_counts, format_cards
+from ._fast import (  # noqa: F401  (re-exported)
+    MoveBatch,
+    MoveList,
+    beats,
+    classify,
+    count_moves,
+    legal_moves,
+    legal_moves_batch,
+    parse_move,
+)
+from .cards import format_cards, to_counts
 from .kinds import Kind
+from .moves import pick_reading
 from .rules import resolve_rules
 
-__all__ = ["legal_moves", "classify", "beats", "parse_move"]
+__all__ = ["legal_moves", "classify", "beats", "parse_move", "legal_moves_batch",
+           "count_moves", "MoveList", "MoveBatch"]
 
 
 def _validated_move_fields(kind, cards, rules):
@@ -21,5 +33,5 @@ def _validated_move_fields(kind, cards, rules):
     if cards is None:
         raise TypeError(f"Move({k.name}, ...) needs cards")
     counts = tuple(int(c) for c in to_counts(cards, rules=r))
-    m = _pick_reading(_classify_counts(counts, r), k, format_cards(counts, rules=r), r)
-    return int(k), counts, m.rank, m.length, 0
+    m = pick_reading(classify(counts, rules=r), k, format_cards(counts, rules=r), r)
+    return int(k), counts, m.rank, m.length, m._valid_for

@@ -44,7 +44,12 @@ cdef class Move:
     groups; 0 for PASS), ``counts`` (tuple of 15 ints), ``n_cards``.
     """
 
+    def __cinit__(self):
+        self.kind_ = -2   # not yet initialised
+
     def __init__(self, kind, cards=None, *, rules="standard"):
+        if self.kind_ != -2:
+            raise TypeError("Move is immutable")
         from ._api import _validated_move_fields
         k, counts, rank, length, bit = _validated_move_fields(kind, cards, rules)
         cdef int i

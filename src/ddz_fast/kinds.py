@@ -6,6 +6,7 @@ codes the compiled kernels write.
 """
 from __future__ import annotations
 
+import operator
 from enum import IntEnum
 
 __all__ = ["Kind"]
@@ -44,8 +45,9 @@ class Kind(IntEnum):
                     f"unknown move kind {value!r}; valid kinds: "
                     + ", ".join(k.name for k in cls)
                 ) from None
-        if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, bool) or not hasattr(value, "__index__"):
             raise TypeError(f"a move kind must be a Kind, int or str, not {type(value).__name__}")
+        value = operator.index(value)
         try:
             return cls(value)
         except ValueError:

@@ -16,6 +16,7 @@ from typing import List, Optional, Sequence, Tuple
 from ._move import PASS, Move
 from .cards import ACE, HIGH_JOKER, LOW_JOKER, N_RANKS, CardsLike, format_cards, to_counts
 from .kinds import Kind
+from .moves import pick_reading
 from .rules import Rules, RulesLike, resolve_rules
 
 __all__ = ["legal_moves", "classify", "beats", "parse_move", "move_order_key", "check_move"]
@@ -342,27 +343,5 @@ def parse_move(text: str, kind: Optional[object] = None, *, rules: RulesLike = "
         return PASS
     if want is Kind.PASS:
         raise ValueError(f"{text!r} is not PASS")
-    return _pick_reading(_classify_counts(tuple(int(c) for c in to_counts(text, rules=r)), r),
+    return pick_reading(_classify_counts(tuple(int(c) for c in to_counts(text, rules=r)), r),
                          want, text, r)
-
-
-def _pick_reading(readings: List[Move], want: Optional[Kind], text: str, rules: Rules) -> Move:
-    """The one reading of `text` of kind `want`, or its only reading; shared
-    error messages for parse_move and the Move constructor."""
-    if not readings:
-        raise ValueError(f"{text!r} is no legal move under rules {rules.name!r}")
-    if want is not None:
-        for m in readings:
-            if m.kind == want:
-                return m
-        raise ValueError(
-            f"{text!r} is not a {want.name} under rules {rules.name!r}; it reads as "
-            + " or ".join(m.kind.name for m in readings)
-        )
-    if len(readings) > 1:
-        raise ValueError(
-            f"{text!r} is ambiguous: it reads as "
-            + " or ".join(m.kind.name for m in readings)
-            + "; pass kind= to choose"
-        )
-    return readings[0]

@@ -1,0 +1,715 @@
+# cython: language_level=3
+"""The fast path: validated Python entry points over the C kernels.
+
+Every entry point validates its input (type, shape, dtype, counts within the
+deck, the last move legal under the same rules and consistent with the hand)
+with the GIL held, then runs the kernels; batch calls release the GIL for the
+whole batch.  Results match :mod:`ddz_fast.reference` exactly, order included.
+"""
+cimport cython
+cimport numpy as cnp
+from cpython.ref cimport PyObject
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memcmp, memset
+
+import threading
+
+import numpy as np
+
+from ._move cimport Move, make_move, N_RANKS, K_PASS
+from ._kernels cimport (
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_free, gen_moves,
+    row_info, classify_c, beats_c, valid_move_c,
+)
+from ._move import PASS
+from .cards import to_counts, format_cards
+from .kinds import Kind
+from .moves import pick_reading
+from .rules import Rules, resolve_rules
+
+cnp.import_array()
+
+__all__ = ["legal_moves", "classify", "beats", "parse_move", "legal_moves_batch",
+           "count_moves", "MoveList", "MoveBatch"]
+
+# ---------------------------------------------------------------------------
+# Rules registry: each distinct set of move options gets a small id (0..63),
+# used as the bit in Move._valid_for and as the index of its C struct.
+# ---------------------------------------------------------------------------
+
+cdef enum:
+    MAX_RULES = 64
+
+cdef RulesC _RULES[64]
+cdef int _NRULES = 0
+cdef dict _RULE_IDS = {}        # move-option tuple -> id
+cdef dict _BY_NAME = {}         # preset name -> (id, Rules)
+cdef list _RULE_OBJS = []       # id -> a Rules with those options
+
+
+cdef tuple _move_options(rules):
+    return (rules.decks, rules.solo_kickers, rules.four_with_kickers,
+            rules.airplane_solo_distinct, rules.four_two_solo_distinct,
+            rules.both_jokers_as_kickers)
+
+
+cdef int _register(rules) except -1:
+    global _NRULES
+    key = _move_options(rules)
+    cid = _RULE_IDS.get(key)
+    if cid is not None:
+        return cid
+    if _NRULES >= MAX_RULES:  # cannot happen: there are 64 option combinations
+        raise RuntimeError("too many distinct Rules")
+    cdef RulesC* rc = &_RULES[_NRULES]
+    rc.id = _NRULES
+    rc.decks = rules.decks
+    rc.max_count = rules.max_count
+    rc.max_joker = rules.max_jokers
+    rc.solo_kickers = rules.solo_kickers
+    rc.four_with_kickers = rules.four_with_kickers
+    rc.airplane_solo_distinct = rules.airplane_solo_distinct
+    rc.four_two_solo_distinct = rules.four_two_solo_distinct
+    rc.both_jokers = rules.both_jokers_as_kickers
+    _RULE_IDS[key] = _NRULES
+    _RULE_OBJS.append(rules)
+    _NRULES += 1
+    return _NRULES - 1
+
+
+cdef inline int _rules_id(object rules) except -1:
+    """Registry id of a preset name or a Rules (validated)."""
+    cdef object hit
+    if type(rules) is str:
+        hit = _BY_NAME.get(rules)
+        if hit is not None:
+            return <int>hit
+        r = resolve_rules(rules)          # raises for unknown names
+        _BY_NAME[rules] = _register(r)
+        return _BY_NAME[rules]
+    if isinstance(rules, Rules):
+        hit = getattr(rules, "_ddz_cid", None)
+        if hit is not None:
+            return <int>hit
+        cid = _register(rules)
+        object.__setattr__(rules, "_ddz_cid", cid)
+        return cid
+    resolve_rules(rules)  # raises TypeError
+    return -1
+
+
+cdef object _rules_obj(object rules):
+    return rules if isinstance(rules, Rules) else resolve_rules(rules)
+
+
+# ---------------------------------------------------------------------------
+# Input loading
+# ---------------------------------------------------------------------------
+
+cdef dict _TEXT_CACHE = {}   # (text, decks) -> 15 bytes, for repeated card text
+
+
+cdef inline bint _within(const unsigned char* h, const RulesC* rc) noexcept:
+    cdef int i
+    for i in range(13):
+        if h[i] > rc.max_count:
+            return False
+    return h[13] <= rc.max_joker and h[14] <= rc.max_joker
+
+
+cdef int _load_hand(object hand, object rules, const RulesC* rc, unsigned char* out) except -1:
+    """Fill out[0..14] with a validated hand.  Fast for a uint8 numpy array of
+    shape (15,); everything else goes through cards.to_counts, which raises
+    the documented errors."""
+    cdef cnp.ndarray arr
+    cdef Py_ssize_t stride
+    cdef char* p
+    cdef int i
+    cdef bytes b
+    if type(hand) is cnp.ndarray:
+        arr = <cnp.ndarray>hand
+        if (cnp.PyArray_NDIM(arr) == 1 and cnp.PyArray_DIM(arr, 0) == 15
+                and cnp.PyArray_TYPE(arr) == cnp.NPY_UINT8):
+            stride = cnp.PyArray_STRIDE(arr, 0)
+            p = <char*>cnp.PyArray_DATA(arr)
+            for i in range(15):
+                out[i] = <unsigned char>p[i * stride]
+            if _within(out, rc):
+                return 0
+    elif type(hand) is str:
+        b = _text_counts(<str>hand, rules, rc.decks)
+        memcpy(out, <const char*>b, 15)
+        return 0
+    b = bytes(to_counts(hand, rules=_rules_obj(rules)))
+    memcpy(out, <const char*>b, 15)
+    return 0
+
+
+cdef bytes _text_counts(str text, object rules, int decks):
+    key = (text, decks)
+    cached = _TEXT_CACHE.get(key)
+    if cached is not None:
+        return <bytes>cached
+    b = bytes(to_counts(text, rules=_rules_obj(rules)))
+    if len(_TEXT_CACHE) > 4096:
+        _TEXT_CACHE.clear()
+    _TEXT_CACHE[key] = b
+    return b
+
+
+cdef int _load_move(object move, object rules, const RulesC* rc, MoveInfo* mi,
+                    str what) except -1:
+    """Validate a Move under the rules and fill its MoveInfo.  A move known
+    legal under these rules (its _valid_for bit) skips the classification."""
+    cdef Move m
+    cdef unsigned char row[16]
+    cdef unsigned long long bit = (<unsigned long long>1) << rc.id
+    if not isinstance(move, Move):
+        raise TypeError(f"{what} must be a Move, not {type(move).__name__}")
+    m = <Move>move
+    if m._valid_for & bit:
+        mi.kind = m.kind_
+        mi.rank = m.rank_
+        mi.length = m.length_
+        mi.ncards = m.ncards
+        return 0
+    memcpy(row, m.c, 15)
+    row[KIND_BYTE] = <unsigned char>m.kind_
+    if not valid_move_c(row, rc, mi):
+        _raise_invalid(m, rules, what)
+    if mi.rank != m.rank_ or mi.length != m.length_:
+        raise ValueError(f"{what} {m!r} has the wrong rank or length for its cards")
+    m._valid_for |= bit
+    return 0
+
+
+cdef int _raise_invalid(Move m, object rules, str what) except -1:
+    r = _rules_obj(rules)
+    to_counts(m.counts, rules=r)  # raises if outside the deck
+    raise ValueError(f"{what} {m.cards!r} is not a {m.kind.name} under rules {r.name!r}")
+
+
+cdef int _check_together(const unsigned char* h, Move last, const RulesC* rc, object rules) except -1:
+    cdef unsigned char both[15]
+    cdef int i
+    for i in range(15):
+        both[i] = h[i] + last.c[i]
+    if not _within(both, rc):
+        try:
+            to_counts([int(both[i]) for i in range(15)], rules=_rules_obj(rules))
+        except ValueError as e:
+            raise ValueError(f"hand and last move cannot both be in play: {e}") from None
+    return 0
+
+
+cdef Move _row_move(const unsigned char* row, int cid):
+    cdef MoveInfo mi
+    row_info(row, &mi)
+    cdef Move m = make_move(mi.kind, row, mi.rank, mi.length)
+    if cid >= 0:
+        m._valid_for = (<unsigned long long>1) << cid
+    return m
+
+
+# ---------------------------------------------------------------------------
+# MoveList
+# ---------------------------------------------------------------------------
+
+cdef class MoveList:
+    """The legal moves of one hand: a read-only sequence of :class:`Move`
+    backed by one compact buffer (16 bytes a move: 15 counts and the kind).
+
+    Indexing and iteration make ``Move`` objects on demand; the array
+    properties (``rows``, ``counts``, ``kinds``, ``ranks``, ``lengths``,
+    ``n_cards``) give NumPy views or arrays without making any.  A MoveList
+    equals another MoveList or a list of moves with the same moves in the
+    same order.
+    """
+    cdef unsigned char* data
+    cdef Py_ssize_t n
+    cdef int cid
+    cdef object _rows
+    cdef object _info
+
+    def __cinit__(self):
+        self.data = NULL
+        self.n = 0
+        self.cid = -1
+
+    def __dealloc__(self):
+        free(self.data)
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, index):
+        cdef Py_ssize_t i
+        if isinstance(index, slice):
+            return [self[j] for j in range(*index.indices(self.n))]
+        i = index
+        if i < 0:
+            i += self.n
+        if i < 0 or i >= self.n:
+            raise IndexError("move index out of range")
+        return _row_move(self.data + i * ROW, self.cid)
+
+    def __iter__(self):
+        cdef Py_ssize_t i
+        for i in range(self.n):
+            yield _row_move(self.data + i * ROW, self.cid)
+
+    def __reversed__(self):
+        cdef Py_ssize_t i
+        for i in range(self.n - 1, -1, -1):
+            yield _row_move(self.data + i * ROW, self.cid)
+
+    cdef Py_ssize_t _find(self, Move m):
+        cdef Py_ssize_t i
+        cdef unsigned char* row
+        for i in range(self.n):
+            row = self.data + i * ROW
+            if row[KIND_BYTE] == m.kind_ and memcmp(row, m.c, 15) == 0:
+                return i
+        return -1
+
+    def __contains__(self, move):
+        return isinstance(move, Move) and self._find(<Move>move) >= 0
+
+    def index(self, move):
+        """Position of a move in the list; ValueError if absent."""
+        cdef Py_ssize_t i = self._find(move) if isinstance(move, Move) else -1
+        if i < 0:
+            raise ValueError(f"{move!r} is not in the move list")
+        return i
+
+    def count(self, move):
+        return 1 if move in self else 0
+
+    def __eq__(self, other):
+        cdef MoveList o
+        cdef Py_ssize_t i
+        cdef Move m
+        cdef unsigned char* row
+        if isinstance(other, MoveList):
+            o = <MoveList>other
+            return self.n == o.n and (self.n == 0 or memcmp(self.data, o.data, self.n * ROW) == 0)
+        if isinstance(other, (list, tuple)):
+            if len(other) != self.n:
+                return False
+            for i in range(self.n):
+                x = other[i]
+                if not isinstance(x, Move):
+                    return False
+                m = <Move>x
+                row = self.data + i * ROW
+                if row[KIND_BYTE] != m.kind_ or memcmp(row, m.c, 15) != 0:
+                    return False
+            return True
+        return NotImplemented
+
+    def __ne__(self, other):
+        r = self.__eq__(other)
+        return r if r is NotImplemented else not r
+
+    __hash__ = None
+
+    def __repr__(self):
+        cdef Py_ssize_t i
+        shown = ", ".join(str(self[i]) for i in range(min(self.n, 8)))
+        more = f", ... ({self.n} moves)" if self.n > 8 else ""
+        return f"MoveList([{shown}{more}])"
+
+    def tolist(self):
+        """The moves as a list of Move."""
+        return list(self)
+
+    def __reduce__(self):
+        return (_movelist_from_rows, (bytes(self.data[:self.n * ROW]) if self.n else b"", self.cid))
+
+    @property
+    def rows(self):
+        """(M, 16) uint8 view of the buffer: 15 counts, then the kind code."""
+        cdef cnp.npy_intp dims[2]
+        if self._rows is None:
+            dims[0] = self.n
+            dims[1] = ROW
+            if self.n == 0:
+                arr = np.zeros((0, ROW), dtype=np.uint8)
+            else:
+                arr = cnp.PyArray_SimpleNewFromData(2, dims, cnp.NPY_UINT8, self.data)
+                cnp.set_array_base(arr, self)
+            arr.flags.writeable = False
+            self._rows = arr
+        return self._rows
+
+    @property
+    def counts(self):
+        """(M, 15) uint8 view: the cards of each move."""
+        return self.rows[:, :15]
+
+    @property
+    def kinds(self):
+        """(M,) uint8 view: the kind code (``Kind`` value) of each move."""
+        return self.rows[:, 15]
+
+    cdef object _infos(self):
+        cdef cnp.ndarray[cnp.int8_t, ndim=2] info
+        cdef Py_ssize_t i
+        cdef MoveInfo mi
+        if self._info is None:
+            info = np.empty((self.n, 3), dtype=np.int8)
+            for i in range(self.n):
+                row_info(self.data + i * ROW, &mi)
+                info[i, 0] = mi.rank
+                info[i, 1] = mi.length
+                info[i, 2] = mi.ncards
+            info.flags.writeable = False
+            self._info = info
+        return self._info
+
+    @property
+    def ranks(self):
+        """(M,) int8: rank of each move (highest reading; -1 for PASS)."""
+        return self._infos()[:, 0]
+
+    @property
+    def lengths(self):
+        """(M,) int8: number of primal groups of each move (0 for PASS)."""
+        return self._infos()[:, 1]
+
+    @property
+    def n_cards(self):
+        """(M,) int8: number of cards of each move."""
+        return self._infos()[:, 2]
+
+
+cdef MoveList _wrap(Out* o, int cid):
+    cdef MoveList ml = MoveList.__new__(MoveList)
+    ml.data = o.data
+    ml.n = o.n
+    ml.cid = cid
+    o.data = NULL
+    return ml
+
+
+def _movelist_from_rows(bytes rows, int cid):
+    cdef MoveList ml = MoveList.__new__(MoveList)
+    cdef Py_ssize_t nbytes = len(rows)
+    ml.n = nbytes // ROW
+    ml.cid = cid if 0 <= cid < _NRULES else -1
+    ml.data = <unsigned char*>malloc(nbytes if nbytes else 1)
+    if ml.data == NULL:
+        raise MemoryError()
+    if nbytes:
+        memcpy(ml.data, <const char*>rows, nbytes)
+    return ml
+
+
+# ---------------------------------------------------------------------------
+# Single-hand entry points
+# ---------------------------------------------------------------------------
+
+def legal_moves(hand, last=None, *, rules="standard"):
+    """Every legal move of ``hand`` as a :class:`MoveList`.
+
+    With ``last`` None or PASS: every lead (never PASS).  Otherwise PASS
+    followed by every move that beats ``last``.  Same results, same order as
+    :func:`ddz_fast.reference.legal_moves`.
+    """
+    cdef int cid = _rules_id(rules)
+    cdef const RulesC* rc = &_RULES[cid]
+    cdef unsigned char h[16]
+    cdef MoveInfo li
+    cdef MoveInfo* lp = NULL
+    cdef Out o
+    _load_hand(hand, rules, rc, h)
+    if last is not None:
+        _load_move(last, rules, rc, &li, "last")
+        _check_together(h, <Move>last, rc, rules)
+        lp = &li
+    out_init(&o, 64, False)
+    gen_moves(h, rc, lp, &o)
+    if o.oom:
+        out_free(&o)
+        raise MemoryError("out of memory generating moves")
+    return _wrap(&o, cid)
+
+
+def classify(cards, *, rules="standard"):
+    """Every reading of the cards as a move: one Move per kind, in kind order,
+    each with the rank of its highest reading; empty for no move."""
+    cdef int cid = _rules_id(rules)
+    cdef const RulesC* rc = &_RULES[cid]
+    cdef unsigned char c[16]
+    cdef MoveInfo infos[15]
+    cdef int n, i
+    _load_hand(cards, rules, rc, c)
+    n = classify_c(c, rc, infos)
+    out = []
+    for i in range(n):
+        m = make_move(infos[i].kind, c, infos[i].rank, infos[i].length)
+        (<Move>m)._valid_for = (<unsigned long long>1) << cid
+        out.append(m)
+    return out
+
+
+def beats(a, b, *, rules="standard"):
+    """Does move ``a`` beat move ``b``?  See :func:`ddz_fast.reference.beats`."""
+    cdef int cid = _rules_id(rules)
+    cdef const RulesC* rc = &_RULES[cid]
+    cdef MoveInfo ma, mb
+    _load_move(a, rules, rc, &ma, "a")
+    _load_move(b, rules, rc, &mb, "b")
+    return beats_c(&ma, &mb)
+
+
+def parse_move(text, kind=None, *, rules="standard"):
+    """Turn card text into one typed Move (``"pass"`` is PASS).
+
+    Raises ``ValueError`` for cards that are no legal move, are not of the
+    given kind, or are ambiguous (several kinds) when no kind is given.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"move text must be a str, not {type(text).__name__}")
+    want = None if kind is None else Kind.coerce(kind)
+    if text.strip().lower() == "pass":
+        if want not in (None, Kind.PASS):
+            raise ValueError(f"'pass' is not a {want.name}")
+        return PASS
+    if want is Kind.PASS:
+        raise ValueError(f"{text!r} is not PASS")
+    return pick_reading(classify(text, rules=rules), want, text, _rules_obj(rules))
+
+
+# ---------------------------------------------------------------------------
+# Batches
+# ---------------------------------------------------------------------------
+
+cdef class MoveBatch:
+    """The moves of many hands: ``rows`` is a flat (T, 16) uint8 array (15
+    counts and the kind code per move, as in :attr:`MoveList.rows`), and the
+    moves of hand ``i`` are ``rows[offsets[i]:offsets[i + 1]]``.
+
+    ``batch[i]`` gives hand i's moves as a :class:`MoveList` (a copy)."""
+    cdef readonly object rows
+    cdef readonly object offsets
+    cdef int cid
+
+    def __len__(self):
+        return len(self.offsets) - 1
+
+    def __getitem__(self, Py_ssize_t i):
+        cdef Py_ssize_t n = len(self.offsets) - 1
+        if i < 0:
+            i += n
+        if i < 0 or i >= n:
+            raise IndexError("hand index out of range")
+        a, b = int(self.offsets[i]), int(self.offsets[i + 1])
+        return _movelist_from_rows(self.rows[a:b].tobytes(), self.cid)
+
+    @property
+    def counts(self):
+        """(T, 15) uint8 view: the cards of every move."""
+        return self.rows[:, :15]
+
+    @property
+    def kinds(self):
+        """(T,) uint8 view: the kind code of every move."""
+        return self.rows[:, 15]
+
+    @property
+    def hand_index(self):
+        """(T,) int64: which hand each move belongs to."""
+        return np.repeat(np.arange(len(self)), np.diff(self.offsets))
+
+    def __repr__(self):
+        return f"MoveBatch({len(self)} hands, {len(self.rows)} moves)"
+
+
+cdef class _Job:
+    # One contiguous slice of a batch, run by one thread without the GIL.
+    cdef const unsigned char* hands
+    cdef const MoveInfo* lasts     # NULL: every hand leads
+    cdef Py_ssize_t start, stop
+    cdef const RulesC* rc
+    cdef Out out
+    cdef cnp.int64_t* per_hand     # moves per hand (global array)
+    cdef bint count_only
+
+    def __dealloc__(self):
+        out_free(&self.out)
+
+    cdef void run(self) noexcept nogil:
+        cdef Py_ssize_t i, before
+        cdef Out scratch
+        cdef Out* o = &self.out
+        cdef const MoveInfo* lp
+        if self.count_only:
+            # Count-only: nothing is written.
+            out_init(o, 0, True)
+        for i in range(self.start, self.stop):
+            lp = NULL if self.lasts == NULL else &self.lasts[i]
+            before = o.n
+            gen_moves(self.hands + i * 15, self.rc, lp, o)
+            if o.oom:
+                return
+            self.per_hand[i] = o.n - before
+
+    def run_py(self):
+        with nogil:
+            self.run()
+
+
+cdef object _check_batch_hands(object hands, object rules, const RulesC* rc):
+    """Validate an (N, 15) array of hands; return it as C-contiguous uint8."""
+    if not isinstance(hands, np.ndarray):
+        if isinstance(hands, (str, bytes)):
+            raise TypeError("hands must be an (N, 15) integer array")
+        hands = np.asarray(hands)
+    if hands.dtype == np.bool_ or hands.dtype.kind not in "iu":
+        raise TypeError(f"hands must have an integer dtype, not {hands.dtype}")
+    if hands.ndim != 2 or hands.shape[1] != 15:
+        raise ValueError(f"hands must have shape (N, 15), not {hands.shape}")
+    limits = np.array([rc.max_count] * 13 + [rc.max_joker] * 2)
+    if hands.size:
+        bad = (hands < 0) | (hands > limits)
+        if bad.any():
+            i, slot = np.argwhere(bad)[0]
+            try:
+                to_counts(hands[i], rules=_rules_obj(rules))
+            except ValueError as e:
+                raise ValueError(f"hand {i}: {e}") from None
+    return np.ascontiguousarray(hands, dtype=np.uint8)
+
+
+cdef object _check_batch_lasts(object lasts, object hands, object rules, const RulesC* rc):
+    """Validate one last move per hand; return an (N,) array of MoveInfo
+    bytes (4 int32 each) or None."""
+    cdef Py_ssize_t n = hands.shape[0], i
+    cdef cnp.ndarray infos
+    cdef MoveInfo* mp
+    cdef unsigned char row[16]
+    cdef unsigned char both[15]
+    cdef const unsigned char* hp
+    cdef int j
+    if lasts is None:
+        return None
+    infos = np.zeros((n, 4), dtype=np.int32)
+    mp = <MoveInfo*>cnp.PyArray_DATA(infos)
+    if isinstance(lasts, np.ndarray) and lasts.dtype != object:
+        if lasts.dtype != np.uint8 or lasts.ndim != 2 or lasts.shape != (n, 16):
+            raise ValueError(f"lasts as an array must be uint8 rows of shape ({n}, 16), "
+                             f"not {lasts.dtype} {lasts.shape}")
+        rows = np.ascontiguousarray(lasts)
+        for i in range(n):
+            memcpy(row, <const char*>cnp.PyArray_DATA(rows) + i * 16, 16)
+            if not valid_move_c(row, rc, &mp[i]):
+                raise ValueError(f"lasts[{i}] ({format_cards(row[:15]) or 'PASS'}, kind "
+                                 f"{row[15]}) is not a legal move under the rules")
+    else:
+        lasts = list(lasts)
+        if len(lasts) != n:
+            raise ValueError(f"expected {n} last moves, got {len(lasts)}")
+        for i in range(n):
+            x = lasts[i]
+            if x is None:
+                mp[i].kind = K_PASS
+                continue
+            _load_move(x, rules, rc, &mp[i], f"lasts[{i}]")
+            memcpy(row, (<Move>x).c, 15)
+    # hand + last must fit in the deck
+    hp = <const unsigned char*>cnp.PyArray_DATA(hands)
+    if isinstance(lasts, np.ndarray) and lasts.dtype != object:
+        total = hands.astype(np.int16) + rows[:, :15]
+    else:
+        total = hands.astype(np.int16) + np.array(
+            [(x.counts if x is not None else (0,) * 15) for x in lasts], dtype=np.int16).reshape(n, 15)
+    limits = np.array([rc.max_count] * 13 + [rc.max_joker] * 2)
+    bad = (total > limits).any(axis=1)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise ValueError(f"hand {i} and its last move cannot both be in play (more cards than the deck holds)")
+    return infos
+
+
+cdef tuple _run_batch(object hands, object lasts, object rules, int threads, bint count_only):
+    cdef int cid = _rules_id(rules)
+    cdef const RulesC* rc = &_RULES[cid]
+    cdef Py_ssize_t n, i, t, total
+    cdef _Job job
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads must be a positive int, not {threads!r}")
+    hands = _check_batch_hands(hands, rules, rc)
+    infos = _check_batch_lasts(lasts, hands, rules, rc)
+    n = hands.shape[0]
+    per_hand = np.zeros(n, dtype=np.int64)
+    threads = max(1, min(threads, n))
+    jobs = []
+    for t in range(threads):
+        job = _Job()
+        job.hands = <const unsigned char*>cnp.PyArray_DATA(hands)
+        job.lasts = NULL if infos is None else <const MoveInfo*>cnp.PyArray_DATA(infos)
+        job.start = n * t // threads
+        job.stop = n * (t + 1) // threads
+        job.rc = rc
+        job.per_hand = <cnp.int64_t*>cnp.PyArray_DATA(per_hand)
+        job.count_only = count_only
+        if not count_only:
+            if not out_init(&job.out, 64 * (job.stop - job.start) + 16, False):
+                raise MemoryError("out of memory generating moves")
+        jobs.append(job)
+    if threads == 1:
+        (<_Job>jobs[0]).run_py()
+    else:
+        workers = [threading.Thread(target=j.run_py) for j in jobs]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+    for job in jobs:
+        if job.out.oom:
+            raise MemoryError("out of memory generating moves")
+    if count_only:
+        return per_hand, None, cid
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(per_hand, out=offsets[1:])
+    total = offsets[n]
+    rows = np.empty((total, ROW), dtype=np.uint8)
+    cdef unsigned char* dst = <unsigned char*>cnp.PyArray_DATA(rows)
+    for job in jobs:
+        if job.out.n:
+            memcpy(dst, job.out.data, job.out.n * ROW)
+            dst += job.out.n * ROW
+    return offsets, rows, cid
+
+
+def legal_moves_batch(hands, lasts=None, *, rules="standard", int threads=1):
+    """Legal moves of many hands at once, with the GIL released.
+
+    ``hands``: an (N, 15) integer array.  ``lasts``: None (every hand leads),
+    a sequence of N moves (``None`` or PASS for a lead), or an (N, 16) uint8
+    array of move rows (15 counts and the kind code, as in ``MoveList.rows``).
+    ``threads`` splits the batch into that many contiguous parts run in
+    parallel.  Returns a :class:`MoveBatch`; hand i's moves equal
+    ``legal_moves(hands[i], lasts[i])``.
+    """
+    offsets, rows, cid = _run_batch(hands, lasts, rules, threads, False)
+    cdef MoveBatch b = MoveBatch.__new__(MoveBatch)
+    rows.flags.writeable = False
+    offsets.flags.writeable = False
+    b.rows = rows
+    b.offsets = offsets
+    b.cid = cid
+    return b
+
+
+def count_moves(hands, lasts=None, *, rules="standard", int threads=1):
+    """How many legal moves each hand has (PASS counted in responses), as an
+    (N,) int64 array; for one hand of shape (15,) (or text), an int."""
+    if isinstance(hands, str) or (isinstance(hands, np.ndarray) and hands.ndim == 1) or (
+            isinstance(hands, (list, tuple)) and len(hands) == 15 and all(isinstance(x, int) for x in hands)):
+        one = np.asarray(to_counts(hands, rules=_rules_obj(rules)))[None, :]
+        per_hand, _, _ = _run_batch(one, None if lasts is None else [lasts], rules, threads, True)
+        return int(per_hand[0])
+    per_hand, _, _ = _run_batch(hands, lasts, rules, threads, True)
+    return per_hand

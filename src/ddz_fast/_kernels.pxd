@@ -1,0 +1,44 @@
+# C-level move kernels: enumerate, classify and compare moves on raw count
+# buffers.  No Python objects; every function here runs without the GIL.
+#
+# A move row is 16 bytes: counts of the 15 ranks in bytes 0..14 and the kind
+# code (K_* in _move.pxd) in byte 15.  Rank and length are derived from the
+# row when needed (row_info), so a generated move costs 16 bytes of output.
+
+cdef enum:
+    ROW = 16
+    KIND_BYTE = 15
+
+cdef struct RulesC:
+    int id                       # registry id (0..63) or -1
+    int decks
+    int max_count                # 4 * decks: most cards of one rank 3..2
+    int max_joker                # decks: most cards of each joker
+    bint solo_kickers
+    bint four_with_kickers
+    bint airplane_solo_distinct
+    bint four_two_solo_distinct
+    bint both_jokers
+
+cdef struct MoveInfo:
+    int kind
+    int rank
+    int length
+    int ncards
+
+cdef struct Out:
+    unsigned char* data          # ROW bytes per move; NULL in count-only mode
+    Py_ssize_t n                 # moves written (or counted)
+    Py_ssize_t cap               # capacity in moves
+    bint count_only
+    bint oom                     # set when growing the buffer failed
+
+cdef bint out_init(Out* o, Py_ssize_t cap, bint count_only) noexcept nogil
+cdef void out_free(Out* o) noexcept nogil
+cdef void gen_lead(const unsigned char* h, const RulesC* r, Out* o) noexcept nogil
+cdef void gen_response(const unsigned char* h, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil
+cdef void gen_moves(const unsigned char* h, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil
+cdef void row_info(const unsigned char* row, MoveInfo* mi) noexcept nogil
+cdef int classify_c(const unsigned char* c, const RulesC* r, MoveInfo* infos) noexcept nogil
+cdef bint beats_c(const MoveInfo* a, const MoveInfo* b) noexcept nogil
+cdef bint valid_move_c(const unsigned char* row, const RulesC* r, MoveInfo* mi) noexcept nogil
