@@ -1,0 +1,618 @@
+# cython: language_level=3
+"""Compiled random playouts, and the seeded random numbers shared with
+:mod:`ddz_fast.game`.
+
+Random numbers
+--------------
+Everything random in ddz-fast (shuffles, the first bidder, the random policy
+of the playouts) comes from **SplitMix64** (Steele, Lea & Flood 2014), a
+64-bit generator with one word of state, identical on every platform:
+
+    next():   state = (state + 0x9E3779B97F4A7C15) mod 2**64
+              return mix64(state)
+    mix64(z): z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+              z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+              return z ^ (z >> 31)            (all mod 2**64)
+    below(n): t = 2**64 mod n; draw x = next() until x >= t; return x mod n
+              (unbiased integer in [0, n))
+
+Seeds are taken modulo 2**64 (so -1 is 2**64 - 1).
+
+* **Game i of a run** with seed ``seed`` (``play_random_games``, ``Session``)
+  has the game seed ``game_seed(seed, i) = mix64(seed + (i + 1) * 0x9E3779B97F4A7C15)``
+  (the (i+1)-th output of SplitMix64 started at ``seed``).
+* **The deal stream** of a game with game seed ``g`` is SplitMix64 started at
+  state ``g`` (``Game(seed=g)`` uses exactly this).  Each deal of a game
+  draws, in this order: the shuffle, then the first bidder ``below(players)``.
+  A redeal continues the same stream (so deal k of a game is fixed by ``g``).
+* **The policy stream** (the random player of the playouts) is SplitMix64
+  started at ``policy_seed(g) = mix64(g ^ 0x5851F42D4C957F2D)``.  Every
+  decision -- bid, call/rob, double, move -- draws ``below(len(legal
+  actions))`` once, even when there is one choice, and picks that entry of
+  the legal-action list in :class:`ddz_fast.game.Game`'s documented order.
+
+So a Python loop over :class:`~ddz_fast.game.Game` that picks
+``actions[SplitMix64(policy_seed(g)).below(len(actions))]`` replays game
+``g`` of the compiled playouts exactly (the tests do this).
+
+The shuffle
+-----------
+The deck is listed by rank (``4 * decks`` cards of each rank 3..2, then
+``decks`` low and ``decks`` high jokers), then shuffled by Fisher-Yates:
+``for i = N-1 down to 1: j = below(i + 1); swap(deck[i], deck[j])``.  Seat s
+receives ``deck[s * H:(s + 1) * H]`` (H = 17, or 25 with four players) and
+the rest is the face-down kitty.
+"""
+cimport cython
+cimport numpy as cnp
+from libc.stdint cimport uint64_t, int64_t
+from libc.string cimport memcpy, memset
+
+import threading
+
+import numpy as np
+
+from ._kernels cimport (
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_free, gen_moves, row_info,
+)
+from ._move cimport Move, K_PASS, K_BOMB, K_ROCKET
+from .rules import Rules, resolve_rules
+
+cnp.import_array()
+
+__all__ = ["play_random_games", "PlayoutResults", "SplitMix64", "game_seed",
+           "policy_seed", "deal"]
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #define DDZ_GOLDEN 0x9E3779B97F4A7C15ULL
+    #define DDZ_POLICY_SALT 0x5851F42D4C957F2DULL
+    static inline uint64_t ddz_mix64(uint64_t z) {
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return z ^ (z >> 31);
+    }
+    static inline uint64_t ddz_next(uint64_t* s) {
+        *s += DDZ_GOLDEN;
+        return ddz_mix64(*s);
+    }
+    static inline uint64_t ddz_below(uint64_t* s, uint64_t n) {
+        uint64_t t = (0 - n) % n;      /* 2**64 mod n */
+        uint64_t x;
+        do { x = ddz_next(s); } while (x < t);
+        return x % n;
+    }
+    static inline uint64_t ddz_game_seed(uint64_t seed, uint64_t i) {
+        return ddz_mix64(seed + (i + 1) * DDZ_GOLDEN);
+    }
+    static inline uint64_t ddz_policy_seed(uint64_t g) {
+        return ddz_mix64(g ^ DDZ_POLICY_SALT);
+    }
+    """
+    uint64_t ddz_mix64(uint64_t z) noexcept nogil
+    uint64_t ddz_next(uint64_t* s) noexcept nogil
+    uint64_t ddz_below(uint64_t* s, uint64_t n) noexcept nogil
+    uint64_t ddz_game_seed(uint64_t seed, uint64_t i) noexcept nogil
+    uint64_t ddz_policy_seed(uint64_t g) noexcept nogil
+
+cdef object _MASK = (1 << 64) - 1
+
+cdef enum:
+    MAXP = 4          # most players
+    HB = 16           # bytes per hand in the C arrays
+
+
+# ---------------------------------------------------------------------------
+# SplitMix64 for Python
+# ---------------------------------------------------------------------------
+
+cdef class SplitMix64:
+    """The project's random generator (see the module docstring).
+
+    ``SplitMix64(seed)`` starts at state ``seed mod 2**64``.  ``next()`` gives
+    a 64-bit int, ``below(n)`` an unbiased int in ``[0, n)``.  ``state`` can
+    be read and set; ``copy()`` gives an independent generator.
+    """
+    cdef uint64_t s
+
+    def __init__(self, seed=0):
+        self.s = <uint64_t>(int(seed) & _MASK)
+
+    @property
+    def state(self):
+        return self.s
+
+    @state.setter
+    def state(self, value):
+        self.s = <uint64_t>(int(value) & _MASK)
+
+    def next(self):
+        return ddz_next(&self.s)
+
+    def below(self, Py_ssize_t n):
+        if n < 1:
+            raise ValueError(f"below(n) needs n >= 1, not {n}")
+        return <Py_ssize_t>ddz_below(&self.s, <uint64_t>n)
+
+    def copy(self):
+        cdef SplitMix64 r = SplitMix64.__new__(SplitMix64)
+        r.s = self.s
+        return r
+
+    def __eq__(self, other):
+        if not isinstance(other, SplitMix64):
+            return NotImplemented
+        return self.s == (<SplitMix64>other).s
+
+    def __hash__(self):
+        return hash(("SplitMix64", self.s))
+
+    def __reduce__(self):
+        return (SplitMix64, (self.s,))
+
+    def __repr__(self):
+        return f"SplitMix64(state={self.s:#018x})"
+
+
+def game_seed(seed, i):
+    """Game seed of game ``i`` (0-based) of a run with ``seed``."""
+    return ddz_game_seed(<uint64_t>(int(seed) & _MASK), <uint64_t>(int(i) & _MASK))
+
+
+def policy_seed(g):
+    """Initial state of the random-policy stream of the game with seed ``g``."""
+    return ddz_policy_seed(<uint64_t>(int(g) & _MASK))
+
+
+# ---------------------------------------------------------------------------
+# The deal (shared by Game and the playouts)
+# ---------------------------------------------------------------------------
+
+cdef void deal_c(uint64_t* s, int players, int decks, int hand_size,
+                 unsigned char* hands, unsigned char* kitty) noexcept nogil:
+    """Shuffle and deal: hands gets players * HB bytes (15 counts each)."""
+    cdef unsigned char deck[108]
+    cdef int n = 0, r, k, i, j
+    cdef unsigned char t
+    for r in range(13):
+        for k in range(4 * decks):
+            deck[n] = r
+            n += 1
+    for r in range(13, 15):
+        for k in range(decks):
+            deck[n] = r
+            n += 1
+    i = n - 1
+    while i > 0:
+        j = <int>ddz_below(s, <uint64_t>(i + 1))
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+        i -= 1
+    memset(hands, 0, players * HB)
+    memset(kitty, 0, HB)
+    for i in range(players * hand_size):
+        hands[(i // hand_size) * HB + deck[i]] += 1
+    for i in range(players * hand_size, n):
+        kitty[deck[i]] += 1
+
+
+def deal(SplitMix64 rng, rules="standard"):
+    """Shuffle and deal with ``rng`` (advancing it): returns ``(hands,
+    kitty)``, a ``(players, 15)`` and a ``(15,)`` uint8 array."""
+    r = resolve_rules(rules)
+    cdef int players = r.players, decks = r.decks, hs = r.hand_size
+    cdef unsigned char hb[MAXP * HB]
+    cdef unsigned char kb[HB]
+    deal_c(&rng.s, players, decks, hs, hb, kb)
+    hands = np.empty((players, 15), dtype=np.uint8)
+    cdef unsigned char* hp = <unsigned char*>cnp.PyArray_DATA(hands)
+    cdef int p
+    for p in range(players):
+        memcpy(hp + p * 15, hb + p * HB, 15)
+    kitty = np.empty(15, dtype=np.uint8)
+    memcpy(<unsigned char*>cnp.PyArray_DATA(kitty), kb, 15)
+    return hands, kitty
+
+
+# ---------------------------------------------------------------------------
+# Small helpers for game.py's hot path
+# ---------------------------------------------------------------------------
+
+cdef inline unsigned char* _hand_ptr(cnp.ndarray hand) except NULL:
+    if (cnp.PyArray_TYPE(hand) != cnp.NPY_UINT8 or cnp.PyArray_NDIM(hand) != 1
+            or cnp.PyArray_DIM(hand, 0) != 15 or cnp.PyArray_STRIDE(hand, 0) != 1
+            or not cnp.PyArray_ISWRITEABLE(hand)):
+        raise TypeError("hand must be a writeable contiguous uint8 array of shape (15,)")
+    return <unsigned char*>cnp.PyArray_DATA(hand)
+
+
+def _take(cnp.ndarray hand not None, Move m not None):
+    """Remove the cards of m from hand in place; return how many.
+    Raises ValueError (hand unchanged) if the hand lacks them."""
+    cdef unsigned char* h = _hand_ptr(hand)
+    cdef int i
+    for i in range(15):
+        if h[i] < m.c[i]:
+            raise ValueError(f"the hand does not hold the cards of {m}")
+    for i in range(15):
+        h[i] -= m.c[i]
+    return m.ncards
+
+
+def _give(cnp.ndarray hand not None, Move m not None):
+    """Put the cards of m back into hand in place (undo of _take)."""
+    cdef unsigned char* h = _hand_ptr(hand)
+    cdef int i
+    for i in range(15):
+        h[i] += m.c[i]
+    return m.ncards
+
+
+# ---------------------------------------------------------------------------
+# One random game in C
+# ---------------------------------------------------------------------------
+
+cdef struct Result:
+    int landlord
+    int landlord_won
+    int plies
+    int bombs
+    int spring
+    int base
+    int redeals
+    int doubles
+    int64_t value
+    int64_t scores[MAXP]
+
+
+cdef int bid_auction(uint64_t* ps, int players, int first, int* base) noexcept nogil:
+    """Auction "bid": returns the landlord, or -1 when all pass (redeal).
+    Choice k of a decision: 0 = pass, k >= 1 = bid (current + k)."""
+    cdef int cur = 0, holder = -1, passes = 0, p = first, k
+    while True:
+        k = <int>ddz_below(ps, <uint64_t>(4 - cur))
+        if k == 0:
+            passes += 1
+            if holder < 0 and passes == players:
+                return -1
+            if holder >= 0 and passes == players - 1:
+                break
+        else:
+            cur += k
+            holder = p
+            passes = 0
+            if cur == 3:
+                break
+        p = (p + 1) % players
+    base[0] = cur
+    return holder
+
+
+cdef int rob_auction(uint64_t* ps, int players, int first, int* robs) noexcept nogil:
+    """Auction "rob": returns the landlord, or -1 when nobody calls.
+    Choices: 0 = decline, 1 = call (or rob)."""
+    cdef int t, p = first, caller = -1, landlord, q
+    for t in range(players):
+        if ddz_below(ps, 2) == 1:
+            caller = p
+            break
+        p = (p + 1) % players
+    if caller < 0:
+        return -1
+    landlord = caller
+    robs[0] = 0
+    # Each player after the caller who has not yet declined may rob once.
+    q = (caller + 1) % players
+    while q != first:
+        if ddz_below(ps, 2) == 1:
+            landlord = q
+            robs[0] += 1
+        q = (q + 1) % players
+    return landlord
+
+
+cdef int play_game(const RulesC* rc, int players, int hand_size, bint rob,
+                   uint64_t g, Out* o, Result* res) noexcept nogil:
+    """Deal, auction and play one game with uniformly random choices.
+    Returns 0, or -1 when out of memory."""
+    cdef uint64_t ds = g
+    cdef uint64_t ps = ddz_policy_seed(g)
+    cdef unsigned char hands[MAXP * HB]
+    cdef unsigned char kitty[HB]
+    cdef int cards[MAXP]
+    cdef int played[MAXP]
+    cdef int first, landlord = -1, base = 1, robs = 0, doubles = 0, redeals = 0
+    cdef int p, t, i, passes, plies = 0, bombs = 0, spring = 0, kind, won
+    cdef bint have_last = False
+    cdef MoveInfo last
+    cdef unsigned char* row
+    cdef unsigned char* h
+    cdef int64_t value
+
+    while True:
+        deal_c(&ds, players, rc.decks, hand_size, hands, kitty)
+        first = <int>ddz_below(&ds, <uint64_t>players)
+        if rob:
+            landlord = rob_auction(&ps, players, first, &robs)
+            base = 1 << robs
+        else:
+            landlord = bid_auction(&ps, players, first, &base)
+        if landlord >= 0:
+            break
+        redeals += 1
+
+    # The landlord takes the kitty.
+    for i in range(15):
+        hands[landlord * HB + i] += kitty[i]
+    if rob:
+        # The landlord, then each farmer in seat order, may double once.
+        for t in range(players):
+            if ddz_below(&ps, 2) == 1:
+                doubles += 1
+
+    for p in range(players):
+        cards[p] = hand_size
+        played[p] = 0
+    for i in range(15):
+        cards[landlord] += kitty[i]
+
+    p = landlord
+    passes = 0
+    while True:
+        h = hands + p * HB
+        o.n = 0
+        gen_moves(h, rc, &last if have_last else NULL, o)
+        if o.oom:
+            return -1
+        row = o.data + (<Py_ssize_t>ddz_below(&ps, <uint64_t>o.n)) * ROW
+        plies += 1
+        kind = row[KIND_BYTE]
+        if kind == K_PASS:
+            passes += 1
+            if passes == players - 1:
+                have_last = False        # the table is cleared
+                passes = 0
+        else:
+            for i in range(15):
+                h[i] -= row[i]
+            row_info(row, &last)
+            have_last = True
+            passes = 0
+            played[p] += 1
+            cards[p] -= last.ncards
+            if kind == K_BOMB or kind == K_ROCKET:
+                bombs += 1
+            if cards[p] == 0:
+                break
+        p = (p + 1) % players
+
+    won = p == landlord
+    if won:
+        spring = 1
+        for t in range(players):
+            if t != landlord and played[t] != 0:
+                spring = 0
+    else:
+        spring = 2 if played[landlord] == 1 else 0
+    value = (<int64_t>base) << (bombs + doubles + (1 if spring else 0))
+    for t in range(players):
+        if t == landlord:
+            res.scores[t] = (players - 1) * value if won else -(players - 1) * value
+        else:
+            res.scores[t] = -value if won else value
+    res.landlord = landlord
+    res.landlord_won = won
+    res.plies = plies
+    res.bombs = bombs
+    res.spring = spring
+    res.base = base
+    res.redeals = redeals
+    res.doubles = doubles
+    res.value = value
+    return 0
+
+
+cdef void fill_rules(RulesC* rc, object r):
+    # Same fields as the fast path's registry (_fast._register); id -1: the
+    # playouts make no Move objects, so no validity bit is needed.
+    rc.id = -1
+    rc.decks = r.decks
+    rc.max_count = r.max_count
+    rc.max_joker = r.max_jokers
+    rc.solo_kickers = r.solo_kickers
+    rc.four_with_kickers = r.four_with_kickers
+    rc.airplane_solo_distinct = r.airplane_solo_distinct
+    rc.four_two_solo_distinct = r.four_two_solo_distinct
+    rc.both_jokers = r.both_jokers_as_kickers
+
+
+# ---------------------------------------------------------------------------
+# Batches of games, optionally on several threads
+# ---------------------------------------------------------------------------
+
+cdef class _Job:
+    cdef RulesC rc
+    cdef int players, hand_size
+    cdef bint rob
+    cdef uint64_t seed
+    cdef Py_ssize_t first, start, stop
+    cdef bint failed
+    cdef signed char* landlord
+    cdef cnp.npy_bool* won
+    cdef int64_t* scores
+    cdef int* plies
+    cdef int* bombs
+    cdef signed char* spring
+    cdef int* base
+    cdef int* redeals
+    cdef int* doubles
+    cdef int64_t* value
+    cdef uint64_t* seeds
+
+    cdef void run(self) noexcept nogil:
+        cdef Out o
+        cdef Result res
+        cdef Py_ssize_t i
+        cdef int t
+        cdef uint64_t g
+        if not out_init(&o, 512, False):
+            self.failed = True
+            return
+        for i in range(self.start, self.stop):
+            g = ddz_game_seed(self.seed, <uint64_t>(self.first + i))
+            if play_game(&self.rc, self.players, self.hand_size, self.rob, g, &o, &res) < 0:
+                self.failed = True
+                break
+            self.seeds[i] = g
+            self.landlord[i] = <signed char>res.landlord
+            self.won[i] = res.landlord_won
+            for t in range(self.players):
+                self.scores[i * self.players + t] = res.scores[t]
+            self.plies[i] = res.plies
+            self.bombs[i] = res.bombs
+            self.spring[i] = <signed char>res.spring
+            self.base[i] = res.base
+            self.redeals[i] = res.redeals
+            self.doubles[i] = res.doubles
+            self.value[i] = res.value
+        out_free(&o)
+
+    def run_py(self):
+        with nogil:
+            self.run()
+
+
+class PlayoutResults:
+    """Per-game results of :func:`play_random_games` (one row per game).
+
+    Attributes (numpy arrays of length ``n``): ``landlord`` (int8 seat),
+    ``landlord_won`` (bool), ``scores`` ((n, players) int64, each row sums to
+    zero), ``plies`` (int32: play-phase turns, passes included), ``bombs``
+    (int32: bombs and rockets played), ``spring`` (int8: 0 none, 1 spring, 2
+    anti-spring), ``base`` (int32: the winning bid, or 2**robs), ``redeals``
+    (int32), ``doubles`` (int32: doubles taken, "rob" auction only),
+    ``value`` (int64: the stake each farmer wins or loses), ``game_seeds``
+    (uint64: ``Game(rules, seed=game_seeds[i])`` deals game i).
+    Also ``rules``, ``seed``, ``first_game``, ``elapsed`` (seconds).
+    """
+
+    FIELDS = ("landlord", "landlord_won", "scores", "plies", "bombs", "spring",
+              "base", "redeals", "doubles", "value", "game_seeds")
+
+    def __init__(self, rules, seed, first_game, elapsed, **arrays):
+        self.rules = rules
+        self.seed = seed
+        self.first_game = first_game
+        self.elapsed = elapsed
+        for name in self.FIELDS:
+            setattr(self, name, arrays[name])
+
+    def __len__(self):
+        return len(self.landlord)
+
+    def __repr__(self):
+        return (f"PlayoutResults({len(self)} games, rules={self.rules.name!r}, "
+                f"seed={self.seed}, first_game={self.first_game})")
+
+    def as_dict(self):
+        """The per-game arrays as a dict (field name -> array)."""
+        return {name: getattr(self, name) for name in self.FIELDS}
+
+    def summary(self):
+        """Aggregate statistics as a dict (empty runs give NaN means)."""
+        n = len(self)
+        lscore = self.scores[np.arange(n), self.landlord.astype(np.intp)] if n else np.zeros(0)
+        mean = (lambda a: float(np.mean(a)) if n else float("nan"))
+        return {
+            "games": n,
+            "landlord_win_rate": mean(self.landlord_won),
+            "mean_landlord_score": mean(lscore),
+            "bombs_per_game": mean(self.bombs),
+            "springs": int(np.count_nonzero(self.spring == 1)),
+            "anti_springs": int(np.count_nonzero(self.spring == 2)),
+            "redeals_per_game": mean(self.redeals),
+            "plies_per_game": mean(self.plies),
+            "mean_value": mean(self.value),
+            "max_value": int(self.value.max()) if n else 0,
+            "seconds": self.elapsed,
+            "games_per_second": n / self.elapsed if self.elapsed > 0 else float("inf"),
+        }
+
+
+def play_random_games(n_games, *, rules="standard", seed=0, threads=1, first_game=0):
+    """Play ``n_games`` whole games (deal, auction, play) with uniformly
+    random legal actions, entirely in compiled code without the GIL.
+
+    Game ``i`` uses the game seed ``game_seed(seed, first_game + i)``, so the
+    results depend only on (rules, seed, game index): never on ``threads``
+    or on how a run is split into calls.  ``threads`` splits the games into
+    that many contiguous parts run in parallel.  Returns
+    :class:`PlayoutResults`.
+    """
+    import time
+    r = resolve_rules(rules)
+    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 0:
+        raise ValueError(f"n_games must be a non-negative int, not {n_games!r}")
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise ValueError(f"threads must be a positive int, not {threads!r}")
+    if isinstance(first_game, bool) or not isinstance(first_game, (int, np.integer)) or first_game < 0:
+        raise ValueError(f"first_game must be a non-negative int, not {first_game!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+    cdef Py_ssize_t n = n_games
+    cdef int players = r.players
+    arrays = {
+        "landlord": np.zeros(n, dtype=np.int8),
+        "landlord_won": np.zeros(n, dtype=np.bool_),
+        "scores": np.zeros((n, players), dtype=np.int64),
+        "plies": np.zeros(n, dtype=np.int32),
+        "bombs": np.zeros(n, dtype=np.int32),
+        "spring": np.zeros(n, dtype=np.int8),
+        "base": np.zeros(n, dtype=np.int32),
+        "redeals": np.zeros(n, dtype=np.int32),
+        "doubles": np.zeros(n, dtype=np.int32),
+        "value": np.zeros(n, dtype=np.int64),
+        "game_seeds": np.zeros(n, dtype=np.uint64),
+    }
+    cdef int nthreads = max(1, min(int(threads), n)) if n else 1
+    cdef _Job job
+    jobs = []
+    for t in range(nthreads):
+        job = _Job()
+        fill_rules(&job.rc, r)
+        job.players = players
+        job.hand_size = r.hand_size
+        job.rob = r.auction == "rob"
+        job.seed = <uint64_t>(int(seed) & _MASK)
+        job.first = first_game
+        job.start = n * t // nthreads
+        job.stop = n * (t + 1) // nthreads
+        job.failed = False
+        job.landlord = <signed char*>cnp.PyArray_DATA(arrays["landlord"])
+        job.won = <cnp.npy_bool*>cnp.PyArray_DATA(arrays["landlord_won"])
+        job.scores = <int64_t*>cnp.PyArray_DATA(arrays["scores"])
+        job.plies = <int*>cnp.PyArray_DATA(arrays["plies"])
+        job.bombs = <int*>cnp.PyArray_DATA(arrays["bombs"])
+        job.spring = <signed char*>cnp.PyArray_DATA(arrays["spring"])
+        job.base = <int*>cnp.PyArray_DATA(arrays["base"])
+        job.redeals = <int*>cnp.PyArray_DATA(arrays["redeals"])
+        job.doubles = <int*>cnp.PyArray_DATA(arrays["doubles"])
+        job.value = <int64_t*>cnp.PyArray_DATA(arrays["value"])
+        job.seeds = <uint64_t*>cnp.PyArray_DATA(arrays["game_seeds"])
+        jobs.append(job)
+    t0 = time.perf_counter()
+    if nthreads == 1:
+        (<_Job>jobs[0]).run_py()
+    else:
+        workers = [threading.Thread(target=j.run_py) for j in jobs]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+    elapsed = time.perf_counter() - t0
+    for job in jobs:
+        if job.failed:
+            raise MemoryError("out of memory in play_random_games")
+    return PlayoutResults(r, int(seed), int(first_game), elapsed, **arrays)
