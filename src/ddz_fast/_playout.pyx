@@ -130,10 +130,15 @@ cdef class SplitMix64:
     def next(self):
         return ddz_next(&self.s)
 
-    def below(self, Py_ssize_t n):
-        if n < 1:
-            raise ValueError(f"below(n) needs n >= 1, not {n}")
-        return <Py_ssize_t>ddz_below(&self.s, <uint64_t>n)
+    def below(self, n):
+        cdef uint64_t m
+        if type(n) is int and 0 < <object>n <= _MASK:
+            m = n
+        elif isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 < n <= _MASK:
+            raise ValueError(f"below(n) needs an int 1 <= n < 2**64, not {n!r}")
+        else:
+            m = int(n)
+        return ddz_below(&self.s, m)
 
     def copy(self):
         cdef SplitMix64 r = SplitMix64.__new__(SplitMix64)
@@ -250,6 +255,27 @@ def _give(cnp.ndarray hand not None, Move m not None):
     return m.ncards
 
 
+def _add_cards(cnp.ndarray hand not None, cnp.ndarray cards not None, int sign):
+    """hand += sign * cards in place (both (15,) uint8); returns the number
+    of cards moved.  Raises ValueError (hand unchanged) if it would go
+    negative or above 255."""
+    cdef unsigned char* h = _hand_ptr(hand)
+    cdef const unsigned char* c
+    cdef int i, n = 0, v
+    if (cnp.PyArray_TYPE(cards) != cnp.NPY_UINT8 or cnp.PyArray_NDIM(cards) != 1
+            or cnp.PyArray_DIM(cards, 0) != 15 or cnp.PyArray_STRIDE(cards, 0) != 1):
+        raise TypeError("cards must be a contiguous uint8 array of shape (15,)")
+    c = <const unsigned char*>cnp.PyArray_DATA(cards)
+    for i in range(15):
+        v = h[i] + sign * c[i]
+        if v < 0 or v > 255:
+            raise ValueError("card counts out of range")
+    for i in range(15):
+        h[i] = <unsigned char>(h[i] + sign * c[i])
+        n += c[i]
+    return n
+
+
 # ---------------------------------------------------------------------------
 # One random game in C
 # ---------------------------------------------------------------------------
@@ -265,6 +291,8 @@ cdef struct Result:
     int doubles
     int64_t value
     int64_t scores[MAXP]
+    int cards_left[MAXP]
+    int cards_played
 
 
 cdef int bid_auction(uint64_t* ps, int players, int first, int* base) noexcept nogil:
@@ -325,6 +353,7 @@ cdef int play_game(const RulesC* rc, int players, int hand_size, bint rob,
     cdef int played[MAXP]
     cdef int first, landlord = -1, base = 1, robs = 0, doubles = 0, redeals = 0
     cdef int p, t, i, passes, plies = 0, bombs = 0, spring = 0, kind, won
+    cdef int cards_played = 0
     cdef bint have_last = False
     cdef MoveInfo last
     cdef unsigned char* row
@@ -377,6 +406,7 @@ cdef int play_game(const RulesC* rc, int players, int hand_size, bint rob,
         else:
             for i in range(15):
                 h[i] -= row[i]
+                cards_played += row[i]
             row_info(row, &last)
             have_last = True
             passes = 0
@@ -402,6 +432,13 @@ cdef int play_game(const RulesC* rc, int players, int hand_size, bint rob,
             res.scores[t] = (players - 1) * value if won else -(players - 1) * value
         else:
             res.scores[t] = -value if won else value
+    # Cards left, counted from the hands themselves (the tests check
+    # cards_left + cards_played == the deck).
+    for t in range(players):
+        res.cards_left[t] = 0
+        for i in range(15):
+            res.cards_left[t] += hands[t * HB + i]
+    res.cards_played = cards_played
     res.landlord = landlord
     res.landlord_won = won
     res.plies = plies
@@ -450,6 +487,8 @@ cdef class _Job:
     cdef int* doubles
     cdef int64_t* value
     cdef uint64_t* seeds
+    cdef short* cards_left
+    cdef short* cards_played
 
     cdef void run(self) noexcept nogil:
         cdef Out o
@@ -470,6 +509,8 @@ cdef class _Job:
             self.won[i] = res.landlord_won
             for t in range(self.players):
                 self.scores[i * self.players + t] = res.scores[t]
+                self.cards_left[i * self.players + t] = <short>res.cards_left[t]
+            self.cards_played[i] = <short>res.cards_played
             self.plies[i] = res.plies
             self.bombs[i] = res.bombs
             self.spring[i] = <signed char>res.spring
@@ -494,12 +535,16 @@ class PlayoutResults:
     anti-spring), ``base`` (int32: the winning bid, or 2**robs), ``redeals``
     (int32), ``doubles`` (int32: doubles taken, "rob" auction only),
     ``value`` (int64: the stake each farmer wins or loses), ``game_seeds``
-    (uint64: ``Game(rules, seed=game_seeds[i])`` deals game i).
+    (uint64: ``Game(rules, seed=game_seeds[i])`` deals game i),
+    ``cards_left`` ((n, players) int16: cards in each hand at the end,
+    counted from the hands) and ``cards_played`` (int16: cards played).
+    ``cards_left.sum(1) + cards_played`` is always the deck size.
     Also ``rules``, ``seed``, ``first_game``, ``elapsed`` (seconds).
     """
 
     FIELDS = ("landlord", "landlord_won", "scores", "plies", "bombs", "spring",
-              "base", "redeals", "doubles", "value", "game_seeds")
+              "base", "redeals", "doubles", "value", "game_seeds", "cards_left",
+              "cards_played")
 
     def __init__(self, rules, seed, first_game, elapsed, **arrays):
         self.rules = rules
@@ -575,6 +620,8 @@ def play_random_games(n_games, *, rules="standard", seed=0, threads=1, first_gam
         "doubles": np.zeros(n, dtype=np.int32),
         "value": np.zeros(n, dtype=np.int64),
         "game_seeds": np.zeros(n, dtype=np.uint64),
+        "cards_left": np.zeros((n, players), dtype=np.int16),
+        "cards_played": np.zeros(n, dtype=np.int16),
     }
     cdef int nthreads = max(1, min(int(threads), n)) if n else 1
     cdef _Job job
@@ -601,6 +648,8 @@ def play_random_games(n_games, *, rules="standard", seed=0, threads=1, first_gam
         job.doubles = <int*>cnp.PyArray_DATA(arrays["doubles"])
         job.value = <int64_t*>cnp.PyArray_DATA(arrays["value"])
         job.seeds = <uint64_t*>cnp.PyArray_DATA(arrays["game_seeds"])
+        job.cards_left = <short*>cnp.PyArray_DATA(arrays["cards_left"])
+        job.cards_played = <short*>cnp.PyArray_DATA(arrays["cards_played"])
         jobs.append(job)
     t0 = time.perf_counter()
     if nthreads == 1:

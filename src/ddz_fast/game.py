@@ -89,6 +89,7 @@ from ._move import PASS, Move
 from ._playout import (
     PlayoutResults,
     SplitMix64,
+    _add_cards,
     _give,
     _take,
     deal as _deal,
@@ -305,7 +306,7 @@ class Game:
     __slots__ = (
         "rules", "seed", "deal_number", "first_bidder", "phase", "landlord",
         "kitty", "kitty_revealed", "history", "base", "bombs",
-        "_n", "_rng", "_hands", "_views", "_ncards", "_played",
+        "_n", "_ksize", "_rng", "_hands", "_views", "_ncards", "_played",
         "_to_move", "_legal", "_undo", "_result", "_plies",
         # auction
         "_bid", "_bidder", "_apasses", "_caller", "_robs", "_queue", "_doubles",
@@ -318,6 +319,7 @@ class Game:
         self.rules = r
         self.seed = secrets.randbits(64) if seed is None else _seed_int(seed)
         self._n = r.players
+        self._ksize = r.kitty_size
         self._rng = SplitMix64(self.seed)
         self.deal_number = 0
         self._undo = []
@@ -328,7 +330,7 @@ class Game:
         n = self._n
         hands, kitty = _deal(self._rng, r)
         self.first_bidder = self._rng.below(n)
-        self._set_hands(hands)
+        self._set_hands(hands, [r.hand_size] * n)
         self.kitty = kitty
         self.kitty_revealed = False
         self.phase = _AUCTION
@@ -352,10 +354,10 @@ class Game:
         self._last_player = None
         self._passes = 0
 
-    def _set_hands(self, hands: np.ndarray) -> None:
+    def _set_hands(self, hands: np.ndarray, sizes: Optional[List[int]] = None) -> None:
         self._hands = hands
-        self._views = [hands[s] for s in range(self._n)]
-        self._ncards = [int(x) for x in hands.sum(axis=1)]
+        self._views = list(hands)
+        self._ncards = [int(x) for x in hands.sum(axis=1)] if sizes is None else sizes
 
     # -- starting from a position ------------------------------------------
     @classmethod
@@ -444,6 +446,7 @@ class Game:
         g.rules = r
         g.seed = None
         g._n = n
+        g._ksize = r.kitty_size
         g._rng = None
         g.deal_number = 0
         g.first_bidder = None
@@ -732,9 +735,7 @@ class Game:
         self.landlord = landlord
         self.base = base
         self.kitty_revealed = True
-        k = self.kitty
-        self._views[landlord] += k
-        self._ncards[landlord] += int(k.sum())
+        self._ncards[landlord] += _add_cards(self._views[landlord], self.kitty, 1)
         self._queue = ()
         if self.rules.auction == "rob":
             self.phase = _DOUBLING
@@ -774,7 +775,7 @@ class Game:
         if redeal is not None:
             hands, kitty, history, rng_state, deal_number, first = redeal
             self._new_deal()          # resets every per-deal field ...
-            self._set_hands(hands.copy())
+            self._set_hands(hands.copy(), [self.rules.hand_size] * self._n)
             self.kitty = kitty.copy()
             self.history = list(history)
             self._rng.state = rng_state
@@ -783,8 +784,7 @@ class Game:
         else:
             self.history.pop()
             if took_kitty:
-                self._views[self.landlord] -= self.kitty
-                self._ncards[self.landlord] -= int(self.kitty.sum())
+                self._ncards[self.landlord] -= _add_cards(self._views[self.landlord], self.kitty, -1)
         self._set_auction_state(saved)   # ... and this restores the auction fields
 
     def clone(self) -> "Game":
@@ -792,8 +792,7 @@ class Game:
         g = Game.__new__(Game)
         for name in Game.__slots__:
             setattr(g, name, getattr(self, name))
-        g._set_hands(self._hands.copy())
-        g._ncards = list(self._ncards)
+        g._set_hands(self._hands.copy(), list(self._ncards))
         g._played = list(self._played)
         g.history = list(self.history)
         g._undo = list(self._undo)
