@@ -1,0 +1,653 @@
+#!/usr/bin/env python3
+"""ddz-fast against OpenSpiel, DouZero and RLCard on the same seeded deals.
+
+Everything is measured in one process, in one run, on the same deals:
+
+1. single calls: every lead of the 20-card landlord, and farmer1's answers
+   (17 cards) to a landlord move in three scenarios -- per-call time, moves
+   per call, moves per second, and ddz-fast's speed-up over each engine;
+2. the batch kernel (legal_moves_batch, count_moves; 1 and 2 threads):
+   moves/s and bytes per move;
+3. how the cost grows with work: ns per generated move by hand size and by
+   moves per hand, from 5-card hands to 33-card ``four`` hands;
+4. random games (when ddz_fast.play_random_games / ddz_fast.Game exist)
+   against OpenSpiel's Python random-playout loop;
+5. agreement of the move sets, and PASS/FAIL per performance target.
+
+Times are the best of several repeats (timeit, min), with the engines
+interleaved in each repeat, so that a noisy machine hurts them alike.  A
+missing engine is reported and skipped.
+
+Install and run (from the repository root):
+
+    pip install -e ".[compare]"          # OpenSpiel and RLCard
+    pip install --no-deps douzero        # DouZero (its deps are torch + rlcard)
+    python benchmarks/compare.py --markdown
+
+Options: --quick (about 30 s), --hands N, --seed S, --markdown, --strict
+(exit status 1 when a target fails).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import time
+import timeit
+from functools import partial
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import deals as D  # noqa: E402
+import engines as E  # noqa: E402
+
+# ---------------------------------------------------------------------------
+# Targets
+# ---------------------------------------------------------------------------
+LEAD_VS_OPENSPIEL = 10.0      # lead generation, per call, 20-card hands
+LEAD_VS_DOUZERO = 100.0
+RESPONSE_VS_OPENSPIEL = 1.5   # responses, per call, pooled over the scenarios
+BATCH_MOVES_PER_S = 100e6     # legal_moves_batch, one thread, 20-card leads
+BYTES_PER_MOVE = 16.0         # bytes of output (rows) per generated move
+FLAT_RATIO = 1.5              # ns/move of 20/25/33-card hands within 1.5x of 17-card hands
+
+# ---------------------------------------------------------------------------
+# Output: aligned text or markdown
+# ---------------------------------------------------------------------------
+
+
+class Out:
+    def __init__(self, markdown: bool):
+        self.md = markdown
+
+    def heading(self, text):
+        if self.md:
+            print(f"\n### {text}\n")
+        else:
+            print(f"\n== {text} ==")
+        sys.stdout.flush()
+
+    def note(self, text):
+        print(text if not self.md else text + "\n")
+        sys.stdout.flush()
+
+    def table(self, headers, rows, right=None):
+        """rows: lists of cells (str); right: set of column indices to right-align
+        (default: every column but the first two)."""
+        rows = [[str(c) for c in r] for r in rows]
+        if right is None:
+            right = set(range(2, len(headers)))
+        if self.md:
+            print("| " + " | ".join(headers) + " |")
+            print("|" + "|".join("---:" if i in right else "---" for i in range(len(headers))) + "|")
+            for r in rows:
+                print("| " + " | ".join(r) + " |")
+            print()
+        else:
+            w = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
+                 for i, h in enumerate(headers)]
+
+            def line(cells):
+                return "  ".join(c.rjust(w[i]) if i in right else c.ljust(w[i])
+                                 for i, c in enumerate(cells)).rstrip()
+            print(line(headers))
+            print("  ".join("-" * x for x in w))
+            for r in rows:
+                print(line(r))
+        sys.stdout.flush()
+
+
+def progress(msg):
+    print(f"[compare] {msg}", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------
+# Timing
+# ---------------------------------------------------------------------------
+
+
+def _timer(calls):
+    return timeit.Timer("for f in calls: f()", globals={"calls": calls})
+
+
+def _calibrate(timer, min_time):
+    """Smallest number of passes (roughly) that takes at least min_time."""
+    number = 1
+    while True:
+        t = timer.timeit(number)
+        if t >= min_time:
+            return number
+        if t <= 0:
+            number *= 10
+        else:
+            number = max(number * 2, int(number * min_time / t * 1.1) + 1)
+
+
+def best_times(named_calls, min_time, repeat):
+    """{name: list of zero-arg callables} -> {name: best seconds per call}.
+
+    Each list is run as one pass (``for f in calls: f()``), `number` passes per
+    timing, calibrated to take >= min_time; then `repeat` rounds, each timing
+    every name once (interleaved), keeping the minimum.
+    """
+    timers, numbers, best = {}, {}, {}
+    for name, calls in named_calls.items():
+        timers[name] = _timer(calls)
+        numbers[name] = _calibrate(timers[name], min_time)
+        best[name] = float("inf")
+    for _ in range(repeat):
+        for name in named_calls:
+            t = timers[name].timeit(numbers[name])
+            best[name] = min(best[name], t / (numbers[name] * len(named_calls[name])))
+    return best
+
+
+def best_once(fn, repeat):
+    """Best wall time of fn() over `repeat` runs (for long single runs)."""
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+# ---------------------------------------------------------------------------
+# Formatting helpers
+# ---------------------------------------------------------------------------
+
+
+def fmt_us(s):
+    us = s * 1e6
+    return f"{us:.3f}" if us < 1 else f"{us:.2f}" if us < 100 else f"{us:,.0f}"
+
+
+def fmt_rate(x):
+    """moves/s as M/s."""
+    return f"{x / 1e6:,.1f}" if x < 1e9 else f"{x / 1e6:,.0f}"
+
+
+def fmt_ratio(x):
+    return f"{x:,.1f}x" if x < 1000 else f"{x:,.0f}x"
+
+
+def sh(cmd):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=10,
+                              cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
+    except Exception:
+        return ""
+
+
+def cpu_name():
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+# ---------------------------------------------------------------------------
+# Sections
+# ---------------------------------------------------------------------------
+
+SCENARIOS = (
+    ("lead", "every lead of the 20-card landlord"),
+    ("resp-random", "farmer1 (17) answers a random simple move of the landlord"),
+    ("resp-beatable", "the same, restricted to moves farmer1 can beat with the same kind"),
+    ("resp-solo", "farmer1 answers the landlord's lowest single card"),
+)
+
+
+def engine_section(out, args, ours, others, deals, prevs, results):
+    out.heading(f"Single calls: {len(deals)} deals, seed {args.seed}")
+    engines = [ours] + others
+    rows = []
+    per = {}  # (scenario, engine) -> (seconds/call, moves/call)
+    for scen, _ in SCENARIOS:
+        progress(f"timing {scen} ({', '.join(e.name for e in engines)})")
+        calls = {}
+        for e in engines:
+            if scen == "lead":
+                calls[e.name] = [e.lead_call(d) for d in deals]
+            else:
+                calls[e.name] = [e.response_call(d, p) for d, p in zip(deals, prevs[scen])]
+        sizes = {n: float(np.mean([len(f()) for f in c])) for n, c in calls.items()}
+        best = best_times(calls, args.min_time, args.repeat)
+        for n in calls:
+            per[(scen, n)] = (best[n], sizes[n])
+        results["calls"][scen] = calls
+    pooled = [s for s, _ in SCENARIOS if s != "lead"]
+    for e in engines:
+        per[("responses (pooled)", e.name)] = (
+            float(np.mean([per[(s, e.name)][0] for s in pooled])),
+            float(np.mean([per[(s, e.name)][1] for s in pooled])))
+    for scen in [s for s, _ in SCENARIOS] + ["responses (pooled)"]:
+        t_ours = per[(scen, ours.name)][0]
+        for e in engines:
+            t, m = per[(scen, e.name)]
+            rows.append([scen, e.name, fmt_us(t), f"{m:.1f}", fmt_rate(m / t),
+                         "-" if e is ours else fmt_ratio(t / t_ours)])
+    out.table(["scenario", "engine", "us/call", "moves/call", "Mmoves/s", "ddz-fast speed-up"], rows)
+    out.note("moves/call = length of each engine's own answer (PASS included in responses; "
+             "DouZero's list holds duplicates, OpenSpiel has no four-with-two kinds). "
+             "speed-up = the engine's time per call / ddz-fast's, on the same deals. "
+             "'responses (pooled)' = mean over the three response scenarios.")
+    results["per"] = per
+
+
+def agreement_section(out, args, ours, others, deals, prevs, results):
+    """Our move sets against each engine's; then our exact lists against
+    ddz_fast.reference on the first few deals plus every deal where some
+    engine disagrees with us (so a real bug is told from a rules difference)."""
+    out.heading("Agreement of the move sets (distinct card sets, PASS left out)")
+    from ddz_fast import reference
+    rows = []
+    for scen, _ in SCENARIOS:
+        calls = results["calls"][scen]
+        ours_sets = [ours.move_set(f) for f in calls[ours.name]]
+        kinds = [ours.kinds_of(f) for f in calls[ours.name]]
+        check = set(range(min(len(deals), args.reference_hands)))
+        erows = []
+        for e in others:
+            theirs = [e.move_set(f) for f in calls[e.name]]
+            same = 0
+            only_ours, only_theirs = {}, []
+            for i, (a, b, k) in enumerate(zip(ours_sets, theirs, kinds)):
+                if a == b:
+                    same += 1
+                    continue
+                check.add(i)
+                for m in a - b:
+                    for kn in k[m]:
+                        only_ours[kn] = only_ours.get(kn, 0) + 1
+                only_theirs.extend(b - a)
+            ours_txt = ", ".join(f"{k} {v}" for k, v in sorted(only_ours.items())) or "0"
+            theirs_txt = str(len(only_theirs))
+            if only_theirs:
+                theirs_txt += " e.g. " + " ".join(D.counts_to_text(m) for m in only_theirs[:4])
+            erows.append([scen, e.name, f"{same}/{len(ours_sets)}", ours_txt, theirs_txt])
+        progress(f"checking {scen} against ddz_fast.reference on {len(check)} deals")
+        same = 0
+        bad = []
+        for i in sorted(check):
+            d = deals[i]
+            if scen == "lead":
+                exp = reference.legal_moves(D.as_u8(d["landlord"]))
+            else:
+                exp = reference.legal_moves(D.as_u8(d["farmer1"]), ours.move_for(prevs[scen][i]))
+            if calls[ours.name][i]() == exp:
+                same += 1
+            else:
+                bad.append(i)
+        ref_txt = "exact lists, order included"
+        if bad:
+            ref_txt += "; DIFFERENT on deals " + ", ".join(map(str, bad[:8]))
+        rows.append([scen, "ddz_fast.reference", f"{same}/{len(check)}", ref_txt, ""])
+        rows.extend(erows)
+        results.setdefault("reference_bad", {})[scen] = bad
+    out.table(["scenario", "engine", "identical hands", "only ddz-fast (by kind)", "only the engine"],
+              rows, right={2})
+    out.note(f"ddz_fast.reference is checked on the first {args.reference_hands} deals and on "
+             "every deal where another engine disagrees with ddz-fast. Known rules differences: "
+             "OpenSpiel has no four-with-two kinds and skips chains whose lowest rank the hand holds "
+             "four times; DouZero and RLCard accept a four with two singles of one rank (JJJJ+KK), "
+             "which the standard preset does not (four_two_solo_distinct).")
+
+
+def batch_section(out, args, ours, deals, prevs_all, results):
+    import ddz_fast
+    n = len(deals)
+    out.heading(f"Batch kernel: {n} deals, 20-card leads and 17-card responses")
+    lead_h = np.array([d["landlord"] for d in deals], dtype=np.uint8)
+    resp_h = np.array([d["farmer1"] for d in deals], dtype=np.uint8)
+    resp_last = D.lasts_as_rows([ours.move_for(p) for p in prevs_all])
+    single_lead = [ours.lead_call(d) for d in deals]
+    single_resp = [ours.response_call(d, p) for d, p in zip(deals, prevs_all)]
+    # name -> (one call per hand or None for one batch call, threads, scenario, count only)
+    cases = {
+        "legal_moves lead, one call per hand": (single_lead, 1, "lead", False),
+        "legal_moves_batch lead, threads=1": (None, 1, "lead", False),
+        "legal_moves_batch lead, threads=2": (None, 2, "lead", False),
+        "count_moves lead, threads=1": (None, 1, "lead", True),
+        "count_moves lead, threads=2": (None, 2, "lead", True),
+        "legal_moves response, one call per hand": (single_resp, 1, "resp", False),
+        "legal_moves_batch response, threads=1": (None, 1, "resp", False),
+        "legal_moves_batch response, threads=2": (None, 2, "resp", False),
+        "count_moves response, threads=1": (None, 1, "resp", True),
+    }
+    calls = {}
+    for name, (single, threads, scen, count) in cases.items():
+        hands = lead_h if scen == "lead" else resp_h
+        lasts = None if scen == "lead" else resp_last
+        if single is not None:
+            calls[name] = single
+        else:
+            f = ddz_fast.count_moves if count else ddz_fast.legal_moves_batch
+            calls[name] = [partial(f, hands, lasts, threads=threads)]
+    progress("timing the batch kernel")
+    best = best_times(calls, args.min_time, args.repeat)
+    lead_total = int(ddz_fast.count_moves(lead_h).sum())
+    resp_total = int(ddz_fast.count_moves(resp_h, resp_last).sum())
+    b_lead = ddz_fast.legal_moves_batch(lead_h)
+    b_resp = ddz_fast.legal_moves_batch(resp_h, resp_last)
+    assert len(b_lead.rows) == lead_total and len(b_resp.rows) == resp_total
+    assert sum(len(f()) for f in single_lead) == lead_total
+    assert sum(len(f()) for f in single_resp) == resp_total
+    rows = []
+    for name, (single, threads, scen, count) in cases.items():
+        total = lead_total if scen == "lead" else resp_total
+        t = best[name] * (len(single) if single is not None else 1)  # seconds for all hands
+        if count:
+            bpm = "0 (counts only)"
+        elif single is not None:
+            bpm = "16 (MoveList rows)"
+        else:
+            b = b_lead if scen == "lead" else b_resp
+            bpm = (f"{b.rows.nbytes / len(b.rows):.1f} "
+                   f"({(b.rows.nbytes + b.offsets.nbytes) / len(b.rows):.2f} with offsets)")
+        rows.append([name, f"{n}", f"{total / n:.1f}", f"{t * 1e3:.2f}", f"{t / n * 1e9:,.0f}",
+                     f"{t / total * 1e9:.1f}", fmt_rate(total / t), bpm])
+        results["batch"][name] = total / t
+    out.table(["call", "hands", "moves/hand", "ms (all hands)", "ns/hand", "ns/move", "Mmoves/s",
+               "bytes/move"], rows, right={1, 2, 3, 4, 5, 6})
+    results["bytes_per_move"] = b_lead.rows.nbytes / len(b_lead.rows)
+    results["bytes_per_move_offsets"] = (b_lead.rows.nbytes + b_lead.offsets.nbytes) / len(b_lead.rows)
+    out.note(f"{os.cpu_count()} CPUs visible. Rows are 15 counts + the kind code = 16 bytes a move; "
+             "offsets add 8 bytes a hand.")
+
+
+SIZES = (("standard", 1, (5, 10, 14, 17, 20)), ("four", 2, (25, 29, 33)))
+BUCKETS = (1, 8, 16, 32, 64, 128, 256, 512, 1024, 1 << 30)
+
+
+def _batch_and_single(groups, args):
+    """groups: {key: (rules, hands array)} -> {key: (batch s, single-calls s)}
+    for all the hands of each group, every group timed in the same
+    interleaved repeats (so the load of the moment hits all sizes alike)."""
+    import ddz_fast
+    calls = {}
+    for key, (rules, H) in groups.items():
+        calls[(key, "batch")] = [partial(ddz_fast.legal_moves_batch, H, rules=rules)]
+        calls[(key, "single")] = [partial(ddz_fast.legal_moves, H[i], rules=rules) for i in range(len(H))]
+    best = best_times(calls, args.min_time / 2, args.repeat)
+    return {key: (best[(key, "batch")], best[(key, "single")] * len(H))
+            for key, (_, H) in groups.items()}
+
+
+def scaling_section(out, args, results):
+    import ddz_fast
+    out.heading("Cost per move as the work grows (random hands, leads)")
+    groups, counts = {}, {}
+    for rules, decks, sizes in SIZES:
+        for k in sizes:
+            H = D.random_hands(args.scale_hands, k, decks, args.seed)
+            groups[k] = (rules, H)
+            counts[k] = ddz_fast.count_moves(H, rules=rules)
+    progress("timing cost per move by hand size")
+    times = _batch_and_single(groups, args)
+    rows, flat = [], {}
+    for k, (rules, H) in groups.items():
+        total = int(counts[k].sum())
+        tb, ts = times[k]
+        rows.append([rules, f"{k}", f"{len(H)}", f"{total / len(H):.1f}", f"{int(counts[k].max())}",
+                     f"{tb / total * 1e9:.1f}", f"{ts / total * 1e9:.1f}", f"{ts / len(H) * 1e6:.2f}"])
+        flat[k] = tb / total * 1e9
+        results["flat_single"][k] = ts / total * 1e9
+    out.table(["rules", "cards", "hands", "moves/hand", "max moves", "batch ns/move", "single-call ns/move",
+               "single-call us/call"], rows, right={1, 2, 3, 4, 5, 6, 7})
+    results["flat"] = flat
+
+    progress("timing cost per move by moves per hand")
+    buckets, totals = {}, {}
+    for rules in ("standard", "four"):
+        Hs = np.concatenate([H for k, (r, H) in groups.items() if r == rules])
+        cs = np.concatenate([counts[k] for k, (r, _) in groups.items() if r == rules])
+        for lo, hi in zip(BUCKETS, BUCKETS[1:]):
+            sel = (cs >= lo) & (cs < hi)
+            if sel.sum() >= 10:
+                buckets[(rules, lo, hi)] = (rules, np.ascontiguousarray(Hs[sel]))
+                totals[(rules, lo, hi)] = int(cs[sel].sum())
+    times = _batch_and_single(buckets, args)
+    rows = []
+    for (rules, lo, hi), (_, H) in buckets.items():
+        total = totals[(rules, lo, hi)]
+        tb, ts = times[(rules, lo, hi)]
+        label = f"{lo}-{hi - 1}" if hi < (1 << 30) else f">= {lo}"
+        rows.append([rules, label, f"{len(H)}", f"{total / len(H):.1f}",
+                     f"{tb / total * 1e9:.1f}", f"{ts / total * 1e9:.1f}"])
+    out.table(["rules", "moves per hand", "hands", "mean moves", "batch ns/move", "single-call ns/move"],
+              rows, right={2, 3, 4, 5})
+    out.note(f"{args.scale_hands} random hands per size (standard: one deck; four: two decks). "
+             "Single calls carry a fixed per-call cost (argument checks, the MoveList object), "
+             "so their ns/move falls as hands get more moves; the batch kernel shows the cost of "
+             "the generation itself.")
+
+
+def games_section(out, args, os_engine, deals, results):
+    """Random games: Python-stepped loops (OpenSpiel vs ddz_fast.Game) and
+    the compiled ddz_fast.play_random_games."""
+    out.heading("Random games (uniformly random legal actions)")
+    n_py = args.py_games
+    loops = {}  # name -> zero-arg callable returning (seconds, games, plies)
+    notes = []
+    if os_engine is not None:
+        os_starts = [os_engine.state_for_deal(d["perm"]) for d in deals[:n_py]]
+
+        def os_full():
+            t, starts, plies = os_engine.full_games(n_py, seed=1)
+            return t, n_py, plies
+
+        def os_play():
+            t, plies = os_engine.play_phase(os_starts, seed=1)
+            return t, len(os_starts), plies
+
+        loops["OpenSpiel: Python loop, deal + auction + play"] = os_full
+        loops["OpenSpiel: Python loop, play phase only"] = os_play
+    else:
+        notes.append("OpenSpiel missing: no Python random-playout baseline.")
+    try:
+        our_starts = E.game_starts(deals[:n_py])
+
+        def our_full():
+            t, plies = E.python_game_loop(n_py, rules="standard", seed=1)
+            return t, n_py, plies
+
+        def our_play():
+            t, plies = E.python_play_phase(our_starts, seed=1)
+            return t, len(our_starts), plies
+
+        loops["ddz-fast: Python loop over Game, deal + auction + play"] = our_full
+        loops["ddz-fast: Python loop over Game, play phase only"] = our_play
+    except NotImplementedError as exc:
+        notes.append(f"ddz-fast Python-stepped Game loop: skipped ({exc}).")
+    best = {name: (float("inf"), 0, 0) for name in loops}
+    progress("timing Python-stepped random games")
+    for _ in range(args.repeat):
+        for name, f in loops.items():
+            t, g, p = f()
+            if t / g < best[name][0]:
+                best[name] = (t / g, g, p / g)
+    rate = {name: 1 / b[0] for name, b in best.items()}
+    base = {"deal": "OpenSpiel: Python loop, deal + auction + play",
+            "play": "OpenSpiel: Python loop, play phase only"}
+    rows = []
+    for name, (_, g, plies) in best.items():
+        kind = "play" if "play phase" in name else "deal"
+        ratio = (f"{rate[name] / rate[base[kind]]:,.1f}x" if name.startswith("ddz") and base[kind] in rate
+                 else "-")
+        rows.append([name, f"{g}", f"{rate[name]:,.0f}", f"{plies:.1f}", ratio])
+    n = args.games
+    for threads in (1, 2):
+        try:
+            call = E.play_random_games_call(n, rules="standard", seed=args.seed, threads=threads)
+        except NotImplementedError as exc:
+            notes.append(f"ddz-fast play_random_games: skipped ({exc}).")
+            break
+        progress(f"timing play_random_games threads={threads}")
+        res = call()  # warm-up
+        plies = float(np.mean(res.plies)) if hasattr(res, "plies") else float("nan")
+        t = best_once(call, args.repeat)
+        results["games"][threads] = n / t
+        ref = base["deal"]
+        rows.append([f"ddz-fast: play_random_games (compiled), threads={threads}", f"{n}",
+                     f"{n / t:,.0f}", f"{plies:.1f}",
+                     f"{n / t / rate[ref]:,.0f}x" if ref in rate else "-"])
+    if rows:
+        out.table(["loop", "games", "games/s", "plies/game", "ddz-fast speed-up"], rows, right={1, 2, 3, 4})
+    out.note("Python loops: legal_actions(), then step/apply_action of a uniformly random one, "
+             "one Python step per action (OpenSpiel's deal is 54 chance steps; ddz_fast.Game deals "
+             "from its seed). 'Play phase only' starts from the same deals as the tables above "
+             "(landlord with 20 cards leads); the cost of cloning the start is subtracted. "
+             "Speed-ups are against the OpenSpiel loop of the same scope.")
+    for n_ in notes:
+        out.note(n_)
+
+
+def targets_section(out, results, engine_names):
+    out.heading("Targets")
+    per = results["per"]
+    lines = []
+
+    def add(name, ok, detail):
+        status = "SKIP" if ok is None else ("PASS" if ok else "FAIL")
+        lines.append((status, name, detail))
+
+    ours_lead = per[("lead", "ddz-fast")][0]
+    ours_resp = per[("responses (pooled)", "ddz-fast")][0]
+    for eng, target in (("OpenSpiel", LEAD_VS_OPENSPIEL), ("DouZero", LEAD_VS_DOUZERO)):
+        key = ("lead", eng)
+        if key in per:
+            r = per[key][0] / ours_lead
+            add(f"lead >= {target:g}x {eng}", r >= target, f"{fmt_ratio(r)} ({fmt_us(per[key][0])} us vs "
+                f"{fmt_us(ours_lead)} us per call)")
+        else:
+            add(f"lead >= {target:g}x {eng}", None, f"{eng} not installed")
+    key = ("responses (pooled)", "OpenSpiel")
+    if key in per:
+        r = per[key][0] / ours_resp
+        worst = min(per[(s, "OpenSpiel")][0] / per[(s, "ddz-fast")][0]
+                    for s, _ in SCENARIOS if s != "lead")
+        add(f"response >= {RESPONSE_VS_OPENSPIEL:g}x OpenSpiel", r >= RESPONSE_VS_OPENSPIEL,
+            f"{fmt_ratio(r)} pooled ({fmt_us(per[key][0])} us vs {fmt_us(ours_resp)} us per call; "
+            f"worst scenario {fmt_ratio(worst)})")
+    else:
+        add(f"response >= {RESPONSE_VS_OPENSPIEL:g}x OpenSpiel", None, "OpenSpiel not installed")
+    rate = results["batch"]["legal_moves_batch lead, threads=1"]
+    add(f"batch >= {BATCH_MOVES_PER_S / 1e6:g}M moves/s on one core", rate >= BATCH_MOVES_PER_S,
+        f"{rate / 1e6:,.1f}M moves/s = {rate / BATCH_MOVES_PER_S:.2f}x the target "
+        "(legal_moves_batch, 20-card leads, threads=1)")
+    bpm = results["bytes_per_move"]
+    add(f"<= {BYTES_PER_MOVE:g} bytes per move", bpm <= BYTES_PER_MOVE,
+        f"{bpm:.1f} bytes per move in the batch rows ({results['bytes_per_move_offsets']:.2f} with "
+        "the per-hand offsets)")
+    flat = results["flat"]
+    base = flat[17]
+    worst_k = max((k for k in (20, 25, 33)), key=lambda k: flat[k])
+    r = flat[worst_k] / base
+    add(f"flat cost per move, 17 -> 33 cards (within {FLAT_RATIO:g}x)", r <= FLAT_RATIO,
+        f"{r:.2f}x (batch ns/move: " + ", ".join(f"{k} cards {flat[k]:.1f}" for k in (17, 20, 25, 33))
+        + f"; single calls: " + ", ".join(f"{k} {results['flat_single'][k]:.1f}" for k in (17, 20, 25, 33))
+        + ")")
+    bad = {s: v for s, v in results.get("reference_bad", {}).items() if v}
+    add("ddz-fast == ddz_fast.reference on the checked deals (not a speed target)", not bad,
+        "identical" if not bad else "DIFFERENT in " + ", ".join(f"{s} ({len(v)} deals)" for s, v in bad.items()))
+    for status, name, detail in lines:
+        print(f"{status}  {name}: {detail}" + ("  " if out.md else ""))
+    results["target_lines"] = lines
+    return all(s != "FAIL" for s, _, _ in lines)
+
+
+# ---------------------------------------------------------------------------
+# main
+# ---------------------------------------------------------------------------
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hands", type=int, default=200, help="deals for the engine comparison (default 200)")
+    ap.add_argument("--batch-hands", type=int, default=4096, help="deals for the batch kernel (default 4096)")
+    ap.add_argument("--scale-hands", type=int, default=400, help="random hands per hand size (default 400)")
+    ap.add_argument("--games", type=int, default=20000,
+                    help="games per play_random_games timing (default 20000)")
+    ap.add_argument("--py-games", type=int, default=500,
+                    help="games per Python-stepped playout timing (default 500)")
+    ap.add_argument("--reference-hands", type=int, default=10,
+                    help="deals also checked against ddz_fast.reference (default 10)")
+    ap.add_argument("--seed", type=int, default=D.DEFAULT_SEED)
+    ap.add_argument("--repeat", type=int, default=9, help="repeats per timing; the best is kept (default 9)")
+    ap.add_argument("--min-time", type=float, default=0.1,
+                    help="seconds per timed repeat, at least (default 0.1)")
+    ap.add_argument("--engines", default="openspiel,douzero,rlcard",
+                    help="other engines to compare (default: openspiel,douzero,rlcard)")
+    ap.add_argument("--quick", action="store_true",
+                    help="40 deals, 1024 batch deals, 100 hands per size, short timings (about 30 s)")
+    ap.add_argument("--markdown", action="store_true", help="print the tables as markdown")
+    ap.add_argument("--strict", action="store_true", help="exit with status 1 when a target fails")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.hands, args.batch_hands, args.scale_hands, args.reference_hands = 40, 1024, 100, 4
+        args.games, args.py_games, args.repeat, args.min_time = 2000, 100, 5, 0.03
+
+    out = Out(args.markdown)
+    ours = E.DdzFast()
+    if not ours.available():
+        print(f"ddz_fast is not importable ({ours.error}); install it: pip install -e .", file=sys.stderr)
+        return 2
+    wanted = {w.strip().lower() for w in args.engines.split(",") if w.strip()}
+    others = []
+    missing = []
+    for cls in E.OTHER_ENGINES:
+        if cls.name.lower() not in wanted:
+            continue
+        e = cls()
+        if e.available():
+            others.append(e)
+        else:
+            hint = f"; {E.DOUZERO_HINT}" if cls is E.DouZero and "--no-deps" not in e.error else ""
+            missing.append(f"{cls.name}: skipped ({e.error}{hint})")
+
+    import ddz_fast
+    commit = sh(["git", "rev-parse", "--short", "HEAD"])
+    dirty = "+dirty" if sh(["git", "status", "--porcelain", "--", "../src"]) else ""
+    out.heading("Setup")
+    versions = [f"ddz-fast {ddz_fast.__version__}" + (f" ({commit}{dirty})" if commit else "")]
+    versions += [f"{e.name} {e.version}" for e in others]
+    out.note(f"{cpu_name()}, {os.cpu_count()} CPUs; Python {platform.python_version()}, "
+             f"numpy {np.__version__}; " + ", ".join(versions) + ". "
+             f"Best of {args.repeat} repeats of >= {args.min_time:g} s each; seed {args.seed}; "
+             f"load average at start {os.getloadavg()[0]:.2f}.")
+    for m in missing:
+        out.note(m)
+
+    t_start = time.perf_counter()
+    n_all = max(args.hands, args.batch_hands, args.py_games)
+    progress(f"building {n_all} deals")
+    deals = D.make_deals(n_all, args.seed)
+    rand, beat, solo = D.pick_prev_moves(deals, args.seed)
+    cmp_deals = deals[:args.hands]
+    prevs = {"resp-random": rand[:args.hands], "resp-beatable": beat[:args.hands],
+             "resp-solo": solo[:args.hands]}
+
+    results = {"calls": {}, "batch": {}, "flat_single": {}, "games": {}}
+    engine_section(out, args, ours, others, cmp_deals, prevs, results)
+    batch_section(out, args, ours, deals[:args.batch_hands], rand[:args.batch_hands], results)
+    scaling_section(out, args, results)
+    os_engine = next((e for e in others if e.name == "OpenSpiel"), None)
+    games_section(out, args, os_engine, deals, results)
+    agreement_section(out, args, ours, others, cmp_deals, prevs, results)
+    ok = targets_section(out, results, [e.name for e in others])
+    progress(f"done in {time.perf_counter() - t_start:.0f} s")
+    return 1 if (args.strict and not ok) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
