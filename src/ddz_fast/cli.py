@@ -1,10 +1,19 @@
-"""The ``ddz-fast`` command line."""
+"""The ``ddz-fast`` command line.
+
+Subcommands: ``moves`` (the legal moves of a hand), ``selfplay`` (many seeded
+random games in compiled code, with a summary table) and ``play`` (you
+against simple bots in the terminal).
+"""
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from typing import List, Optional
+import time
+from typing import Dict, List, Optional
+
+import numpy as np
 
 from . import __version__
 from ._api import legal_moves, parse_move
@@ -31,6 +40,351 @@ def _cmd_moves(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------------
+# selfplay
+# ---------------------------------------------------------------------------
+
+def _selfplay_rules(args: argparse.Namespace):
+    from .rules import resolve_rules
+
+    r = resolve_rules(args.rules)
+    if args.auction and args.auction != r.auction:
+        r = r.replace(auction=args.auction, name=f"{r.name}+{args.auction}")
+    return r
+
+
+def _progress(done: int, total: int, started: float) -> None:
+    width = 30
+    frac = done / total if total else 1.0
+    filled = int(round(width * frac))
+    rate = done / max(time.perf_counter() - started, 1e-9)
+    sys.stderr.write(f"\rselfplay [{'#' * filled}{'.' * (width - filled)}] {100 * frac:5.1f}% "
+                     f"{done:,}/{total:,} games  {rate:,.0f} games/s ")
+    sys.stderr.flush()
+
+
+def _cmd_selfplay(args: argparse.Namespace) -> int:
+    from ._playout import PlayoutResults, play_random_games
+
+    if args.games < 0:
+        raise ValueError(f"--games must be >= 0, not {args.games}")
+    if args.threads < 1:
+        raise ValueError(f"--threads must be >= 1, not {args.threads}")
+    rules = _selfplay_rules(args)
+    total = args.games
+    show = not args.quiet
+    live = show and sys.stderr.isatty()
+    # Chunks only pace the progress bar: game i's seed depends on i alone.
+    chunk = max(500, -(-total // 100))
+    parts = []
+    started = time.perf_counter()
+    if live:
+        _progress(0, total, started)
+    done = 0
+    while done < total:
+        k = min(chunk, total - done)
+        parts.append(play_random_games(k, rules=rules, seed=args.seed, threads=args.threads,
+                                       first_game=done))
+        done += k
+        if live:
+            _progress(done, total, started)
+    elapsed = time.perf_counter() - started
+    if show:
+        if not live:          # not a terminal: just the final state of the bar
+            _progress(done, total, started)
+        sys.stderr.write("\n")
+        sys.stderr.flush()
+    if parts:
+        arrays = {name: np.concatenate([getattr(p, name) for p in parts])
+                  for name in PlayoutResults.FIELDS}
+    else:
+        arrays = play_random_games(0, rules=rules).as_dict()
+    res = PlayoutResults(rules, args.seed, 0, elapsed, **arrays)
+    summary = res.summary()
+    n = len(res)
+    bids = {int(b): int(c) for b, c in zip(*np.unique(res.base, return_counts=True))}
+    totals = [int(x) for x in res.scores.sum(axis=0)] if n else [0] * rules.players
+    if args.json:
+        summary.update(rules=rules.name, auction=rules.auction, players=rules.players,
+                       seed=args.seed, threads=args.threads, base_counts=bids,
+                       seat_totals=totals)
+        print(json.dumps(summary))
+        return 0
+    _print_summary(rules, args, summary, bids, totals)
+    return 0
+
+
+def _pct(k: int, n: int) -> str:
+    return f"{100.0 * k / n:.2f} %" if n else "-"
+
+
+def _print_summary(rules, args, s: Dict, bids: Dict[int, int], totals: List[int]) -> None:
+    n = s["games"]
+    threads = f"{args.threads} thread" + ("s" if args.threads != 1 else "")
+    print(f"ddz-fast selfplay: {n:,} uniformly random games, rules {rules.name!r} "
+          f"({rules.players} players, {rules.auction} auction), seed {args.seed}, {threads}")
+    print()
+    if n == 0:
+        print("  no games played")
+        return
+    base_name = "winning bid" if rules.auction == "bid" else "base (2^robs)"
+    rows = [
+        ("games", f"{n:,}"),
+        ("landlord win rate", f"{100 * s['landlord_win_rate']:.1f} %"),
+        ("mean landlord score", f"{s['mean_landlord_score']:+.3f}"),
+        ("mean stake per farmer", f"{s['mean_value']:.3f}  (largest {s['max_value']:,})"),
+        ("bombs + rockets per game", f"{s['bombs_per_game']:.3f}"),
+        ("springs", f"{s['springs']:,}  ({_pct(s['springs'], n)})"),
+        ("anti-springs", f"{s['anti_springs']:,}  ({_pct(s['anti_springs'], n)})"),
+        (base_name, "  ".join(f"{b}: {_pct(c, n)}" for b, c in sorted(bids.items()))),
+        ("redeals per game", f"{s['redeals_per_game']:.4f}"),
+        ("plies per game", f"{s['plies_per_game']:.1f}"),
+        ("score totals by seat", "  ".join(f"{t:+,}" for t in totals)),
+        ("time", f"{s['seconds']:.3f} s"),
+        ("games per second", f"{s['games_per_second']:,.0f}"),
+    ]
+    width = max(len(k) for k, _ in rows)
+    for k, v in rows:
+        print(f"  {k:<{width}}  {v}")
+
+
+# ---------------------------------------------------------------------------
+# play
+# ---------------------------------------------------------------------------
+
+_KIND_NAMES = {
+    "PASS": "pass", "SOLO": "solo", "PAIR": "pair", "TRIO": "trio",
+    "TRIO_SOLO": "trio+solo", "TRIO_PAIR": "trio+pair", "CHAIN": "chain",
+    "PAIR_CHAIN": "pair chain", "AIRPLANE": "airplane", "AIRPLANE_SOLO": "airplane+solos",
+    "AIRPLANE_PAIR": "airplane+pairs", "FOUR_TWO_SOLO": "four+two solos",
+    "FOUR_TWO_PAIR": "four+two pairs", "BOMB": "bomb", "ROCKET": "rocket",
+}
+
+_PLAY_HELP = """Type the number of a choice, or the cards of a move (e.g. KK, 3-4-5-6-7,
+10 10 J J Q Q; jokers B/R or X/D), or 'pass'.  A plain number always picks the
+choice with that number when there is one: to type cards that are only digits,
+separate them (6 6, or 3-4-5-6-7).  When the same cards make two kinds of move,
+use the number.  'hand' shows the table again, 'quit' leaves."""
+
+
+def _cards_of_legal(text: str, options, rules) -> bool:
+    """Is text the cards of some offered move?"""
+    from .cards import to_counts
+
+    try:
+        counts = tuple(int(c) for c in to_counts(text, rules=rules))
+    except (ValueError, TypeError):
+        return False
+    return any(a.counts == counts and not a.is_pass for a in options.values())
+
+
+class _Quit(Exception):
+    pass
+
+
+def _spaced(counts) -> str:
+    from .cards import RANKS
+
+    groups = [RANKS[r] * int(c) for r, c in enumerate(counts) if c]
+    return " ".join(groups) if groups else "(none)"
+
+
+def _action_text(a) -> str:
+    from ._move import Move
+
+    if isinstance(a, Move):
+        return "pass" if a.is_pass else f"{a.cards} ({_KIND_NAMES[a.kind.name]})"
+    return str(a)
+
+
+class _Human:
+    """Reads the person's choices from stdin; never raises on bad input."""
+
+    def __init__(self, seat: int, names: List[str]) -> None:
+        self.seat = seat
+        self.names = names
+
+    def _read(self, prompt: str) -> str:
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if line == "":
+            raise EOFError
+        return line.strip()
+
+    def _show(self, obs) -> None:
+        n = len(obs.hand_sizes)
+        print()
+        role = ""
+        if obs.landlord is not None:
+            role = " - you are the LANDLORD" if obs.landlord == self.seat else " - you are a farmer"
+        print(f"== Your turn ({self.names[self.seat]}){role} ==")
+        if obs.landlord is not None:
+            print(f"   landlord: {self.names[obs.landlord]}   kitty: {_spaced(obs.kitty)}"
+                  f"   stake: {obs.base << (obs.bombs + obs.doubles)}"
+                  f" (base {obs.base}, bombs {obs.bombs}" + (f", doubles {obs.doubles}" if obs.doubles else "") + ")")
+        if obs.landlord is None and obs.history:
+            print("   auction so far: " + ", ".join(f"{self.names[s]} {_action_text(a)}" for s, a in obs.history))
+        others = "   ".join(f"{self.names[s]}: {obs.hand_sizes[s]}" for s in range(n) if s != self.seat)
+        print(f"   cards left: {others}")
+        if obs.last_move is not None:
+            print(f"   to beat: {_action_text(obs.last_move)} by {self.names[obs.last_player]}")
+        elif obs.phase.name == "PLAY":
+            print("   you lead")
+        print(f"   your hand: {_spaced(obs.hand)}")
+
+    def _options(self, obs):
+        from ._move import Move
+        from .game import Bid
+
+        acts = obs.legal_actions
+        if acts and isinstance(acts[0], Move):
+            leading = obs.last_move is None
+            return {i + (1 if leading else 0): a for i, a in enumerate(acts)}
+        if acts and isinstance(acts[0], Bid):
+            return {a.value: a for a in acts}
+        return {i: a for i, a in enumerate(acts)}
+
+    def _list(self, options) -> None:
+        from ._move import Move
+
+        by_kind: Dict[str, List[str]] = {}
+        for key, a in options.items():
+            label = a.kind.name if isinstance(a, Move) else "choices"
+            text = ("pass" if a.is_pass else a.cards) if isinstance(a, Move) else str(a)
+            by_kind.setdefault(label, []).append(f"{key}) {text}")
+        for label, items in by_kind.items():
+            name = _KIND_NAMES.get(label, label)
+            line, lines = "", []
+            for it in items:
+                if line and len(line) + len(it) > 66:
+                    lines.append(line)
+                    line = ""
+                line = f"{line}  {it}" if line else it
+            lines.append(line)
+            print(f"   {name + ':':<16}{lines[0]}")
+            for extra in lines[1:]:
+                print(f"   {'':<16}{extra}")
+
+    def __call__(self, obs):
+        from ._move import Move
+        from .cards import to_counts
+
+        self._show(obs)
+        options = self._options(obs)
+        self._list(options)
+        while True:
+            text = self._read("your choice> ")
+            low = text.lower()
+            if not text:
+                continue
+            if low in ("q", "quit", "exit"):
+                raise _Quit
+            if low in ("h", "help", "?"):
+                print(_PLAY_HELP)
+                continue
+            if low in ("hand", "show", "table"):
+                self._show(obs)
+                self._list(options)
+                continue
+            is_move = isinstance(next(iter(options.values())), Move)
+            if low.lstrip("-").isdigit():
+                k = int(low)
+                if k in options:
+                    return options[k]
+                if not is_move or low.startswith("-") or not _cards_of_legal(low, options, self.rules):
+                    print(f"   no choice numbered {k}; choose one of {min(options)}..{max(options)}")
+                    continue
+            # text of an action: 'pass', 'bid 2', 'call', ... or card text
+            for a in options.values():
+                if _action_text(a).split(" (")[0] == low or (not isinstance(a, Move) and str(a) == low):
+                    return a
+            if not is_move:
+                print("   not a choice here; type its number (or 'help')")
+                continue
+            try:
+                counts = tuple(int(c) for c in to_counts(text, rules=self.rules))
+            except (ValueError, TypeError) as e:
+                print(f"   {e}")
+                continue
+            hits = [(k, a) for k, a in options.items() if a.counts == counts and not a.is_pass]
+            if len(hits) == 1:
+                return hits[0][1]
+            if hits:
+                print("   those cards make more than one move; choose by number: "
+                      + "  ".join(f"{k}) {_action_text(a)}" for k, a in hits))
+            else:
+                print(f"   {text!r} is not a legal move now (type 'hand' to see the choices)")
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .game import Session, simple_bot
+
+    rules = _selfplay_rules(args)
+    n = rules.players
+    if not 0 <= args.seat < n:
+        raise ValueError(f"--seat must be 0..{n - 1}")
+    if args.deals < 1:
+        raise ValueError("--deals must be >= 1")
+    names = [("you" if s == args.seat else f"bot {s}") for s in range(n)]
+    human = _Human(args.seat, names)
+    human.rules = rules
+    session = Session(rules, seed=args.seed)
+    print(f"ddz-fast play: you are seat {args.seat} against {n - 1} bots; rules {rules.name!r} "
+          f"({rules.auction} auction); session seed {session.seed}.  Type 'help' for help.")
+    try:
+        for deal in range(args.deals):
+            g = session.new_game()
+            print(f"\n=== Deal {deal + 1} (game seed {g.seed}) ===")
+            print(f"Your hand: {_spaced(g.hand(args.seat))}")
+            seen_redeals = 0
+            shown_kitty = False
+            while not g.is_over:
+                s = g.to_move
+                obs = g.observation(s)
+                if s == args.seat:
+                    a = human(obs)
+                else:
+                    a = simple_bot(obs, rules)
+                g.step(a)
+                if g.deal_number != seen_redeals:
+                    seen_redeals = g.deal_number
+                    print(f"{names[s]}: {_action_text(a)}")
+                    print(f"-- everybody passed: redeal #{seen_redeals} --")
+                    print(f"Your hand: {_spaced(g.hand(args.seat))}")
+                    continue
+                print(f"{names[s]}: {_action_text(a)}")
+                if g.kitty_revealed and not shown_kitty:
+                    shown_kitty = True
+                    who = "you are" if g.landlord == args.seat else f"{names[g.landlord]} is"
+                    print(f"-- {who} the landlord (base {g.base}); the kitty: {_spaced(g.kitty)} --")
+            r = session.record(g)
+            who = "the landlord wins" if r.landlord_won else "the farmers win"
+            extra = {0: "", 1: ", spring", 2: ", anti-spring"}[r.spring]
+            print(f"\n=== Deal {deal + 1} over: {names[r.winner]} went out; {who} "
+                  f"(stake {r.value}: base {r.base}, bombs {r.bombs}{extra}"
+                  + (f", doubles {r.doubles}" if r.doubles else "") + ") ===")
+            print("   scores: " + "   ".join(f"{names[i]} {d:+d}" for i, d in enumerate(r.scores)))
+            print("   totals: " + "   ".join(f"{names[i]} {t:+d}" for i, t in enumerate(session.totals)))
+    except EOFError:
+        print("\n(input ended - bye)")
+        return 0
+    except _Quit:
+        print("(bye)")
+        return 0
+    except KeyboardInterrupt:
+        print("\n(interrupted - bye)")
+        return 130
+    except BrokenPipeError:
+        # stdout went away (e.g. piped into head): leave quietly.
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 0
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ddz-fast", description="Fast, exact Dou Dizhu move generation.")
     p.add_argument("--version", action="version", version=f"ddz-fast {__version__}")
@@ -43,6 +397,24 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
     m.add_argument("--json", action="store_true", help="print JSON")
     m.set_defaults(func=_cmd_moves)
+
+    sp = sub.add_parser("selfplay", help="play many seeded random games in compiled code and summarise them")
+    sp.add_argument("--games", type=int, default=10000, help="number of games (default 10000)")
+    sp.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
+    sp.add_argument("--auction", choices=["bid", "rob"], help="override the preset's auction")
+    sp.add_argument("--seed", type=int, default=0, help="run seed (default 0); game i's seed derives from it")
+    sp.add_argument("--threads", type=int, default=1, help="worker threads (results do not depend on it)")
+    sp.add_argument("--json", action="store_true", help="print the summary as JSON")
+    sp.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    sp.set_defaults(func=_cmd_selfplay)
+
+    pl = sub.add_parser("play", help="play against simple bots in the terminal")
+    pl.add_argument("--seed", type=int, default=None, help="session seed (default: random)")
+    pl.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
+    pl.add_argument("--auction", choices=["bid", "rob"], help="override the preset's auction")
+    pl.add_argument("--deals", type=int, default=1, help="deals to play (default 1)")
+    pl.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    pl.set_defaults(func=_cmd_play)
     return p
 
 

@@ -120,6 +120,7 @@ __all__ = [
     "DOUBLE",
     "NO_DOUBLE",
     "settle",
+    "simple_bot",
     "SplitMix64",
     "game_seed",
     "policy_seed",
@@ -874,6 +875,56 @@ class Game:
         if self._result is not None:
             parts.append(f"scores={self._result.scores}")
         return "Game(" + ", ".join(parts) + ")"
+
+
+# ---------------------------------------------------------------------------
+# A simple bot
+# ---------------------------------------------------------------------------
+
+def _strength(hand: np.ndarray, rules: Rules) -> int:
+    """A crude hand score: 2s, jokers (the high one twice) and bombs (x2)."""
+    bombs = int(np.count_nonzero(hand[:13] >= 4))
+    return int(hand[12]) + int(hand[13]) + 2 * int(hand[14]) + 2 * bombs
+
+
+def simple_bot(obs: Observation, rules: RulesLike = "standard"):
+    """A weak, deterministic baseline player (used by ``ddz-fast play``).
+
+    Auction: bids up to ``min(3, strength // 2)`` (strength: one point per 2
+    and low joker, two per high joker and per bomb), calls or robs from
+    strength 3, doubles from strength 5.  Play: passes when the partner
+    farmer holds the table; otherwise plays the legal non-bomb move of
+    lowest rank (more cards first); bombs and the rocket only when leading
+    with nothing else or when an opponent is down to 6 cards or fewer.
+    """
+    acts = obs.legal_actions
+    if not acts:
+        raise ValueError("it is not this player's turn")
+    r = resolve_rules(rules)
+    if obs.phase is _AUCTION or obs.phase is _DOUBLING:
+        st = _strength(obs.hand, r)
+        first = acts[0]
+        if isinstance(first, Bid):
+            want = min(3, st // 2)
+            bids = [a for a in acts if a.value and a.value <= want]
+            return bids[0] if bids else BID_PASS
+        if obs.phase is _DOUBLING:
+            return DOUBLE if st >= 5 else NO_DOUBLE
+        return acts[1] if st >= 3 else DECLINE
+    me, ll = obs.player, obs.landlord
+    responding = obs.last_move is not None
+    if responding and me != ll and obs.last_player != ll:
+        return PASS                       # the partner holds the table
+    moves = [m for m in acts if not m.is_pass]
+    if not moves:
+        return PASS
+    ordinary = [m for m in moves if m.kind is not _BOMB and m.kind is not _ROCKET]
+    if ordinary:
+        return min(ordinary, key=lambda m: (m.rank, -m.n_cards))
+    opponents = [s for s in range(len(obs.hand_sizes)) if s != me and (me == ll or s == ll)]
+    if not responding or min(obs.hand_sizes[s] for s in opponents) <= 6:
+        return min(moves, key=lambda m: (m.kind is _ROCKET, m.n_cards, m.rank))
+    return PASS
 
 
 # ---------------------------------------------------------------------------
