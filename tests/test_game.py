@@ -641,3 +641,28 @@ def test_action_types():
     for a in (Bid(1), CALL, ROB, DECLINE, DOUBLE):
         assert pickle.loads(pickle.dumps(a)) == a
         assert isinstance(a, d.AuctionAction)
+
+
+def test_pickle_round_trip_mid_game():
+    for rules in ("standard", ROB_FOUR):
+        g = Game(rules, seed=3)
+        rng = SplitMix64(1)
+        for _ in range(25):
+            a = g.legal_actions()
+            g.step(a[rng.below(len(a))])
+        h = pickle.loads(pickle.dumps(g))
+        assert type(h) is Game and h.snapshot() == g.snapshot()
+        h.undo()
+        g.undo()
+        assert h.snapshot() == g.snapshot()
+        _play_out(h, 4)
+        _play_out(g, 4)
+        assert h.result == g.result
+
+
+def test_game_has_no_instance_dict_and_repr():
+    g = Game(seed=1)
+    assert not hasattr(g, "__dict__")
+    assert "phase=AUCTION" in repr(g)
+    g2 = Game.from_position(["33", "44", "55"], landlord=1, to_move=1)
+    assert "landlord=1" in repr(g2) and g2.phase is Phase.PLAY and g2.first_bidder is None

@@ -56,12 +56,13 @@ from ._kernels cimport (
     RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_free, gen_moves, row_info,
 )
 from ._move cimport Move, K_PASS, K_BOMB, K_ROCKET
+from ._fast import legal_moves as _legal_moves
 from .rules import Rules, resolve_rules
 
 cnp.import_array()
 
 __all__ = ["play_random_games", "PlayoutResults", "SplitMix64", "game_seed",
-           "policy_seed", "deal"]
+           "policy_seed", "deal", "GameCore"]
 
 cdef extern from *:
     """
@@ -222,58 +223,461 @@ def deal(SplitMix64 rng, rules="standard"):
 
 
 # ---------------------------------------------------------------------------
-# Small helpers for game.py's hot path
+# The state and hot paths of ddz_fast.game.Game
 # ---------------------------------------------------------------------------
 
-cdef inline unsigned char* _hand_ptr(cnp.ndarray hand) except NULL:
-    if (cnp.PyArray_TYPE(hand) != cnp.NPY_UINT8 or cnp.PyArray_NDIM(hand) != 1
-            or cnp.PyArray_DIM(hand, 0) != 15 or cnp.PyArray_STRIDE(hand, 0) != 1
-            or not cnp.PyArray_ISWRITEABLE(hand)):
-        raise TypeError("hand must be a writeable contiguous uint8 array of shape (15,)")
-    return <unsigned char*>cnp.PyArray_DATA(hand)
+cdef enum:
+    PH_AUCTION = 0
+    PH_DOUBLING = 1
+    PH_PLAY = 2
+    PH_OVER = 3
 
 
-def _take(cnp.ndarray hand not None, Move m not None):
-    """Remove the cards of m from hand in place; return how many.
-    Raises ValueError (hand unchanged) if the hand lacks them."""
-    cdef unsigned char* h = _hand_ptr(hand)
-    cdef int i
-    for i in range(15):
-        if h[i] < m.c[i]:
-            raise ValueError(f"the hand does not hold the cards of {m}")
-    for i in range(15):
-        h[i] -= m.c[i]
-    return m.ncards
+cdef class GameCore:
+    """The state of one deal and the per-action work of
+    :class:`ddz_fast.game.Game` (which subclasses it and documents the API).
+
+    Holds the hands as one C-contiguous ``(players, 15)`` uint8 array (rows
+    passed to ``ddz_fast.legal_moves`` as the fast path, and updated in place
+    here).  A subclass supplies the auction choice tuples as class
+    attributes (``_BID_CHOICES``, ``_CALL_CHOICES``, ``_ROB_CHOICES``,
+    ``_DOUBLE_CHOICES``) and the methods ``_make_result(winner, won,
+    spring)`` and ``_illegal(action)``; the meaning of an auction action is
+    its position in its choice tuple (as in the compiled playouts).
+    Attributes starting with ``_`` are internal.
+    """
+    cdef public object rules, seed, history, kitty, first_bidder
+    cdef public int deal_number, base, bombs
+    cdef public bint kitty_revealed
+    cdef public object _undo, _legal, _result, _rng, _last, _queue
+    cdef public int _n, _hsize, _ksize, _phase, _to_move, _landlord, _doubles, _plies
+    cdef public int _bid, _bidder, _apasses, _caller, _robs, _last_player, _passes
+    cdef public bint _rob
+    cdef readonly object _hands, _views
+    cdef unsigned char* _hp
+    cdef int _ncards[MAXP]
+    cdef int _played[MAXP]
+
+    def __cinit__(self):
+        self._hp = NULL
+        self._landlord = -1
+        self._last_player = -1
+        self._bidder = -1
+        self._caller = -1
+        self._queue = ()
+
+    # -- setting up ----------------------------------------------------------
+    def _configure(self, rules, seed):
+        """Set the rules and the seed (a fresh deal stream when not None)."""
+        self.rules = rules
+        self.seed = seed
+        self._n = rules.players
+        self._hsize = rules.hand_size
+        self._ksize = rules.kitty_size
+        self._rob = rules.auction == "rob"
+        self._rng = None if seed is None else SplitMix64(seed)
+        self.deal_number = 0
+        self._undo = []
+
+    def _set_hands(self, hands, sizes=None):
+        """Install a C-contiguous (players, 15) uint8 array as the hands."""
+        cdef cnp.ndarray arr = hands
+        cdef int s, i, t
+        if (cnp.PyArray_TYPE(arr) != cnp.NPY_UINT8 or cnp.PyArray_NDIM(arr) != 2
+                or cnp.PyArray_DIM(arr, 0) != self._n or cnp.PyArray_DIM(arr, 1) != 15
+                or not cnp.PyArray_IS_C_CONTIGUOUS(arr) or not cnp.PyArray_ISWRITEABLE(arr)):
+            raise ValueError("hands must be a writeable C-contiguous (players, 15) uint8 array")
+        self._hands = arr
+        self._hp = <unsigned char*>cnp.PyArray_DATA(arr)
+        self._views = list(arr)
+        for s in range(self._n):
+            if sizes is None:
+                t = 0
+                for i in range(15):
+                    t += self._hp[s * 15 + i]
+                self._ncards[s] = t
+            else:
+                self._ncards[s] = sizes[s]
+
+    def _set_played(self, played):
+        cdef int s
+        for s in range(self._n):
+            self._played[s] = played[s]
+
+    def _new_deal(self):
+        """Shuffle and deal from the deal stream; start the auction."""
+        cdef int s, n = self._n
+        hands, kitty = deal(self._rng, self.rules)
+        self.first_bidder = self._rng.below(n)
+        self._set_hands(hands)
+        for s in range(n):
+            self._played[s] = 0
+        self.kitty = kitty
+        self.kitty_revealed = False
+        self._phase = PH_AUCTION
+        self._landlord = -1
+        self.history = []
+        self.base = 0
+        self.bombs = 0
+        self._to_move = self.first_bidder
+        self._legal = None
+        self._result = None
+        self._plies = 0
+        self._bid = 0
+        self._bidder = -1
+        self._apasses = 0
+        self._caller = -1
+        self._robs = 0
+        self._queue = ()
+        self._doubles = 0
+        self._last = None
+        self._last_player = -1
+        self._passes = 0
+
+    @property
+    def hand_sizes(self):
+        """Cards held per seat."""
+        return tuple(self._ncards[s] for s in range(self._n))
+
+    @property
+    def played(self):
+        """Non-pass moves made so far per seat."""
+        return tuple(self._played[s] for s in range(self._n))
+
+    # -- actions -------------------------------------------------------------
+    def legal_actions(self):
+        """The legal actions of the player to move (cached per state)."""
+        legal = self._legal
+        if legal is None:
+            if self._phase == PH_PLAY:
+                legal = _legal_moves(self._views[self._to_move], self._last, rules=self.rules)
+            elif self._phase == PH_AUCTION:
+                if not self._rob:
+                    legal = self._BID_CHOICES[self._bid]
+                else:
+                    legal = self._CALL_CHOICES if self._caller < 0 else self._ROB_CHOICES
+            elif self._phase == PH_DOUBLING:
+                legal = self._DOUBLE_CHOICES
+            else:
+                legal = ()
+            self._legal = legal
+        return legal
+
+    def step(self, action):
+        """Apply the action of the player to move; ValueError (state
+        unchanged) when it is not legal now."""
+        cdef Move m
+        cdef int p, i, passes
+        cdef unsigned char* h
+        if self._phase != PH_PLAY:
+            self._step_other(action)
+            return
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = _legal_moves(self._views[self._to_move], self._last, rules=self.rules)
+        if type(action) is not Move or action not in legal:
+            raise self._illegal(action)
+        m = <Move>action
+        p = self._to_move
+        self._undo.append((p, m, self._last, self._last_player, self._passes, legal))
+        self.history.append((p, m))
+        self._plies += 1
+        self._legal = None
+        if m.kind_ == K_PASS:
+            passes = self._passes + 1
+            if passes == self._n - 1:
+                self._last = None        # the table is cleared; the last player leads
+                passes = 0
+            self._passes = passes
+        else:
+            h = self._hp + p * 15
+            for i in range(15):
+                h[i] -= m.c[i]
+            self._ncards[p] -= m.ncards
+            self._played[p] += 1
+            if m.kind_ == K_BOMB or m.kind_ == K_ROCKET:
+                self.bombs += 1
+            self._last = m
+            self._last_player = p
+            self._passes = 0
+            if self._ncards[p] == 0:
+                self._finish(p)
+                return
+        p += 1
+        self._to_move = 0 if p == self._n else p
+
+    cdef _finish(self, int winner):
+        cdef int s, ll = self._landlord, spring = 0
+        cdef bint won = winner == ll
+        if won:
+            spring = 1
+            for s in range(self._n):
+                if s != ll and self._played[s] != 0:
+                    spring = 0
+        elif self._played[ll] == 1:
+            spring = 2
+        self._phase = PH_OVER
+        self._result = self._make_result(winner, won, spring)
+
+    cdef tuple _auction_state(self):
+        return (self._phase, self._to_move, self._bid, self._bidder, self._apasses,
+                self._caller, self._robs, self._queue, self._doubles, self._landlord,
+                self.base, self.kitty_revealed, self._legal)
+
+    cdef _set_auction_state(self, tuple t):
+        (self._phase, self._to_move, self._bid, self._bidder, self._apasses,
+         self._caller, self._robs, self._queue, self._doubles, self._landlord,
+         self.base, self.kitty_revealed, self._legal) = t
+
+    cdef _step_other(self, action):
+        cdef int n = self._n, p = self._to_move, k, q, fb
+        cdef bint took = False
+        if self._phase == PH_OVER:
+            raise self._illegal(action)
+        legal = self.legal_actions()
+        try:
+            k = legal.index(action)
+        except Exception:
+            raise self._illegal(action) from None
+        action = legal[k]
+        saved = self._auction_state()
+        redeal = None
+        if self._phase == PH_DOUBLING:
+            if k == 1:
+                self._doubles += 1
+            self._queue = self._queue[1:]
+            if self._queue:
+                self._to_move = self._queue[0]
+            else:
+                self._phase = PH_PLAY
+                self._to_move = self._landlord
+        elif not self._rob:                          # bid: 0 pass, k: bid + k
+            if k == 0:
+                self._apasses += 1
+                if self._bidder < 0 and self._apasses == n:
+                    redeal = self._redeal_record()
+                elif self._bidder >= 0 and self._apasses == n - 1:
+                    took = True
+                    self._end_auction(self._bidder, self._bid)
+                else:
+                    self._to_move = (p + 1) % n
+            else:
+                self._bid += k
+                self._bidder = p
+                self._apasses = 0
+                if self._bid == 3:
+                    took = True
+                    self._end_auction(p, 3)
+                else:
+                    self._to_move = (p + 1) % n
+        elif self._caller < 0:                       # rob, calling: 0 decline, 1 call
+            if k == 1:
+                self._caller = p
+                self._bidder = p
+                fb = self.first_bidder
+                queue = []
+                q = (p + 1) % n
+                while q != fb:
+                    queue.append(q)
+                    q = (q + 1) % n
+                self._queue = tuple(queue)
+                if queue:
+                    self._to_move = queue[0]
+                else:
+                    took = True
+                    self._end_auction(p, 1)
+            else:
+                self._apasses += 1
+                if self._apasses == n:
+                    redeal = self._redeal_record()
+                else:
+                    self._to_move = (p + 1) % n
+        else:                                        # rob, robbing: 0 decline, 1 rob
+            if k == 1:
+                self._robs += 1
+                self._bidder = p
+            self._queue = self._queue[1:]
+            if self._queue:
+                self._to_move = self._queue[0]
+            else:
+                took = True
+                self._end_auction(self._bidder, 1 << self._robs)
+        if redeal is None:
+            self.history.append((p, action))
+            self._legal = None
+        self._undo.append(("auction", saved, took, redeal))
+
+    cdef tuple _redeal_record(self):
+        rec = (self._hands.copy(), self.kitty.copy(), tuple(self.history), self._rng.state,
+               self.deal_number, self.first_bidder)
+        self.deal_number += 1
+        self._new_deal()
+        return rec
+
+    cdef _add_kitty(self, int seat, int sign):
+        cdef const unsigned char* k = <const unsigned char*>cnp.PyArray_DATA(self.kitty)
+        cdef unsigned char* h = self._hp + seat * 15
+        cdef int i
+        for i in range(15):
+            h[i] = <unsigned char>(h[i] + sign * k[i])
+        self._ncards[seat] += sign * self._ksize
+
+    cdef _end_auction(self, int landlord, int base):
+        cdef int i
+        self._landlord = landlord
+        self.base = base
+        self.kitty_revealed = True
+        self._add_kitty(landlord, 1)
+        if self._rob:
+            self._phase = PH_DOUBLING
+            self._queue = tuple((landlord + i) % self._n for i in range(self._n))
+        else:
+            self._phase = PH_PLAY
+            self._queue = ()
+        self._to_move = landlord
+
+    def undo(self):
+        """Take back the last action, restoring the state exactly;
+        IndexError when there is nothing to undo."""
+        cdef Move m
+        cdef int p, i
+        cdef unsigned char* h
+        if not self._undo:
+            raise IndexError("nothing to undo")
+        rec = self._undo.pop()
+        if type(rec[0]) is int:
+            p = rec[0]
+            m = <Move>rec[1]
+            self.history.pop()
+            self._plies -= 1
+            if m.kind_ != K_PASS:
+                h = self._hp + p * 15
+                for i in range(15):
+                    h[i] += m.c[i]
+                self._ncards[p] += m.ncards
+                self._played[p] -= 1
+                if m.kind_ == K_BOMB or m.kind_ == K_ROCKET:
+                    self.bombs -= 1
+                if self._phase == PH_OVER:
+                    self._phase = PH_PLAY
+                    self._result = None
+            self._last = rec[2]
+            self._last_player = rec[3]
+            self._passes = rec[4]
+            self._legal = rec[5]
+            self._to_move = p
+            return
+        _, saved, took, redeal = rec
+        if redeal is not None:
+            hands, kitty, history, rng_state, deal_number, first = redeal
+            self._new_deal()                 # resets every per-deal field ...
+            self._set_hands(hands.copy())
+            self.kitty = kitty.copy()
+            self.history = list(history)
+            self._rng.state = rng_state
+            self.deal_number = deal_number
+            self.first_bidder = first
+        else:
+            self.history.pop()
+            if took:
+                self._add_kitty(self._landlord, -1)
+        self._set_auction_state(saved)       # ... and this restores the auction fields
+
+    def clone(self):
+        """An independent copy (hands, lists and the generator copied;
+        immutable parts shared)."""
+        cdef GameCore g = type(self).__new__(type(self))
+        cdef int s
+        g.rules = self.rules
+        g.seed = self.seed
+        g.history = list(self.history)
+        g.kitty = self.kitty
+        g.first_bidder = self.first_bidder
+        g.deal_number = self.deal_number
+        g.base = self.base
+        g.bombs = self.bombs
+        g.kitty_revealed = self.kitty_revealed
+        g._undo = list(self._undo)
+        g._legal = self._legal
+        g._result = self._result
+        g._rng = None if self._rng is None else self._rng.copy()
+        g._last = self._last
+        g._queue = self._queue
+        g._n = self._n
+        g._hsize = self._hsize
+        g._ksize = self._ksize
+        g._phase = self._phase
+        g._to_move = self._to_move
+        g._landlord = self._landlord
+        g._doubles = self._doubles
+        g._plies = self._plies
+        g._bid = self._bid
+        g._bidder = self._bidder
+        g._apasses = self._apasses
+        g._caller = self._caller
+        g._robs = self._robs
+        g._last_player = self._last_player
+        g._passes = self._passes
+        g._rob = self._rob
+        g._set_hands(self._hands.copy(), self.hand_sizes)
+        for s in range(self._n):
+            g._played[s] = self._played[s]
+        return g
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    # -- pickling --------------------------------------------------------------
+    def __reduce__(self):
+        state = (self.rules, self.seed, list(self.history), self.kitty, self.first_bidder,
+                 self.deal_number, self.base, self.bombs, self.kitty_revealed,
+                 list(self._undo), self._legal, self._result,
+                 None if self._rng is None else self._rng.state, self._last, self._queue,
+                 self._phase, self._to_move, self._landlord, self._doubles, self._plies,
+                 self._bid, self._bidder, self._apasses, self._caller, self._robs,
+                 self._last_player, self._passes, self._hands.copy(), self.hand_sizes,
+                 self.played)
+        return (_rebuild_game, (type(self), state))
 
 
-def _give(cnp.ndarray hand not None, Move m not None):
-    """Put the cards of m back into hand in place (undo of _take)."""
-    cdef unsigned char* h = _hand_ptr(hand)
-    cdef int i
-    for i in range(15):
-        h[i] += m.c[i]
-    return m.ncards
-
-
-def _add_cards(cnp.ndarray hand not None, cnp.ndarray cards not None, int sign):
-    """hand += sign * cards in place (both (15,) uint8); returns the number
-    of cards moved.  Raises ValueError (hand unchanged) if it would go
-    negative or above 255."""
-    cdef unsigned char* h = _hand_ptr(hand)
-    cdef const unsigned char* c
-    cdef int i, n = 0, v
-    if (cnp.PyArray_TYPE(cards) != cnp.NPY_UINT8 or cnp.PyArray_NDIM(cards) != 1
-            or cnp.PyArray_DIM(cards, 0) != 15 or cnp.PyArray_STRIDE(cards, 0) != 1):
-        raise TypeError("cards must be a contiguous uint8 array of shape (15,)")
-    c = <const unsigned char*>cnp.PyArray_DATA(cards)
-    for i in range(15):
-        v = h[i] + sign * c[i]
-        if v < 0 or v > 255:
-            raise ValueError("card counts out of range")
-    for i in range(15):
-        h[i] = <unsigned char>(h[i] + sign * c[i])
-        n += c[i]
-    return n
+def _rebuild_game(cls, state):
+    cdef GameCore g = cls.__new__(cls)
+    (rules, seed, history, kitty, first_bidder, deal_number, base, bombs, kitty_revealed,
+     undo, legal, result, rng_state, last, queue, phase, to_move, landlord, doubles, plies,
+     bid, bidder, apasses, caller, robs, last_player, passes, hands, sizes, played) = state
+    g._configure(rules, None)
+    g.seed = seed
+    g._rng = None if rng_state is None else SplitMix64(rng_state)
+    g.history = history
+    g.kitty = kitty
+    g.first_bidder = first_bidder
+    g.deal_number = deal_number
+    g.base = base
+    g.bombs = bombs
+    g.kitty_revealed = kitty_revealed
+    g._undo = undo
+    g._legal = legal
+    g._result = result
+    g._last = last
+    g._queue = queue
+    g._phase = phase
+    g._to_move = to_move
+    g._landlord = landlord
+    g._doubles = doubles
+    g._plies = plies
+    g._bid = bid
+    g._bidder = bidder
+    g._apasses = apasses
+    g._caller = caller
+    g._robs = robs
+    g._last_player = last_player
+    g._passes = passes
+    g._set_hands(hands, sizes)
+    g._set_played(played)
+    return g
 
 
 # ---------------------------------------------------------------------------

@@ -74,6 +74,25 @@ Design decisions where the rules leave room
 * **plies** counts play-phase turns, passes included (auction actions not).
 * **History** entries are plain ``(seat, action)`` tuples of the current
   deal, auction and play, in order.
+* **from_position** knows nothing of earlier play: pass ``played=`` (moves
+  per seat so far) for exact spring scoring; by default a seat holding fewer
+  cards than it was dealt counts as having played once.
+
+For search code
+---------------
+The state and the per-action work (``legal_actions``, ``step``, ``undo``,
+``clone``) are compiled (:class:`ddz_fast._playout.GameCore`, which
+:class:`Game` subclasses).  Legal actions are computed once per state and
+cached (also across ``undo``); ``step`` validates by membership in that list
+and raises ``ValueError`` naming the action, leaving the state untouched;
+``undo`` takes back any action, across a redeal too; ``clone`` copies the
+hands (one small array), the history and the undo stack (shallow: their
+entries are immutable).  Games pickle.
+
+The compiled random playouts (:func:`play_random_games`) implement the same
+auction and play logic separately in C; game i of a run is reproduced
+exactly by stepping ``Game(rules, seed=game_seeds[i])`` with the random
+policy described in :mod:`ddz_fast._playout` (the tests check every field).
 """
 from __future__ import annotations
 
@@ -84,15 +103,12 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ._fast import MoveList, legal_moves as _legal_moves
+from ._fast import legal_moves as _legal_moves
 from ._move import PASS, Move
 from ._playout import (
+    GameCore,
     PlayoutResults,
     SplitMix64,
-    _add_cards,
-    _give,
-    _take,
-    deal as _deal,
     game_seed,
     play_random_games,
     policy_seed,
@@ -215,6 +231,7 @@ class Phase(IntEnum):
 
 
 _AUCTION, _DOUBLING, _PLAY, _OVER = Phase.AUCTION, Phase.DOUBLING, Phase.PLAY, Phase.OVER
+_PHASES = (Phase.AUCTION, Phase.DOUBLING, Phase.PLAY, Phase.OVER)
 _BOMB, _ROCKET = Kind.BOMB, Kind.ROCKET
 
 
@@ -291,7 +308,7 @@ def _seed_int(seed) -> int:
 # The game
 # ---------------------------------------------------------------------------
 
-class Game:
+class Game(GameCore):
     """One deal of Dou Dizhu, from the shuffle (or a given position) to the
     result.  See the module docstring for the rules choices.
 
@@ -300,65 +317,25 @@ class Game:
     and start the auction.  :meth:`from_position` starts from a play-phase
     position instead.
 
-    Core API: :meth:`legal_actions`, :meth:`step`, :meth:`undo`,
-    :meth:`clone`, :meth:`observation`, ``history``, ``result``.
+    Core API (compiled, in :class:`ddz_fast._playout.GameCore`):
+    ``legal_actions()``, ``step(action)``, ``undo()``, ``clone()``; here:
+    :meth:`observation`, :meth:`snapshot`, ``history``, ``result`` and the
+    read-only views below.  Attributes starting with ``_`` are internal.
     """
 
-    __slots__ = (
-        "rules", "seed", "deal_number", "first_bidder", "phase", "landlord",
-        "kitty", "kitty_revealed", "history", "base", "bombs",
-        "_n", "_ksize", "_rng", "_hands", "_views", "_ncards", "_played",
-        "_to_move", "_legal", "_undo", "_result", "_plies",
-        # auction
-        "_bid", "_bidder", "_apasses", "_caller", "_robs", "_queue", "_doubles",
-        # play
-        "_last", "_last_player", "_passes",
-    )
+    __slots__ = ()
+
+    # The auction choices, in their documented order (GameCore reads these:
+    # an action's meaning is its position in the tuple).
+    _BID_CHOICES = _BID_CHOICES
+    _CALL_CHOICES = _CALL_CHOICES
+    _ROB_CHOICES = _ROB_CHOICES
+    _DOUBLE_CHOICES = _DOUBLE_CHOICES
 
     def __init__(self, rules: RulesLike = "standard", seed: Optional[int] = None) -> None:
         r = resolve_rules(rules)
-        self.rules = r
-        self.seed = secrets.randbits(64) if seed is None else _seed_int(seed)
-        self._n = r.players
-        self._ksize = r.kitty_size
-        self._rng = SplitMix64(self.seed)
-        self.deal_number = 0
-        self._undo = []
+        self._configure(r, secrets.randbits(64) if seed is None else _seed_int(seed))
         self._new_deal()
-
-    def _new_deal(self) -> None:
-        r = self.rules
-        n = self._n
-        hands, kitty = _deal(self._rng, r)
-        self.first_bidder = self._rng.below(n)
-        self._set_hands(hands, [r.hand_size] * n)
-        self.kitty = kitty
-        self.kitty_revealed = False
-        self.phase = _AUCTION
-        self.landlord = None
-        self.history = []
-        self.base = 0
-        self.bombs = 0
-        self._played = [0] * n
-        self._to_move = self.first_bidder
-        self._legal = None
-        self._result = None
-        self._plies = 0
-        self._bid = 0
-        self._bidder = -1
-        self._apasses = 0
-        self._caller = -1
-        self._robs = 0
-        self._queue = ()
-        self._doubles = 0
-        self._last = None
-        self._last_player = None
-        self._passes = 0
-
-    def _set_hands(self, hands: np.ndarray, sizes: Optional[List[int]] = None) -> None:
-        self._hands = hands
-        self._views = list(hands)
-        self._ncards = [int(x) for x in hands.sum(axis=1)] if sizes is None else sizes
 
     # -- starting from a position ------------------------------------------
     @classmethod
@@ -388,13 +365,14 @@ class Game:
         moves made so far per seat, for spring scoring; by default a seat
         holding fewer cards than it was dealt (17, or 20 for the landlord;
         25/33 with four) counts as having played one move, others none.
-        ``kitty``: the revealed kitty, if known.  No seed: nothing is random.
+        ``kitty``: the revealed kitty, if known.  No seed: nothing is random,
+        and there is nothing to undo at the start.
         """
         r = resolve_rules(rules)
         n = r.players
         if isinstance(hands, (str, np.ndarray)) or len(hands) != n:
             raise ValueError(f"from_position needs {n} hands (one per seat)")
-        arr = np.stack([to_counts(h, rules=r) for h in hands]).astype(np.uint8)
+        arr = np.ascontiguousarray(np.stack([to_counts(h, rules=r) for h in hands]), dtype=np.uint8)
         sizes = [int(x) for x in arr.sum(axis=1)]
         for s, c in enumerate(sizes):
             if c == 0:
@@ -442,43 +420,35 @@ class Game:
             played = [count(x, "played[i]") for x in played]
             if len(played) != n:
                 raise ValueError(f"played needs {n} entries")
+        legal = _legal_moves(arr[to_move], last, rules=r)      # validates `last`
 
         g = cls.__new__(cls)
-        g.rules = r
-        g.seed = None
-        g._n = n
-        g._ksize = r.kitty_size
-        g._rng = None
-        g.deal_number = 0
+        g._configure(r, None)
         g.first_bidder = None
-        g._set_hands(arr)
+        g._set_hands(arr, sizes)
+        g._set_played(played)
         g.kitty = kitty_arr
         g.kitty_revealed = kitty_arr is not None
-        g.phase = _PLAY
-        g.landlord = landlord
+        g._phase = _PLAY
+        g._landlord = landlord
         g.history = []
         g.base = base
         g.bombs = bombs
-        g._played = played
         g._to_move = to_move
-        g._result = None
-        g._plies = 0
-        g._bid = base if r.auction == "bid" else 0
+        g._bid = base if r.auction == "bid" and base <= 3 else 0
         g._bidder = landlord
-        g._apasses = 0
-        g._caller = -1
-        g._robs = 0
-        g._queue = ()
         g._doubles = doubles
         g._last = last
-        g._last_player = last_player
+        g._last_player = -1 if last_player is None else last_player
         g._passes = 0 if last is None else (to_move - last_player - 1) % n
-        g._undo = []
-        g._legal = None
-        g._legal = _legal_moves(g._views[to_move], last, rules=r)   # validates `last`
+        g._legal = legal
         return g
 
     # -- reading the state --------------------------------------------------
+    @property
+    def phase(self) -> Phase:
+        return _PHASES[self._phase]
+
     @property
     def players(self) -> int:
         return self._n
@@ -486,13 +456,18 @@ class Game:
     @property
     def to_move(self) -> Optional[int]:
         """The seat to act (None when the game is over)."""
-        return None if self.phase is _OVER else self._to_move
+        return None if self._phase == 3 else self._to_move
 
     current_player = to_move
 
     @property
+    def landlord(self) -> Optional[int]:
+        """The landlord's seat (None during the auction)."""
+        return None if self._landlord < 0 else self._landlord
+
+    @property
     def is_over(self) -> bool:
-        return self.phase is _OVER
+        return self._phase == 3
 
     @property
     def result(self) -> Optional[GameResult]:
@@ -510,7 +485,8 @@ class Game:
 
     @property
     def last_player(self) -> Optional[int]:
-        return self._last_player
+        """Who made :attr:`last_move` (None when the player to move leads)."""
+        return None if self._last is None else self._last_player
 
     @property
     def doubles(self) -> int:
@@ -523,6 +499,7 @@ class Game:
 
     @property
     def plies(self) -> int:
+        """Play-phase turns so far, passes included."""
         return self._plies
 
     def hand(self, seat: int) -> np.ndarray:
@@ -534,294 +511,52 @@ class Game:
         """A copy of all hands, shape (players, 15)."""
         return self._hands.copy()
 
-    @property
-    def hand_sizes(self) -> Tuple[int, ...]:
-        return tuple(self._ncards)
-
-    @property
-    def played(self) -> Tuple[int, ...]:
-        """Non-pass moves made so far per seat."""
-        return tuple(self._played)
-
-    # -- actions -------------------------------------------------------------
-    def legal_actions(self):
-        """The legal actions of the player to move (see the module docstring
-        for their types and order).  Cached per state."""
-        legal = self._legal
-        if legal is None:
-            ph = self.phase
-            if ph is _PLAY:
-                legal = _legal_moves(self._views[self._to_move], self._last, rules=self.rules)
-            elif ph is _AUCTION:
-                if self.rules.auction == "bid":
-                    legal = _BID_CHOICES[self._bid]
-                else:
-                    legal = _CALL_CHOICES if self._caller < 0 else _ROB_CHOICES
-            elif ph is _DOUBLING:
-                legal = _DOUBLE_CHOICES
-            else:
-                legal = ()
-            self._legal = legal
-        return legal
+    # -- hooks called by GameCore ----------------------------------------------
+    def _make_result(self, winner: int, won: bool, spring: int) -> GameResult:
+        ll = self._landlord
+        value, scores = settle(self._n, ll, won, self.base, self.bombs, spring, self._doubles)
+        return GameResult(
+            landlord=ll, landlord_won=bool(won), winner=winner, base=self.base, bombs=self.bombs,
+            spring=spring, doubles=self._doubles, value=value, scores=scores,
+            plies=self._plies, redeals=self.deal_number,
+        )
 
     def _illegal(self, action) -> ValueError:
-        if self.phase is _OVER:
+        if self._phase == 3:
             return ValueError(f"illegal action {action!r}: the game is over")
         who = f"seat {self._to_move}"
-        if self.phase is _PLAY:
+        r = self.rules
+        if self._phase == 2:
             if isinstance(action, Move):
+                hand = format_cards(self._views[self._to_move], rules=r)
                 if self._last is None and action.is_pass:
                     why = "a lead cannot be PASS"
                 elif self._last is None:
-                    why = f"seat {self._to_move} cannot lead it (hand {format_cards(self._views[self._to_move], rules=self.rules)})"
+                    why = f"it is not a move of the hand {hand}"
                 else:
-                    why = (f"it does not beat {self._last} or is not in the hand "
-                           f"{format_cards(self._views[self._to_move], rules=self.rules)}")
+                    why = f"it does not beat {self._last} or is not in the hand {hand}"
                 return ValueError(f"illegal action {action!r} for {who}: {why}")
             return ValueError(f"illegal action {action!r} for {who}: the play phase takes a Move")
         options = ", ".join(str(a) for a in self.legal_actions())
         return ValueError(f"illegal action {action!r} for {who} in the {self.phase.name.lower()} "
                           f"phase; legal: {options}")
 
-    def step(self, action) -> None:
-        """Apply the action of the player to move.
-
-        Raises ``ValueError`` naming the action if it is not legal now; the
-        state is then unchanged.
-        """
-        if self.phase is not _PLAY:
-            self._step_other(action)
-            return
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = _legal_moves(self._views[self._to_move], self._last, rules=self.rules)
-        if action not in legal:
-            raise self._illegal(action)
-        p = self._to_move
-        self._undo.append((p, action, self._last, self._last_player, self._passes, legal))
-        self.history.append((p, action))
-        self._plies += 1
-        self._legal = None
-        if action.is_pass:
-            passes = self._passes + 1
-            if passes == self._n - 1:
-                self._last = None        # the table is cleared; the last player leads
-                passes = 0
-            self._passes = passes
-        else:
-            left = self._ncards[p] - _take(self._views[p], action)
-            self._ncards[p] = left
-            self._played[p] += 1
-            k = action.kind
-            if k is _BOMB or k is _ROCKET:
-                self.bombs += 1
-            self._last = action
-            self._last_player = p
-            self._passes = 0
-            if left == 0:
-                self._finish(p)
-                return
-        p += 1
-        self._to_move = 0 if p == self._n else p
-
-    def _finish(self, winner: int) -> None:
-        ll = self.landlord
-        won = winner == ll
-        if won:
-            spring = 1 if all(self._played[s] == 0 for s in range(self._n) if s != ll) else 0
-        else:
-            spring = 2 if self._played[ll] == 1 else 0
-        value, scores = settle(self._n, ll, won, self.base, self.bombs, spring, self._doubles)
-        self.phase = _OVER
-        self._result = GameResult(
-            landlord=ll, landlord_won=won, winner=winner, base=self.base, bombs=self.bombs,
-            spring=spring, doubles=self._doubles, value=value, scores=scores,
-            plies=self._plies, redeals=self.deal_number,
-        )
-
-    # auction and doubling (a few steps per deal; clarity over speed)
-    def _auction_state(self) -> tuple:
-        return (self.phase, self._to_move, self._bid, self._bidder, self._apasses,
-                self._caller, self._robs, self._queue, self._doubles, self.landlord,
-                self.base, self.kitty_revealed, self._legal)
-
-    def _set_auction_state(self, t: tuple) -> None:
-        (self.phase, self._to_move, self._bid, self._bidder, self._apasses,
-         self._caller, self._robs, self._queue, self._doubles, self.landlord,
-         self.base, self.kitty_revealed, self._legal) = t
-
-    def _step_other(self, action) -> None:
-        if self.phase is _OVER or action not in self.legal_actions():
-            raise self._illegal(action)
-        n = self._n
-        p = self._to_move
-        saved = self._auction_state()
-        redeal = None
-        took_kitty = False
-        if self.phase is _DOUBLING:
-            if action.yes:
-                self._doubles += 1
-            queue = self._queue[1:]
-            self._queue = queue
-            if queue:
-                self._to_move = queue[0]
-            else:
-                self.phase = _PLAY
-                self._to_move = self.landlord
-        elif self.rules.auction == "bid":
-            v = action.value
-            if v == 0:
-                self._apasses += 1
-                if self._bidder < 0 and self._apasses == n:
-                    redeal = self._redeal_record()
-                elif self._bidder >= 0 and self._apasses == n - 1:
-                    took_kitty = True
-                    self._end_auction(self._bidder, self._bid)
-                else:
-                    self._to_move = (p + 1) % n
-            else:
-                self._bid = v
-                self._bidder = p
-                self._apasses = 0
-                if v == 3:
-                    took_kitty = True
-                    self._end_auction(p, 3)
-                else:
-                    self._to_move = (p + 1) % n
-        elif self._caller < 0:                      # rob auction: calling
-            if action is CALL or action == CALL:
-                self._caller = p
-                self._bidder = p
-                queue = []
-                q = (p + 1) % n
-                while q != self.first_bidder:
-                    queue.append(q)
-                    q = (q + 1) % n
-                self._queue = tuple(queue)
-                if queue:
-                    self._to_move = queue[0]
-                else:
-                    took_kitty = True
-                    self._end_auction(p, 1)
-            else:
-                self._apasses += 1
-                if self._apasses == n:
-                    redeal = self._redeal_record()
-                else:
-                    self._to_move = (p + 1) % n
-        else:                                       # rob auction: robbing
-            if action is ROB or action == ROB:
-                self._robs += 1
-                self._bidder = p
-            queue = self._queue[1:]
-            self._queue = queue
-            if queue:
-                self._to_move = queue[0]
-            else:
-                took_kitty = True
-                self._end_auction(self._bidder, 1 << self._robs)
-        if redeal is None:
-            self.history.append((p, action))
-            self._legal = None
-        self._undo.append(("auction", saved, took_kitty, redeal))
-
-    def _redeal_record(self) -> tuple:
-        rec = (self._hands.copy(), self.kitty.copy(), tuple(self.history), self._rng.state,
-               self.deal_number, self.first_bidder)
-        self.deal_number += 1
-        self._new_deal()
-        return rec
-
-    def _end_auction(self, landlord: int, base: int) -> None:
-        self.landlord = landlord
-        self.base = base
-        self.kitty_revealed = True
-        self._ncards[landlord] += _add_cards(self._views[landlord], self.kitty, 1)
-        self._queue = ()
-        if self.rules.auction == "rob":
-            self.phase = _DOUBLING
-            self._queue = tuple((landlord + i) % self._n for i in range(self._n))
-        else:
-            self.phase = _PLAY
-        self._to_move = landlord
-
-    def undo(self) -> None:
-        """Take back the last action (auction, doubling or move, across a
-        redeal too), restoring the state exactly.  IndexError when there is
-        nothing to undo (a new game or a from_position start)."""
-        if not self._undo:
-            raise IndexError("nothing to undo")
-        rec = self._undo.pop()
-        if type(rec[0]) is int:
-            p, action, last, last_player, passes, legal = rec
-            self.history.pop()
-            self._plies -= 1
-            if not action.is_pass:
-                n = _give(self._views[p], action)
-                self._ncards[p] += n
-                self._played[p] -= 1
-                k = action.kind
-                if k is _BOMB or k is _ROCKET:
-                    self.bombs -= 1
-                if self.phase is _OVER:
-                    self.phase = _PLAY
-                    self._result = None
-            self._last = last
-            self._last_player = last_player
-            self._passes = passes
-            self._to_move = p
-            self._legal = legal
-            return
-        _, saved, took_kitty, redeal = rec
-        if redeal is not None:
-            hands, kitty, history, rng_state, deal_number, first = redeal
-            self._new_deal()          # resets every per-deal field ...
-            self._set_hands(hands.copy(), [self.rules.hand_size] * self._n)
-            self.kitty = kitty.copy()
-            self.history = list(history)
-            self._rng.state = rng_state
-            self.deal_number = deal_number
-            self.first_bidder = first
-        else:
-            self.history.pop()
-            if took_kitty:
-                self._ncards[self.landlord] -= _add_cards(self._views[self.landlord], self.kitty, -1)
-        self._set_auction_state(saved)   # ... and this restores the auction fields
-
-    def clone(self) -> "Game":
-        """An independent copy (hands copied; immutable parts shared)."""
-        g = Game.__new__(Game)
-        for name in Game.__slots__:
-            setattr(g, name, getattr(self, name))
-        g._set_hands(self._hands.copy(), list(self._ncards))
-        g._played = list(self._played)
-        g.history = list(self.history)
-        g._undo = list(self._undo)
-        if self._rng is not None:
-            g._rng = self._rng.copy()
-        return g
-
-    __copy__ = clone
-
-    def __deepcopy__(self, memo) -> "Game":
-        return self.clone()
-
     # -- views ---------------------------------------------------------------
     def observation(self, player: int) -> Observation:
         """What ``player`` may see (other hands hidden: only their sizes)."""
         if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < self._n:
             raise ValueError(f"player must be a seat 0..{self._n - 1}, not {player!r}")
-        over = self.phase is _OVER
+        over = self._phase == 3
         return Observation(
             player=int(player),
             phase=self.phase,
             hand=self._views[player].copy(),
-            hand_sizes=tuple(self._ncards),
+            hand_sizes=self.hand_sizes,
             landlord=self.landlord,
             kitty=self.kitty.copy() if self.kitty_revealed and self.kitty is not None else None,
             history=tuple(self.history),
             last_move=self._last,
-            last_player=self._last_player,
+            last_player=self.last_player,
             to_move=None if over else self._to_move,
             base=self.base,
             bombs=self.bombs,
@@ -843,19 +578,19 @@ class Game:
             "phase": self.phase,
             "to_move": self._to_move,
             "hands": self._hands.tobytes(),
-            "hand_sizes": tuple(self._ncards),
+            "hand_sizes": self.hand_sizes,
             "kitty": None if self.kitty is None else self.kitty.tobytes(),
             "kitty_revealed": self.kitty_revealed,
             "landlord": self.landlord,
             "history": tuple(self.history),
             "base": self.base,
             "bombs": self.bombs,
-            "played": tuple(self._played),
+            "played": self.played,
             "plies": self._plies,
             "auction": (self._bid, self._bidder, self._apasses, self._caller, self._robs,
                         self._queue, self._doubles),
             "last": self._last,
-            "last_player": self._last_player,
+            "last_player": self.last_player,
             "passes": self._passes,
             "legal": tuple(legal),
             "result": self._result,
@@ -865,10 +600,10 @@ class Game:
     def __repr__(self) -> str:
         r = self.rules
         parts = [f"rules={r.name!r}", f"phase={self.phase.name}"]
-        if self.phase is not _OVER:
+        if self._phase != 3:
             parts.append(f"to_move={self._to_move}")
-        if self.landlord is not None:
-            parts.append(f"landlord={self.landlord}")
+        if self._landlord >= 0:
+            parts.append(f"landlord={self._landlord}")
         parts.append("hands=[" + ", ".join(format_cards(h, rules=r) for h in self._views) + "]")
         if self._last is not None:
             parts.append(f"last={self._last} by {self._last_player}")
