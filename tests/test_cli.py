@@ -160,3 +160,14 @@ def test_selfplay_subprocess():
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
     assert "landlord win rate" in p.stdout and "200/200" in p.stderr
+
+
+def test_play_undecodable_input_and_bad_options(monkeypatch, capsys):
+    p = subprocess.run([sys.executable, "-m", "ddz_fast", "play", "--seed", "1"],
+                       input=b"\xff\xfe\n0\n", capture_output=True, timeout=60,
+                       env={**__import__("os").environ, "PYTHONIOENCODING": "utf-8"})
+    assert p.returncode == 0 and b"Traceback" not in p.stderr
+    code, _, err = run_main(["play", "--seat", "5"], "", monkeypatch, capsys)
+    assert code == 2 and "--seat" in err
+    code, _, err = run_main(["play", "--deals", "0"], "", monkeypatch, capsys)
+    assert code == 2 and "--deals" in err

@@ -15,7 +15,13 @@ from ddz_fast._playout import deal
 
 ROB_STD = Rules(auction="rob")
 ROB_FOUR = d.PRESETS["four"].replace(auction="rob")
-ALL_RULES = ["standard", "strict", "four", ROB_STD, ROB_FOUR]
+ALL_RULES = [
+    pytest.param("standard", id="standard"),
+    pytest.param("strict", id="strict"),
+    pytest.param("four", id="four"),
+    pytest.param(ROB_STD, id="standard-rob"),
+    pytest.param(ROB_FOUR, id="four-rob"),
+]
 
 M64 = (1 << 64) - 1
 
@@ -577,7 +583,7 @@ def _python_random_game(rules, gseed):
 
 @pytest.mark.parametrize("rules", ALL_RULES)
 def test_python_game_replays_compiled_playouts_exactly(rules):
-    n = 300
+    n = 1000
     res = play_random_games(n, rules=rules, seed=2024)
     for i in range(n):
         g = _python_random_game(rules, int(res.game_seeds[i]))
@@ -666,3 +672,17 @@ def test_game_has_no_instance_dict_and_repr():
     assert "phase=AUCTION" in repr(g)
     g2 = Game.from_position(["33", "44", "55"], landlord=1, to_move=1)
     assert "landlord=1" in repr(g2) and g2.phase is Phase.PLAY and g2.first_bidder is None
+
+
+@pytest.mark.parametrize("rules", ALL_RULES)
+def test_simple_bot_sessions(rules):
+    from ddz_fast.game import simple_bot
+    r = d.resolve_rules(rules)
+    s = Session(r, seed=12)
+    bot = lambda obs: simple_bot(obs, r)    # noqa: E731
+    results = s.play([bot] * r.players, deals=60)
+    assert sum(s.totals) == 0 and len(results) == 60
+    assert all(sum(x.scores) == 0 for x in results)
+    # deterministic: the same session seed gives the same results
+    s2 = Session(r, seed=12)
+    assert s2.play([bot] * r.players, deals=60) == results

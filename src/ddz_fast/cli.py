@@ -205,12 +205,17 @@ class _Human:
         self.names = names
 
     def _read(self, prompt: str) -> str:
-        sys.stdout.write(prompt)
-        sys.stdout.flush()
-        line = sys.stdin.readline()
-        if line == "":
-            raise EOFError
-        return line.strip()
+        while True:
+            sys.stdout.write(prompt)
+            sys.stdout.flush()
+            try:
+                line = sys.stdin.readline()
+            except UnicodeDecodeError:
+                print("   (could not read that input; please type plain text)")
+                continue
+            if line == "":
+                raise EOFError
+            return line.strip()
 
     def _show(self, obs) -> None:
         n = len(obs.hand_sizes)
