@@ -47,9 +47,9 @@ class PySplitMix:
     def below(self, n):
         t = (1 << 64) % n
         while True:
-            x = self.next()
-            if x >= t:
-                return x % n
+            m = self.next() * n
+            if m & M64 >= t:
+                return m >> 64
 
 
 def py_deal(rng, rules):

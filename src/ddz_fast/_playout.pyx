@@ -13,8 +13,8 @@ of the playouts) comes from **SplitMix64** (Steele, Lea & Flood 2014), a
     mix64(z): z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
               z = (z ^ (z >> 27)) * 0x94D049BB133111EB
               return z ^ (z >> 31)            (all mod 2**64)
-    below(n): t = 2**64 mod n; draw x = next() until x >= t; return x mod n
-              (unbiased integer in [0, n))
+    below(n): draw x = next() until (x * n) mod 2**64 >= 2**64 mod n;
+              return (x * n) >> 64       (Lemire's unbiased integer in [0, n))
 
 Seeds are taken modulo 2**64 (so -1 is 2**64 - 1).
 
@@ -78,11 +78,30 @@ cdef extern from *:
         *s += DDZ_GOLDEN;
         return ddz_mix64(*s);
     }
+    /* High and low 64 bits of the 128-bit product a * b. */
+    static inline uint64_t ddz_mul128(uint64_t a, uint64_t b, uint64_t* lo) {
+    #if defined(__SIZEOF_INT128__)
+        unsigned __int128 m = (unsigned __int128)a * b;
+        *lo = (uint64_t)m;
+        return (uint64_t)(m >> 64);
+    #else
+        uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+        uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+        uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
+        *lo = (mid << 32) | (uint32_t)p00;
+        return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+    #endif
+    }
+    /* Unbiased integer in [0, n), n >= 1 (Lemire 2019): the high word of
+       x * n, rejecting x when the low word is below 2**64 mod n. */
     static inline uint64_t ddz_below(uint64_t* s, uint64_t n) {
-        uint64_t t = (0 - n) % n;      /* 2**64 mod n */
-        uint64_t x;
-        do { x = ddz_next(s); } while (x < t);
-        return x % n;
+        uint64_t lo, hi = ddz_mul128(ddz_next(s), n, &lo);
+        if (lo < n) {
+            uint64_t t = (0 - n) % n;  /* 2**64 mod n */
+            while (lo < t)
+                hi = ddz_mul128(ddz_next(s), n, &lo);
+        }
+        return hi;
     }
     static inline uint64_t ddz_game_seed(uint64_t seed, uint64_t i) {
         return ddz_mix64(seed + (i + 1) * DDZ_GOLDEN);
