@@ -9,6 +9,7 @@ whole batch.  Results match :mod:`ddz_fast.reference` exactly, order included.
 cimport cython
 cimport numpy as cnp
 from cpython.ref cimport PyObject
+from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Destructor
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memcmp, memset
 
@@ -674,6 +675,9 @@ cdef tuple _run_batch(object hands, object lasts, object rules, int threads, bin
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(per_hand, out=offsets[1:])
     total = offsets[n]
+    if threads == 1:
+        # One part: hand its buffer to NumPy without copying.
+        return offsets, _adopt_rows(&(<_Job>jobs[0]).out), cid
     rows = np.empty((total, ROW), dtype=np.uint8)
     cdef unsigned char* dst = <unsigned char*>cnp.PyArray_DATA(rows)
     for job in jobs:
@@ -681,6 +685,24 @@ cdef tuple _run_batch(object hands, object lasts, object rules, int threads, bin
             memcpy(dst, job.out.data, job.out.n * ROW)
             dst += job.out.n * ROW
     return offsets, rows, cid
+
+
+cdef void _free_capsule(object capsule) noexcept:
+    free(PyCapsule_GetPointer(capsule, NULL))
+
+
+cdef object _adopt_rows(Out* o):
+    """An (n, ROW) uint8 array that owns the buffer of `o` (which is emptied)."""
+    cdef cnp.npy_intp dims[2]
+    dims[0] = o.n
+    dims[1] = ROW
+    capsule = PyCapsule_New(o.data, NULL, <PyCapsule_Destructor>_free_capsule)
+    arr = cnp.PyArray_SimpleNewFromData(2, dims, cnp.NPY_UINT8, o.data)
+    o.data = NULL
+    o.n = 0
+    o.cap = 0
+    cnp.set_array_base(arr, capsule)
+    return arr
 
 
 def legal_moves_batch(hands, lasts=None, *, rules="standard", int threads=1):

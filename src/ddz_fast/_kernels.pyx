@@ -86,68 +86,115 @@ cdef inline void emit(Out* o, const unsigned char* row) noexcept nogil:
 # ---------------------------------------------------------------------------
 # Generators, one per kind.  Each takes the length range [lmin, lmax] and the
 # lowest rank rmin to emit; a lead passes (0, BIG, 0).
+#
+# A HandInfo is computed once per call: for every threshold t the ranks
+# holding at least t cards (ascending), and for t = 1..3 the length of the run
+# of consecutive ranks (within 0..ACE) holding at least t cards ending at each
+# rank, with its maximum.  Generators loop over these lists, not over all 15
+# ranks, and skip whole kinds the hand cannot make.
 # ---------------------------------------------------------------------------
+
+cdef struct HandInfo:
+    const unsigned char* h
+    int total
+    int nge[9]            # nge[t] = number of ranks holding >= t cards
+    int ge[9][15]         # ge[t][:nge[t]] = those ranks, ascending
+    int run[4][12]        # run[t][e] for t = 1..3
+    int maxrun[4]
+
+
+cdef void hand_info(const unsigned char* h, HandInfo* hi) noexcept nogil:
+    cdef int x, t, c, n, total = 0
+    cdef int prev1 = 0, prev2 = 0, prev3 = 0
+    hi.h = h
+    for t in range(9):
+        hi.nge[t] = 0
+    hi.maxrun[1] = hi.maxrun[2] = hi.maxrun[3] = 0
+    for x in range(N_RANKS):
+        c = h[x]
+        total += c
+        t = 1
+        while t <= c:
+            hi.ge[t][hi.nge[t]] = x
+            hi.nge[t] += 1
+            t += 1
+        if x <= ACE:
+            prev1 = prev1 + 1 if c >= 1 else 0
+            prev2 = prev2 + 1 if c >= 2 else 0
+            prev3 = prev3 + 1 if c >= 3 else 0
+            hi.run[1][x] = prev1
+            hi.run[2][x] = prev2
+            hi.run[3][x] = prev3
+            if prev1 > hi.maxrun[1]:
+                hi.maxrun[1] = prev1
+            if prev2 > hi.maxrun[2]:
+                hi.maxrun[2] = prev2
+            if prev3 > hi.maxrun[3]:
+                hi.maxrun[3] = prev3
+    hi.total = total
+
 
 cdef inline void _clear(unsigned char* row, int kind) noexcept nogil:
     memset(row, 0, ROW)
     row[KIND_BYTE] = kind
 
 
-cdef void gen_same(const unsigned char* h, int kind, int each, int rmin, Out* o) noexcept nogil:
+cdef void gen_same(const HandInfo* hi, int kind, int each, int rmin, Out* o) noexcept nogil:
     # SOLO / PAIR / TRIO: `each` cards of one rank (jokers included: with two
     # decks two equal jokers are a pair).
     cdef unsigned char row[16]
-    cdef int x
+    cdef int i, x
     _clear(row, kind)
-    for x in range(rmin, N_RANKS):
-        if h[x] >= each:
+    for i in range(hi.nge[each]):
+        x = hi.ge[each][i]
+        if x >= rmin:
             row[x] = each
             emit(o, row)
             row[x] = 0
 
 
-cdef void gen_trio_kick(const unsigned char* h, const RulesC* r, int kind, int rmin, Out* o) noexcept nogil:
+cdef void gen_trio_kick(const HandInfo* hi, int kind, int rmin, Out* o) noexcept nogil:
     # TRIO_SOLO (kicker 1 card) / TRIO_PAIR (kicker 2 cards), kicker rank != trio rank.
     cdef unsigned char row[16]
-    cdef int x, k
+    cdef int i, j, x, k
     cdef int each = 1 if kind == K_TRIO_SOLO else 2
+    cdef int nk = hi.nge[each]
+    cdef const int* ks = hi.ge[each]
     _clear(row, kind)
-    for x in range(rmin, TWO + 1):
-        if h[x] < 3:
+    for i in range(hi.nge[3]):
+        x = hi.ge[3][i]
+        if x < rmin:
             continue
         row[x] = 3
-        for k in range(N_RANKS):
-            if k != x and h[k] >= each:
+        for j in range(nk):
+            k = ks[j]
+            if k != x:
                 row[k] = each
                 emit(o, row)
                 row[k] = 0
         row[x] = 0
 
 
-cdef void gen_chain(const unsigned char* h, int kind, int each, int minlen,
+cdef void gen_chain(const HandInfo* hi, int kind, int each, int minlen,
                     int lmin, int lmax, int rmin, Out* o) noexcept nogil:
     # CHAIN / PAIR_CHAIN / AIRPLANE: `each` cards at every rank of a window
-    # within 0..ACE.  run[e] = length of the run of ranks with >= each cards
-    # ending at e.
+    # within 0..ACE; a window of length L ending at e exists iff run[e] >= L.
     cdef unsigned char row[16]
-    cdef int run[12]
-    cdef int e, L, x, prev = 0
-    for e in range(ACE + 1):
-        prev = prev + 1 if h[e] >= each else 0
-        run[e] = prev
+    cdef const int* run = hi.run[each]
+    cdef int e, L
     if lmin < minlen:
         lmin = minlen
-    if lmax > ACE + 1:
-        lmax = ACE + 1
+    if lmax > hi.maxrun[each]:
+        lmax = hi.maxrun[each]
+    if lmin > lmax:
+        return
     _clear(row, kind)
     for L in range(lmin, lmax + 1):
         for e in range(max(L - 1, rmin), ACE + 1):
             if run[e] >= L:
-                for x in range(e - L + 1, e + 1):
-                    row[x] = each
+                memset(row + e - L + 1, each, L)
                 emit(o, row)
-                for x in range(e - L + 1, e + 1):
-                    row[x] = 0
+                memset(row + e - L + 1, 0, L)
 
 
 cdef struct KickCtx:
@@ -169,7 +216,7 @@ cdef void kick_solo(KickCtx* x, int i, int need) noexcept nogil:
     if need == 0:
         emit(x.o, x.row)
         return
-    if i == x.ncand or x.suffix[i] < need:
+    if x.suffix[i] < need:      # also stops at i == ncand (suffix 0)
         return
     k = x.cand[i]
     cap = x.cap[i]
@@ -201,8 +248,8 @@ cdef void kick_pairs(KickCtx* x, int i, int need) noexcept nogil:
         x.row[k] = 0
 
 
-cdef void gen_airplane_kick(const unsigned char* h, const RulesC* r, int kind,
-                            int lmin, int lmax, int rmin, int total, Out* o) noexcept nogil:
+cdef void gen_airplane_kick(const HandInfo* hi, const RulesC* r, int kind,
+                            int lmin, int lmax, int rmin, Out* o) noexcept nogil:
     # AIRPLANE_SOLO / AIRPLANE_PAIR: L consecutive trios within 0..ACE plus L
     # single / pair attachments from ranks outside the window.
     #
@@ -216,19 +263,19 @@ cdef void gen_airplane_kick(const unsigned char* h, const RulesC* r, int kind,
     # enumeration for top e forbids a count of exactly 3 at rank e+1.  With
     # distinct singles no rank holds 3 kickers and the reading is unique.
     cdef KickCtx x
-    cdef int run[12]
-    cdef int e, L, k, s, prev = 0
+    cdef const unsigned char* h = hi.h
+    cdef const int* run = hi.run[3]
+    cdef int e, L, k, s, j, i
     cdef int per = 4 if kind == K_AIRPLANE_SOLO else 5
-    cdef int i
-    for e in range(ACE + 1):
-        prev = prev + 1 if h[e] >= 3 else 0
-        run[e] = prev
+    cdef int src = 1 if kind == K_AIRPLANE_SOLO else 2
     if lmin < 2:
         lmin = 2
-    if lmax > ACE + 1:
-        lmax = ACE + 1
-    if lmax > total // per:
-        lmax = total // per
+    if lmax > hi.maxrun[3]:
+        lmax = hi.maxrun[3]
+    if lmax > hi.total // per:
+        lmax = hi.total // per
+    if lmin > lmax:
+        return
     x.o = o
     x.both_jokers = r.both_jokers
     _clear(x.row, kind)
@@ -238,21 +285,16 @@ cdef void gen_airplane_kick(const unsigned char* h, const RulesC* r, int kind,
                 continue
             s = e - L + 1
             x.ncand = 0
-            for k in range(N_RANKS):
+            for j in range(hi.nge[src]):
+                k = hi.ge[src][j]
                 if s <= k <= e:
                     continue
-                if kind == K_AIRPLANE_SOLO:
-                    if h[k] == 0:
-                        continue
-                    x.cap[x.ncand] = 1 if r.airplane_solo_distinct else h[k]
-                else:
-                    if h[k] < 2:
-                        continue
-                    x.cap[x.ncand] = 1
                 x.cand[x.ncand] = k
+                if kind == K_AIRPLANE_SOLO and not r.airplane_solo_distinct:
+                    x.cap[x.ncand] = h[k]
+                else:
+                    x.cap[x.ncand] = 1
                 x.ncand += 1
-            if x.ncand == 0:
-                continue
             x.suffix[x.ncand] = 0
             i = x.ncand - 1
             while i >= 0:
@@ -261,40 +303,41 @@ cdef void gen_airplane_kick(const unsigned char* h, const RulesC* r, int kind,
             if x.suffix[0] < L:
                 continue
             x.forbid3 = e + 1 if (e + 1 <= ACE and not r.airplane_solo_distinct) else -1
-            for k in range(s, e + 1):
-                x.row[k] = 3
+            memset(x.row + s, 3, L)
             if kind == K_AIRPLANE_SOLO:
                 kick_solo(&x, 0, L)
             else:
                 kick_pairs(&x, 0, L)
-            for k in range(s, e + 1):
-                x.row[k] = 0
+            memset(x.row + s, 0, L)
 
 
-cdef void gen_four_two(const unsigned char* h, const RulesC* r, int kind, int rmin, Out* o) noexcept nogil:
+cdef void gen_four_two(const HandInfo* hi, const RulesC* r, int kind, int rmin, Out* o) noexcept nogil:
     # FOUR_TWO_SOLO: four of a rank + two singles (distinct ranks when
     # four_two_solo_distinct); FOUR_TWO_PAIR: + two pairs of distinct ranks.
     # Never a low and a high joker together unless both_jokers.
     cdef unsigned char row[16]
-    cdef int x, k1, k2
+    cdef int i, a, b, x, k1, k2
     cdef int each = 1 if kind == K_FOUR_TWO_SOLO else 2
     cdef bint dup = kind == K_FOUR_TWO_SOLO and not r.four_two_solo_distinct
+    cdef int nk = hi.nge[each]
+    cdef const int* ks = hi.ge[each]
     _clear(row, kind)
-    for x in range(rmin, TWO + 1):
-        if h[x] < 4:
+    for i in range(hi.nge[4]):
+        x = hi.ge[4][i]
+        if x < rmin or x > TWO:
             continue
         row[x] = 4
-        for k1 in range(N_RANKS):
-            if k1 == x or h[k1] < each:
+        for a in range(nk):
+            k1 = ks[a]
+            if k1 == x:
                 continue
-            if dup and h[k1] >= 2:
+            if dup and hi.h[k1] >= 2:
                 row[k1] = 2
                 emit(o, row)
             row[k1] = each
-            for k2 in range(k1 + 1, N_RANKS):
-                if k2 == x or h[k2] < each:
-                    continue
-                if k1 == LOW and k2 == HIGH and not r.both_jokers:
+            for b in range(a + 1, nk):
+                k2 = ks[b]
+                if k2 == x or (k2 == HIGH and k1 == LOW and not r.both_jokers):
                     continue
                 row[k2] = each
                 emit(o, row)
@@ -303,88 +346,104 @@ cdef void gen_four_two(const unsigned char* h, const RulesC* r, int kind, int rm
         row[x] = 0
 
 
-cdef void gen_bombs(const unsigned char* h, const RulesC* r, int min_size, int min_rank, Out* o) noexcept nogil:
+cdef void gen_bombs(const HandInfo* hi, const RulesC* r, int min_size, int min_rank, Out* o) noexcept nogil:
     # Bombs ordered by size, then rank; those of size min_size start at min_rank.
     cdef unsigned char row[16]
-    cdef int size, x
+    cdef int size, i, x
     _clear(row, K_BOMB)
     for size in range(min_size, r.max_count + 1):
-        for x in range(min_rank if size == min_size else 0, TWO + 1):
-            if h[x] >= size:
-                row[x] = size
-                emit(o, row)
-                row[x] = 0
+        for i in range(hi.nge[size]):
+            x = hi.ge[size][i]
+            if x > TWO or (size == min_size and x < min_rank):
+                continue
+            row[x] = size
+            emit(o, row)
+            row[x] = 0
 
 
-cdef void gen_rocket(const unsigned char* h, const RulesC* r, Out* o) noexcept nogil:
+cdef void gen_rocket(const HandInfo* hi, const RulesC* r, Out* o) noexcept nogil:
     cdef unsigned char row[16]
-    if h[LOW] >= r.max_joker and h[HIGH] >= r.max_joker:
+    if hi.h[LOW] >= r.max_joker and hi.h[HIGH] >= r.max_joker:
         _clear(row, K_ROCKET)
         row[LOW] = r.max_joker
         row[HIGH] = r.max_joker
         emit(o, row)
 
 
-cdef void gen_kind(const unsigned char* h, const RulesC* r, int kind,
-                   int lmin, int lmax, int rmin, int total, Out* o) noexcept nogil:
+cdef void gen_kind(const HandInfo* hi, const RulesC* r, int kind,
+                   int lmin, int lmax, int rmin, Out* o) noexcept nogil:
     # Every move of one ordinary kind with length in [lmin, lmax] and rank >= rmin.
     cdef bint single = lmin <= 1 <= lmax
     if kind == K_SOLO:
-        if single: gen_same(h, K_SOLO, 1, rmin, o)
+        if single: gen_same(hi, K_SOLO, 1, rmin, o)
     elif kind == K_PAIR:
-        if single: gen_same(h, K_PAIR, 2, rmin, o)
+        if single: gen_same(hi, K_PAIR, 2, rmin, o)
     elif kind == K_TRIO:
-        if single: gen_same(h, K_TRIO, 3, rmin, o)
-    elif kind == K_TRIO_SOLO:
-        if single and r.solo_kickers: gen_trio_kick(h, r, K_TRIO_SOLO, rmin, o)
-    elif kind == K_TRIO_PAIR:
-        if single: gen_trio_kick(h, r, K_TRIO_PAIR, rmin, o)
+        if single: gen_same(hi, K_TRIO, 3, rmin, o)
     elif kind == K_CHAIN:
-        gen_chain(h, K_CHAIN, 1, 5, lmin, lmax, rmin, o)
+        gen_chain(hi, K_CHAIN, 1, 5, lmin, lmax, rmin, o)
     elif kind == K_PAIR_CHAIN:
-        gen_chain(h, K_PAIR_CHAIN, 2, 3, lmin, lmax, rmin, o)
+        gen_chain(hi, K_PAIR_CHAIN, 2, 3, lmin, lmax, rmin, o)
+    elif hi.nge[3] == 0:
+        return              # every other ordinary kind holds a trio or a four
+    elif kind == K_TRIO_SOLO:
+        if single and r.solo_kickers: gen_trio_kick(hi, K_TRIO_SOLO, rmin, o)
+    elif kind == K_TRIO_PAIR:
+        if single: gen_trio_kick(hi, K_TRIO_PAIR, rmin, o)
     elif kind == K_AIRPLANE:
-        gen_chain(h, K_AIRPLANE, 3, 2, lmin, lmax, rmin, o)
+        gen_chain(hi, K_AIRPLANE, 3, 2, lmin, lmax, rmin, o)
     elif kind == K_AIRPLANE_SOLO:
-        if r.solo_kickers: gen_airplane_kick(h, r, K_AIRPLANE_SOLO, lmin, lmax, rmin, total, o)
+        if r.solo_kickers: gen_airplane_kick(hi, r, K_AIRPLANE_SOLO, lmin, lmax, rmin, o)
     elif kind == K_AIRPLANE_PAIR:
-        gen_airplane_kick(h, r, K_AIRPLANE_PAIR, lmin, lmax, rmin, total, o)
+        gen_airplane_kick(hi, r, K_AIRPLANE_PAIR, lmin, lmax, rmin, o)
     elif kind == K_FOUR_TWO_SOLO:
-        if single and r.four_with_kickers: gen_four_two(h, r, K_FOUR_TWO_SOLO, rmin, o)
+        if single and r.four_with_kickers: gen_four_two(hi, r, K_FOUR_TWO_SOLO, rmin, o)
     elif kind == K_FOUR_TWO_PAIR:
-        if single and r.four_with_kickers: gen_four_two(h, r, K_FOUR_TWO_PAIR, rmin, o)
-
-
-cdef inline int _total(const unsigned char* h) noexcept nogil:
-    cdef int i, t = 0
-    for i in range(N_RANKS):
-        t += h[i]
-    return t
+        if single and r.four_with_kickers: gen_four_two(hi, r, K_FOUR_TWO_PAIR, rmin, o)
 
 
 cdef void gen_lead(const unsigned char* h, const RulesC* r, Out* o) noexcept nogil:
     """Every lead move of hand h, in the documented order (no PASS)."""
+    cdef HandInfo hi
     cdef int kind
-    cdef int total = _total(h)
-    for kind in range(K_SOLO, K_BOMB):
-        gen_kind(h, r, kind, 0, BIG, 0, total, o)
-    gen_bombs(h, r, 4, 0, o)
-    gen_rocket(h, r, o)
+    hand_info(h, &hi)
+    gen_same(&hi, K_SOLO, 1, 0, o)
+    gen_same(&hi, K_PAIR, 2, 0, o)
+    if hi.nge[3]:
+        gen_same(&hi, K_TRIO, 3, 0, o)
+        if r.solo_kickers:
+            gen_trio_kick(&hi, K_TRIO_SOLO, 0, o)
+        gen_trio_kick(&hi, K_TRIO_PAIR, 0, o)
+    gen_chain(&hi, K_CHAIN, 1, 5, 0, BIG, 0, o)
+    gen_chain(&hi, K_PAIR_CHAIN, 2, 3, 0, BIG, 0, o)
+    if hi.maxrun[3] >= 2:
+        gen_chain(&hi, K_AIRPLANE, 3, 2, 0, BIG, 0, o)
+        if r.solo_kickers:
+            gen_airplane_kick(&hi, r, K_AIRPLANE_SOLO, 0, BIG, 0, o)
+        gen_airplane_kick(&hi, r, K_AIRPLANE_PAIR, 0, BIG, 0, o)
+    if hi.nge[4]:
+        if r.four_with_kickers:
+            gen_four_two(&hi, r, K_FOUR_TWO_SOLO, 0, o)
+            gen_four_two(&hi, r, K_FOUR_TWO_PAIR, 0, o)
+        gen_bombs(&hi, r, 4, 0, o)
+    gen_rocket(&hi, r, o)
 
 
 cdef void gen_response(const unsigned char* h, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil:
     """PASS, then every move of h that beats `last` (a non-PASS legal move)."""
     cdef unsigned char row[16]
+    cdef HandInfo hi
     _clear(row, K_PASS)
     emit(o, row)
     if last.kind == K_ROCKET:
         return
+    hand_info(h, &hi)
     if last.kind == K_BOMB:
-        gen_bombs(h, r, last.ncards, last.rank + 1, o)
+        gen_bombs(&hi, r, last.ncards, last.rank + 1, o)
     else:
-        gen_kind(h, r, last.kind, last.length, last.length, last.rank + 1, _total(h), o)
-        gen_bombs(h, r, 4, 0, o)
-    gen_rocket(h, r, o)
+        gen_kind(&hi, r, last.kind, last.length, last.length, last.rank + 1, o)
+        gen_bombs(&hi, r, 4, 0, o)
+    gen_rocket(&hi, r, o)
 
 
 cdef void gen_moves(const unsigned char* h, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil:
