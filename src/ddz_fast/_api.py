@@ -12,16 +12,18 @@ from ._fast import (  # noqa: F401  (re-exported)
     legal_moves_batch,
     parse_move,
 )
-from .cards import format_cards, to_counts
+from .cards import CardsLike, format_cards, to_counts
 from .kinds import Kind
 from .moves import pick_reading
-from .rules import resolve_rules
+from .rules import RulesLike, resolve_rules
 
 __all__ = ["legal_moves", "classify", "beats", "parse_move", "legal_moves_batch",
            "count_moves", "MoveList", "MoveBatch"]
 
 
-def _validated_move_fields(kind, cards, rules):
+def _validated_move_fields(
+    kind: Kind | int | str, cards: CardsLike | None, rules: RulesLike
+) -> tuple[int, tuple[int, ...], int, int, int]:
     """Fields of ``Move(kind, cards, rules=...)`` after checking that the cards
     are a move of that kind under the rules."""
     r = resolve_rules(rules)

@@ -11,10 +11,10 @@ Public functions mirror :mod:`ddz_fast` name for name.
 from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ._move import PASS, Move
-from .cards import ACE, HIGH_JOKER, LOW_JOKER, N_RANKS, CardsLike, format_cards, to_counts
+from .cards import ACE, HIGH_JOKER, LOW_JOKER, N_RANKS, CardsLike, to_counts
 from .kinds import Kind
 from .moves import pick_reading
 from .rules import Rules, RulesLike, resolve_rules
@@ -32,7 +32,7 @@ _MIN_CHAIN = {Kind.CHAIN: 5, Kind.PAIR_CHAIN: 3, Kind.AIRPLANE: 2}
 # Reading cards as moves
 # ---------------------------------------------------------------------------
 
-def _windows(min_len: int):
+def _windows(min_len: int) -> Iterator[Tuple[int, int]]:
     """Every run of consecutive ranks within 3..A of at least min_len ranks,
     as (start, end) inclusive."""
     for start in _CHAIN_RANKS:
@@ -133,7 +133,7 @@ def _readings(counts: Counts, rules: Rules) -> List[Tuple[Kind, int, int]]:
 
 
 def _classify_counts(counts: Counts, rules: Rules) -> List[Move]:
-    best = {}
+    best: Dict[Kind, Tuple[int, int]] = {}
     for kind, rank, length in _readings(counts, rules):
         if kind not in best or rank > best[kind][0]:
             best[kind] = (rank, length)
@@ -168,7 +168,7 @@ def _primal(move: Move) -> Counts:
     return tuple(primal)
 
 
-def move_order_key(move: Move) -> tuple:
+def move_order_key(move: Move) -> Tuple[int, int, int, int, Tuple[int, ...]]:
     """Sort key of the documented move-list order.
 
     PASS first; then by kind (``Kind`` value order); then length; then number
@@ -187,7 +187,7 @@ def move_order_key(move: Move) -> tuple:
 # Candidate generation
 # ---------------------------------------------------------------------------
 
-def _candidates(hand: Counts, rules: Rules):
+def _candidates(hand: Counts, rules: Rules) -> Iterator[Tuple[Kind, Counts]]:
     """Yield (kind, counts) candidates; some break kicker rules and are
     dropped by classification."""
     def cards(*groups: Tuple[Sequence[int], int]) -> Counts:
@@ -197,6 +197,7 @@ def _candidates(hand: Counts, rules: Rules):
                 out[x] += each
         return tuple(out)
 
+    ks: Tuple[int, ...]
     for r in range(N_RANKS):
         for each, kind in ((1, Kind.SOLO), (2, Kind.PAIR), (3, Kind.TRIO)):
             if hand[r] >= each:
@@ -325,7 +326,8 @@ def _check_together(hand: Counts, last: Move, rules: Rules) -> None:
         raise ValueError(f"hand and last move cannot both be in play: {e}") from None
 
 
-def parse_move(text: str, kind: Optional[object] = None, *, rules: RulesLike = "standard") -> Move:
+def parse_move(text: str, kind: Optional[Union[Kind, int, str]] = None, *,
+               rules: RulesLike = "standard") -> Move:
     """Turn card text into one typed Move.
 
     ``"pass"`` (any case) is PASS.  Raises ``ValueError`` when the cards are no
