@@ -242,6 +242,9 @@ def test_bid_auction_flow():
     g.step(BID_PASS)            # seat 2: two passes after a bid end it
     assert g.phase is Phase.PLAY and g.landlord == 0 and g.base == 2
     assert g.kitty_revealed and g.hand_sizes == (20, 17, 17) and g.to_move == 0
+    acts = g.legal_actions()
+    assert isinstance(acts, d.MoveList) and acts == d.legal_moves(g.hand(0), None)
+    assert g.legal_actions() is acts                      # cached per state
     assert g.history == [(0, Bid(0)), (1, Bid(1)), (2, Bid(0)), (0, Bid(2)), (1, Bid(0)), (2, Bid(0))]
 
 
