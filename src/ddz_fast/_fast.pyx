@@ -216,6 +216,8 @@ cdef Move _row_move(const unsigned char* row, int cid):
 # MoveList
 # ---------------------------------------------------------------------------
 
+@cython.no_gc
+@cython.final
 cdef class MoveList:
     """The legal moves of one hand: a read-only sequence of :class:`Move`
     backed by one compact buffer (16 bytes a move: 15 counts and the kind).
@@ -229,7 +231,9 @@ cdef class MoveList:
     cdef unsigned char* data
     cdef Py_ssize_t n
     cdef int cid
-    cdef object _rows
+    # Only _info is cached: it holds no reference back to the list, so a
+    # MoveList is never part of a reference cycle and needs no GC tracking
+    # (the rows view has the list as its base and is made on each access).
     cdef object _info
 
     def __cinit__(self):
@@ -247,7 +251,10 @@ cdef class MoveList:
         cdef Py_ssize_t i
         if isinstance(index, slice):
             return [self[j] for j in range(*index.indices(self.n))]
-        i = index
+        try:
+            i = index
+        except OverflowError:
+            raise IndexError("move index out of range") from None
         if i < 0:
             i += self.n
         if i < 0 or i >= self.n:
@@ -325,23 +332,23 @@ cdef class MoveList:
         return list(self)
 
     def __reduce__(self):
-        return (_movelist_from_rows, (bytes(self.data[:self.n * ROW]) if self.n else b"", self.cid))
+        # Registry ids are local to a process: pickle the Rules themselves.
+        return (_movelist_from_rows,
+                (bytes(self.data[:self.n * ROW]) if self.n else b"", _rules_of(self.cid)))
 
     @property
     def rows(self):
-        """(M, 16) uint8 view of the buffer: 15 counts, then the kind code."""
+        """(M, 16) uint8 read-only view of the buffer: 15 counts, then the kind code."""
         cdef cnp.npy_intp dims[2]
-        if self._rows is None:
-            dims[0] = self.n
-            dims[1] = ROW
-            if self.n == 0:
-                arr = np.zeros((0, ROW), dtype=np.uint8)
-            else:
-                arr = cnp.PyArray_SimpleNewFromData(2, dims, cnp.NPY_UINT8, self.data)
-                cnp.set_array_base(arr, self)
-            arr.flags.writeable = False
-            self._rows = arr
-        return self._rows
+        dims[0] = self.n
+        dims[1] = ROW
+        if self.n == 0:
+            arr = np.zeros((0, ROW), dtype=np.uint8)
+        else:
+            arr = cnp.PyArray_SimpleNewFromData(2, dims, cnp.NPY_UINT8, self.data)
+            cnp.set_array_base(arr, self)
+        arr.flags.writeable = False
+        return arr
 
     @property
     def counts(self):
@@ -393,11 +400,19 @@ cdef MoveList _wrap(Out* o, int cid):
     return ml
 
 
-def _movelist_from_rows(bytes rows, int cid):
+cdef object _rules_of(int cid):
+    return _RULE_OBJS[cid] if 0 <= cid < _NRULES else None
+
+
+def _movelist_from_rows(bytes rows, rules):
+    """A MoveList over a copy of `rows` (ROW bytes a move); its moves are
+    trusted as legal under `rules` (None: not trusted)."""
     cdef MoveList ml = MoveList.__new__(MoveList)
     cdef Py_ssize_t nbytes = len(rows)
+    if nbytes % ROW:
+        raise ValueError(f"move rows must be a multiple of {ROW} bytes")
     ml.n = nbytes // ROW
-    ml.cid = cid if 0 <= cid < _NRULES else -1
+    ml.cid = -1 if rules is None else _rules_id(rules)
     ml.data = <unsigned char*>malloc(nbytes if nbytes else 1)
     if ml.data == NULL:
         raise MemoryError()
@@ -506,7 +521,11 @@ cdef class MoveBatch:
         if i < 0 or i >= n:
             raise IndexError("hand index out of range")
         a, b = int(self.offsets[i]), int(self.offsets[i + 1])
-        return _movelist_from_rows(self.rows[a:b].tobytes(), self.cid)
+        return _movelist_from_rows(self.rows[a:b].tobytes(), _rules_of(self.cid))
+
+    def __reduce__(self):
+        return (_movebatch_from_arrays, (np.asarray(self.rows), np.asarray(self.offsets),
+                                         _rules_of(self.cid)))
 
     @property
     def counts(self):
@@ -525,6 +544,16 @@ cdef class MoveBatch:
 
     def __repr__(self):
         return f"MoveBatch({len(self)} hands, {len(self.rows)} moves)"
+
+
+def _movebatch_from_arrays(rows, offsets, rules):
+    cdef MoveBatch b = MoveBatch.__new__(MoveBatch)
+    b.rows = np.array(rows, dtype=np.uint8)
+    b.offsets = np.array(offsets, dtype=np.int64)
+    b.rows.flags.writeable = False
+    b.offsets.flags.writeable = False
+    b.cid = -1 if rules is None else _rules_id(rules)
+    return b
 
 
 cdef class _Job:
@@ -656,7 +685,7 @@ cdef tuple _run_batch(object hands, object lasts, object rules, int threads, bin
         job.per_hand = <cnp.int64_t*>cnp.PyArray_DATA(per_hand)
         job.count_only = count_only
         if not count_only:
-            if not out_init(&job.out, 64 * (job.stop - job.start) + 16, False):
+            if not out_init(&job.out, 96 * (job.stop - job.start) + 16, False):
                 raise MemoryError("out of memory generating moves")
         jobs.append(job)
     if threads == 1:
@@ -725,11 +754,23 @@ def legal_moves_batch(hands, lasts=None, *, rules="standard", int threads=1):
     return b
 
 
+cdef bint _is_one_hand(object hands):
+    """Is this one hand (text, a 1-D array, a flat sequence of counts) rather
+    than a batch of hands?"""
+    if isinstance(hands, str):
+        return True
+    if isinstance(hands, np.ndarray):
+        return hands.ndim == 1
+    if isinstance(hands, (list, tuple)):
+        return len(hands) > 0 and not any(
+            isinstance(x, (list, tuple, np.ndarray, str, bytes)) for x in hands)
+    return False
+
+
 def count_moves(hands, lasts=None, *, rules="standard", int threads=1):
     """How many legal moves each hand has (PASS counted in responses), as an
     (N,) int64 array; for one hand of shape (15,) (or text), an int."""
-    if isinstance(hands, str) or (isinstance(hands, np.ndarray) and hands.ndim == 1) or (
-            isinstance(hands, (list, tuple)) and len(hands) == 15 and all(isinstance(x, int) for x in hands)):
+    if _is_one_hand(hands):
         one = np.asarray(to_counts(hands, rules=_rules_obj(rules)))[None, :]
         per_hand, _, _ = _run_batch(one, None if lasts is None else [lasts], rules, threads, True)
         return int(per_hand[0])
