@@ -99,6 +99,11 @@ cdef inline int _rules_id(object rules) except -1:
     return -1
 
 
+cdef const RulesC* rules_c(object rules) except NULL:
+    """The C rules of a preset name or a Rules (validated, registered)."""
+    return &_RULES[_rules_id(rules)]
+
+
 cdef object _rules_obj(object rules):
     return rules if isinstance(rules, Rules) else resolve_rules(rules)
 

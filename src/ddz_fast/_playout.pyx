@@ -56,6 +56,7 @@ from ._kernels cimport (
     RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_free, gen_moves, row_info,
 )
 from ._move cimport Move, K_PASS, K_BOMB, K_ROCKET
+from ._fast cimport rules_c
 from ._fast import legal_moves as _legal_moves
 from .rules import Rules, resolve_rules
 
@@ -874,20 +875,6 @@ cdef int play_game(const RulesC* rc, int players, int hand_size, bint rob,
     return 0
 
 
-cdef void fill_rules(RulesC* rc, object r):
-    # Same fields as the fast path's registry (_fast._register); id -1: the
-    # playouts make no Move objects, so no validity bit is needed.
-    rc.id = -1
-    rc.decks = r.decks
-    rc.max_count = r.max_count
-    rc.max_joker = r.max_jokers
-    rc.solo_kickers = r.solo_kickers
-    rc.four_with_kickers = r.four_with_kickers
-    rc.airplane_solo_distinct = r.airplane_solo_distinct
-    rc.four_two_solo_distinct = r.four_two_solo_distinct
-    rc.both_jokers = r.both_jokers_as_kickers
-
-
 # ---------------------------------------------------------------------------
 # Batches of games, optionally on several threads
 # ---------------------------------------------------------------------------
@@ -1051,7 +1038,7 @@ def play_random_games(n_games, *, rules="standard", seed=0, threads=1, first_gam
     jobs = []
     for t in range(nthreads):
         job = _Job()
-        fill_rules(&job.rc, r)
+        job.rc = rules_c(r)[0]
         job.players = players
         job.hand_size = r.hand_size
         job.rob = r.auction == "rob"
