@@ -14,9 +14,11 @@ Everything is measured in one process, in one run, on the same deals:
    against OpenSpiel's Python random-playout loop;
 5. agreement of the move sets, and PASS/FAIL per performance target.
 
-Times are the best of several repeats (timeit, min), with the engines
-interleaved in each repeat, so that a noisy machine hurts them alike.  A
-missing engine is reported and skipped.
+Times are minimums over many short timeit timings (about 2 ms each, so
+that most fit in one scheduler time slice of a shared machine), taken per
+chunk of calls and summed, with the engines interleaved in every round so
+that the load of the moment hurts them alike (see best_times).  A missing
+engine is reported and skipped.
 
 Install and run (from the repository root):
 
@@ -24,8 +26,8 @@ Install and run (from the repository root):
     pip install --no-deps douzero        # DouZero (its deps are torch + rlcard)
     python benchmarks/compare.py --markdown
 
-Options: --quick (about 30 s), --hands N, --seed S, --markdown, --strict
-(exit status 1 when a target fails).
+Options: --quick (about 15 s), --hands N, --seed S, --markdown, --strict
+(exit status 1 when a target fails); see --help for the rest.
 """
 from __future__ import annotations
 
@@ -114,46 +116,58 @@ def _timer(calls):
     return timeit.Timer("for f in calls: f()", globals={"calls": calls})
 
 
-def _calibrate(timer, min_time):
-    """Smallest number of passes (roughly) that takes at least min_time."""
-    number = 1
-    while True:
-        t = timer.timeit(number)
-        if t >= min_time:
-            return number
-        if t <= 0:
-            number *= 10
-        else:
-            number = max(number * 2, int(number * min_time / t * 1.1) + 1)
-
-
-def best_times(named_calls, min_time, repeat):
+def best_times(named_calls, args):
     """{name: list of zero-arg callables} -> {name: best seconds per call}.
 
-    Each list is run as one pass (``for f in calls: f()``), `number` passes per
-    timing, calibrated to take >= min_time; then `repeat` rounds, each timing
-    every name once (interleaved), keeping the minimum.
+    A shared machine is noisy, and its noise comes in scheduler time slices
+    of a few milliseconds, so many short timings keep more of the clean ones
+    than a few long ones.  Each list is cut into chunks that take about
+    ``args.min_time`` seconds a pass (one call per chunk at least); a chunk
+    is timed as ``number`` passes of ``for f in chunk: f()`` (timeit, GC off)
+    so that a timing takes about ``args.min_time``.  Every chunk is timed up
+    to ``args.repeat`` times (at least 10, and at most what fits in
+    ``args.budget`` seconds per name), the names interleaved within each
+    round so that the load of the moment hits them alike; a chunk's best
+    timing counts, and the name's time is the sum over its chunks.
     """
-    timers, numbers, best = {}, {}, {}
+    plans, best = {}, {}
     for name, calls in named_calls.items():
-        timers[name] = _timer(calls)
-        numbers[name] = _calibrate(timers[name], min_time)
-        best[name] = float("inf")
-    for _ in range(repeat):
-        for name in named_calls:
-            t = timers[name].timeit(numbers[name])
-            best[name] = min(best[name], t / (numbers[name] * len(named_calls[name])))
-    return best
-
-
-def best_once(fn, repeat):
-    """Best wall time of fn() over `repeat` runs (for long single runs)."""
-    best = float("inf")
-    for _ in range(repeat):
+        for f in calls:  # warm-up
+            f()
         t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+        for f in calls:
+            f()
+        per_call = max((time.perf_counter() - t0) / len(calls), 1e-9)
+        size = max(1, min(len(calls), int(args.min_time / per_call)))
+        chunks = [calls[k:k + size] for k in range(0, len(calls), size)]
+        plan = [(_timer(c), max(1, round(args.min_time / (per_call * len(c))))) for c in chunks]
+        pass_time = sum(number * len(c) * per_call for (_, number), c in zip(plan, chunks))
+        reps = int(min(args.repeat, max(10, args.budget / pass_time)))
+        plans[name] = (plan, reps)
+        best[name] = [float("inf")] * len(plan)
+    for r in range(max(reps for _, reps in plans.values())):
+        for name, (plan, reps) in plans.items():
+            if r >= reps:
+                continue
+            for k, (timer, number) in enumerate(plan):
+                best[name][k] = min(best[name][k], timer.timeit(number) / number)
+    return {name: sum(best[name]) / len(named_calls[name]) for name in named_calls}
+
+
+def best_self_timed(named_chunks, args):
+    """{name: list of zero-arg callables that time themselves and return
+    seconds} -> {name: sum over the chunks of each chunk's best}; rounds
+    interleaved as in best_times (up to args.repeat, within args.budget)."""
+    best, reps = {}, {}
+    for name, chunks in named_chunks.items():
+        t = [f() for f in chunks]  # warm-up, and the estimate
+        best[name] = t
+        reps[name] = int(min(args.repeat, max(10, args.budget / max(sum(t), 1e-9))))
+    for r in range(1, max(reps.values(), default=0)):
+        for name, chunks in named_chunks.items():
+            if r < reps[name]:
+                best[name] = [min(b, f()) for b, f in zip(best[name], chunks)]
+    return {name: sum(b) for name, b in best.items()}
 
 
 # ---------------------------------------------------------------------------
@@ -220,7 +234,7 @@ def engine_section(out, args, ours, others, deals, prevs, results):
             else:
                 calls[e.name] = [e.response_call(d, p) for d, p in zip(deals, prevs[scen])]
         sizes = {n: float(np.mean([len(f()) for f in c])) for n, c in calls.items()}
-        best = best_times(calls, args.min_time, args.repeat)
+        best = best_times(calls, args)
         for n in calls:
             per[(scen, n)] = (best[n], sizes[n])
         results["calls"][scen] = calls
@@ -332,9 +346,11 @@ def batch_section(out, args, ours, deals, prevs_all, results):
             calls[name] = single
         else:
             f = ddz_fast.count_moves if count else ddz_fast.legal_moves_batch
-            calls[name] = [partial(f, hands, lasts, threads=threads)]
+            c = args.batch_chunk
+            calls[name] = [partial(f, hands[k:k + c], None if lasts is None else lasts[k:k + c],
+                                   threads=threads) for k in range(0, n, c)]
     progress("timing the batch kernel")
-    best = best_times(calls, args.min_time, args.repeat)
+    best = best_times(calls, args)
     lead_total = int(ddz_fast.count_moves(lead_h).sum())
     resp_total = int(ddz_fast.count_moves(resp_h, resp_last).sum())
     b_lead = ddz_fast.legal_moves_batch(lead_h)
@@ -345,7 +361,7 @@ def batch_section(out, args, ours, deals, prevs_all, results):
     rows = []
     for name, (single, threads, scen, count) in cases.items():
         total = lead_total if scen == "lead" else resp_total
-        t = best[name] * (len(single) if single is not None else 1)  # seconds for all hands
+        t = best[name] * len(calls[name])  # seconds for all hands
         if count:
             bpm = "0 (counts only)"
         elif single is not None:
@@ -378,7 +394,7 @@ def _batch_and_single(groups, args):
     for key, (rules, H) in groups.items():
         calls[(key, "batch")] = [partial(ddz_fast.legal_moves_batch, H, rules=rules)]
         calls[(key, "single")] = [partial(ddz_fast.legal_moves, H[i], rules=rules) for i in range(len(H))]
-    best = best_times(calls, args.min_time / 2, args.repeat)
+    best = best_times(calls, args)
     return {key: (best[(key, "batch")], best[(key, "single")] * len(H))
             for key, (_, H) in groups.items()}
 
@@ -434,79 +450,78 @@ def scaling_section(out, args, results):
 
 def games_section(out, args, os_engine, deals, results):
     """Random games: Python-stepped loops (OpenSpiel vs ddz_fast.Game) and
-    the compiled ddz_fast.play_random_games."""
+    the compiled ddz_fast.play_random_games.  Every loop runs in chunks of
+    --chunk-games games (each chunk's best time counts, as in best_times)."""
     out.heading("Random games (uniformly random legal actions)")
-    n_py = args.py_games
-    loops = {}  # name -> zero-arg callable returning (seconds, games, plies)
+    n_py, c = args.py_games, args.chunk_games
+    loops = {}   # name -> list of self-timed chunks
+    plies = {}   # (name, chunk) -> plies of play
     notes = []
+
+    def chunk(name, k, fn, *a, **kw):
+        def run():
+            r = fn(*a, **kw)
+            plies[(name, k)] = r[-1]
+            return r[0]
+        return run
+
+    parts = [(k, deals[k * c:(k + 1) * c]) for k in range((n_py + c - 1) // c)]
     if os_engine is not None:
-        os_starts = [os_engine.state_for_deal(d["perm"]) for d in deals[:n_py]]
-
-        def os_full():
-            t, starts, plies = os_engine.full_games(n_py, seed=1)
-            return t, n_py, plies
-
-        def os_play():
-            t, plies = os_engine.play_phase(os_starts, seed=1)
-            return t, len(os_starts), plies
-
-        loops["OpenSpiel: Python loop, deal + auction + play"] = os_full
-        loops["OpenSpiel: Python loop, play phase only"] = os_play
+        name = "OpenSpiel: Python loop, deal + auction + play"
+        loops[name] = [chunk(name, k, os_engine.full_games, len(d), seed=k + 1) for k, d in parts]
+        name = "OpenSpiel: Python loop, play phase only"
+        loops[name] = [chunk(name, k, os_engine.play_phase,
+                             [os_engine.state_for_deal(x["perm"]) for x in d], seed=k + 1)
+                       for k, d in parts]
     else:
         notes.append("OpenSpiel missing: no Python random-playout baseline.")
     try:
-        our_starts = E.game_starts(deals[:n_py])
-
-        def our_full():
-            t, plies = E.python_game_loop(n_py, rules="standard", seed=1)
-            return t, n_py, plies
-
-        def our_play():
-            t, plies = E.python_play_phase(our_starts, seed=1)
-            return t, len(our_starts), plies
-
-        loops["ddz-fast: Python loop over Game, deal + auction + play"] = our_full
-        loops["ddz-fast: Python loop over Game, play phase only"] = our_play
+        name = "ddz-fast: Python loop over Game, deal + auction + play"
+        loops[name] = [chunk(name, k, E.python_game_loop, len(d), rules="standard", seed=k + 1)
+                       for k, d in parts]
+        name = "ddz-fast: Python loop over Game, play phase only"
+        loops[name] = [chunk(name, k, E.python_play_phase, E.game_starts(d), seed=k + 1)
+                       for k, d in parts]
     except NotImplementedError as exc:
+        loops = {k: v for k, v in loops.items() if not k.startswith("ddz")}
         notes.append(f"ddz-fast Python-stepped Game loop: skipped ({exc}).")
-    best = {name: (float("inf"), 0, 0) for name in loops}
     progress("timing Python-stepped random games")
-    for _ in range(args.repeat):
-        for name, f in loops.items():
-            t, g, p = f()
-            if t / g < best[name][0]:
-                best[name] = (t / g, g, p / g)
-    rate = {name: 1 / b[0] for name, b in best.items()}
+    best = best_self_timed(loops, args)
+    rate = {name: n_py / t for name, t in best.items()}
     base = {"deal": "OpenSpiel: Python loop, deal + auction + play",
             "play": "OpenSpiel: Python loop, play phase only"}
     rows = []
-    for name, (_, g, plies) in best.items():
+    for name in loops:
         kind = "play" if "play phase" in name else "deal"
+        p = sum(v for (nm, _), v in plies.items() if nm == name) / n_py
         ratio = (f"{rate[name] / rate[base[kind]]:,.1f}x" if name.startswith("ddz") and base[kind] in rate
                  else "-")
-        rows.append([name, f"{g}", f"{rate[name]:,.0f}", f"{plies:.1f}", ratio])
-    n = args.games
+        rows.append([name, f"{n_py}", f"{rate[name]:,.0f}", f"{p:.1f}", ratio])
+
+    n, cg = args.games, args.chunk_games * 20
     for threads in (1, 2):
         try:
-            call = E.play_random_games_call(n, rules="standard", seed=args.seed, threads=threads)
+            E.play_random_games_call(1, threads=threads)
         except NotImplementedError as exc:
             notes.append(f"ddz-fast play_random_games: skipped ({exc}).")
             break
+        calls = [E.play_random_games_call(min(cg, n - k), rules="standard", seed=args.seed,
+                                          threads=threads, first_game=k)
+                 for k in range(0, n, cg)]
         progress(f"timing play_random_games threads={threads}")
-        res = call()  # warm-up
-        plies = float(np.mean(res.plies)) if hasattr(res, "plies") else float("nan")
-        t = best_once(call, args.repeat)
+        t = best_times({"games": calls}, args)["games"] * len(calls)
+        res = calls[0]()
+        p = float(np.mean(res.plies)) if hasattr(res, "plies") else float("nan")
         results["games"][threads] = n / t
         ref = base["deal"]
         rows.append([f"ddz-fast: play_random_games (compiled), threads={threads}", f"{n}",
-                     f"{n / t:,.0f}", f"{plies:.1f}",
-                     f"{n / t / rate[ref]:,.0f}x" if ref in rate else "-"])
+                     f"{n / t:,.0f}", f"{p:.1f}", f"{n / t / rate[ref]:,.0f}x" if ref in rate else "-"])
     if rows:
         out.table(["loop", "games", "games/s", "plies/game", "ddz-fast speed-up"], rows, right={1, 2, 3, 4})
     out.note("Python loops: legal_actions(), then step/apply_action of a uniformly random one, "
              "one Python step per action (OpenSpiel's deal is 54 chance steps; ddz_fast.Game deals "
              "from its seed). 'Play phase only' starts from the same deals as the tables above "
-             "(landlord with 20 cards leads); the cost of cloning the start is subtracted. "
+             "(landlord with 20 cards leads), each game from a clone of the start made before the clock starts. "
              "Speed-ups are against the OpenSpiel loop of the same scope.")
     for n_ in notes:
         out.note(n_)
@@ -584,19 +599,26 @@ def main(argv=None):
     ap.add_argument("--reference-hands", type=int, default=10,
                     help="deals also checked against ddz_fast.reference (default 10)")
     ap.add_argument("--seed", type=int, default=D.DEFAULT_SEED)
-    ap.add_argument("--repeat", type=int, default=9, help="repeats per timing; the best is kept (default 9)")
-    ap.add_argument("--min-time", type=float, default=0.1,
-                    help="seconds per timed repeat, at least (default 0.1)")
+    ap.add_argument("--repeat", type=int, default=200,
+                    help="timings per measured chunk, at most; the best counts (default 200)")
+    ap.add_argument("--min-time", type=float, default=0.002,
+                    help="seconds per timing, about (default 0.002: shorter than a time slice)")
+    ap.add_argument("--budget", type=float, default=1.0,
+                    help="seconds of timing per measured item, about (default 1.0)")
+    ap.add_argument("--batch-chunk", type=int, default=1024,
+                    help="hands per batch call (default 1024)")
+    ap.add_argument("--chunk-games", type=int, default=25,
+                    help="games per timed Python-loop chunk (x20 for play_random_games; default 25)")
     ap.add_argument("--engines", default="openspiel,douzero,rlcard",
                     help="other engines to compare (default: openspiel,douzero,rlcard)")
     ap.add_argument("--quick", action="store_true",
-                    help="40 deals, 1024 batch deals, 100 hands per size, short timings (about 30 s)")
+                    help="40 deals, 1024 batch deals, 100 hands per size, fewer timings (about 15 s)")
     ap.add_argument("--markdown", action="store_true", help="print the tables as markdown")
     ap.add_argument("--strict", action="store_true", help="exit with status 1 when a target fails")
     args = ap.parse_args(argv)
     if args.quick:
         args.hands, args.batch_hands, args.scale_hands, args.reference_hands = 40, 1024, 100, 4
-        args.games, args.py_games, args.repeat, args.min_time = 2000, 100, 5, 0.03
+        args.games, args.py_games, args.repeat, args.budget = 2000, 100, 40, 0.15
 
     out = Out(args.markdown)
     ours = E.DdzFast()
@@ -624,7 +646,8 @@ def main(argv=None):
     versions += [f"{e.name} {e.version}" for e in others]
     out.note(f"{cpu_name()}, {os.cpu_count()} CPUs; Python {platform.python_version()}, "
              f"numpy {np.__version__}; " + ", ".join(versions) + ". "
-             f"Best of {args.repeat} repeats of >= {args.min_time:g} s each; seed {args.seed}; "
+             f"Timings of about {args.min_time * 1e3:g} ms, the best of up to {args.repeat} per chunk "
+             f"(at most ~{args.budget:g} s per item); seed {args.seed}; "
              f"load average at start {os.getloadavg()[0]:.2f}.")
     for m in missing:
         out.note(m)

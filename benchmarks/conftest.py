@@ -98,7 +98,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             ("Mmoves/s", "moves_per_s", ".1f", 1e-6), ("ns/move", "ns_per_move", ".1f", 1.0),
             ("games/s", "games_per_s", ",.0f", 1.0))
     tr.write_line(f"{'benchmark':<{w}}" + "".join(f"  {c[0]:>11}" for c in cols))
+    def cell(d, key, fmt, scale):
+        if key not in d:
+            return "-"
+        x = d[key] * scale
+        return format(x, fmt) if x >= 1 or x == 0 else format(x, ".3g")
+
     for name, d in rows:
-        tr.write_line(f"{name:<{w}}" + "".join(
-            "  " + (format(d[key] * scale, fmt) if key in d else "-").rjust(11)
-            for _, key, fmt, scale in cols))
+        tr.write_line(f"{name:<{w}}" + "".join("  " + cell(d, *c[1:]).rjust(11) for c in cols))

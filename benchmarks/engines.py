@@ -218,43 +218,35 @@ class OpenSpiel(Engine):
     # --- Python-stepped random playouts -----------------------------------
     def full_games(self, n_games: int, seed: int = 1):
         """n random games from a fresh state (deal + auction + play), one
-        Python step per action.  Returns (seconds, start-of-play states,
-        plies of play)."""
+        Python step per action.  Returns (seconds, plies of play)."""
         rng = random.Random(seed)
-        starts = []
         plies = 0
         t0 = time.perf_counter()
         for _ in range(n_games):
             st = self.game.new_initial_state()
-            saved = False
+            playing = False
             while not st.is_terminal():
                 acts = st.legal_actions()  # chance outcomes are uniform
-                if not saved and not st.is_chance_node() and acts[-1] >= OS_PLAY_BASE:
-                    saved = True
-                    starts.append(st.clone())
-                if saved:
-                    plies += 1
+                if not playing:
+                    playing = acts[-1] >= OS_PLAY_BASE and not st.is_chance_node()
+                plies += playing
                 st.apply_action(acts[rng.randrange(len(acts))])
-        return time.perf_counter() - t0, starts, plies
+        return time.perf_counter() - t0, plies
 
     def play_phase(self, starts, seed: int = 1):
-        """Random play from each start-of-play state to the end (one Python
-        step per move; the cost of cloning the start is subtracted).
-        Returns (seconds, plies)."""
+        """Random play from a fresh clone of each start-of-play state to the
+        end, one Python step per move (the clones are made before the clock
+        starts).  Returns (seconds, plies)."""
         rng = random.Random(seed)
+        states = [s0.clone() for s0 in starts]
         plies = 0
         t0 = time.perf_counter()
-        for s0 in starts:
-            st = s0.clone()
+        for st in states:
             while not st.is_terminal():
                 acts = st.legal_actions()
                 st.apply_action(acts[rng.randrange(len(acts))])
                 plies += 1
-        dt = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        for s0 in starts:
-            s0.clone()
-        return dt - (time.perf_counter() - t0), plies
+        return time.perf_counter() - t0, plies
 
 
 # ---------------------------------------------------------------------------
@@ -401,13 +393,23 @@ OTHER_ENGINES = (OpenSpiel, DouZero, RLCard)
 # adapt to it when present and raise NotImplementedError otherwise)
 # ---------------------------------------------------------------------------
 
-def play_random_games_call(n_games, rules="standard", seed=1, threads=1):
-    """Zero-arg callable running ddz_fast.play_random_games once."""
+def play_random_games_call(n_games, rules="standard", seed=1, threads=1, first_game=0):
+    """Zero-arg callable running ddz_fast.play_random_games once (games
+    first_game .. first_game + n_games - 1 of the seed's stream; without a
+    first_game parameter, the seed is offset instead)."""
+    import inspect
+
     import ddz_fast
     f = getattr(ddz_fast, "play_random_games", None)
     if f is None:
         raise NotImplementedError("ddz_fast.play_random_games does not exist yet")
-    return partial(f, n_games, rules=rules, seed=seed, threads=threads)
+    try:
+        has_first = "first_game" in inspect.signature(f).parameters
+    except (TypeError, ValueError):
+        has_first = False
+    if has_first:
+        return partial(f, n_games, rules=rules, seed=seed, threads=threads, first_game=first_game)
+    return partial(f, n_games, rules=rules, seed=seed + first_game, threads=threads)
 
 
 def _game_class():
@@ -447,20 +449,14 @@ def game_starts(deals):
 
 
 def python_play_phase(starts, seed=1):
-    """Random play from each start position to the end, one Python step per
-    move (the cost of cloning the start is subtracted, as in
+    """Random play from a fresh clone of each start position to the end, one
+    Python step per move (the clones are made before the clock starts, as in
     OpenSpiel.play_phase).  Returns (seconds, plies)."""
     rng = random.Random(seed)
-    plies = 0
+    games = [s0.clone() for s0 in starts]
     t0 = time.perf_counter()
-    for s0 in starts:
-        g = s0.clone()
+    for g in games:
         while not g.is_over:
             acts = g.legal_actions()
             g.step(acts[rng.randrange(len(acts))])
-        plies += g.plies
-    dt = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    for s0 in starts:
-        s0.clone()
-    return dt - (time.perf_counter() - t0), plies
+    return time.perf_counter() - t0, sum(g.plies for g in games)
