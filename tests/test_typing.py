@@ -1,0 +1,56 @@
+"""The typed API: tests/typing_usage.py runs, and (when mypy is installed)
+passes ``mypy --strict`` against the installed package, whose stubs
+(src/ddz_fast/*.pyi) must match the compiled modules (mypy's stubtest).
+
+mypy is not in the ``test`` extra: without it the mypy tests are skipped
+(CI's lint job installs it).
+"""
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+USAGE = TESTS / "typing_usage.py"
+ALLOWLIST = TESTS / "stubtest-allowlist.txt"
+COMPILED_WITH_API = ["ddz_fast._move", "ddz_fast._fast", "ddz_fast._playout"]
+
+
+def _has_mypy():
+    return importlib.util.find_spec("mypy") is not None
+
+
+def _run(args, cwd):
+    env = dict(os.environ)
+    env.pop("MYPYPATH", None)
+    return subprocess.run([sys.executable, "-m", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_typing_usage_runs():
+    spec = importlib.util.spec_from_file_location("ddz_typing_usage", USAGE)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    mod.main()
+
+
+@pytest.mark.skipif(not _has_mypy(), reason="mypy is not installed")
+def test_usage_passes_mypy_strict(tmp_path):
+    # From an empty directory: no project config, and the package is found
+    # where it is installed (its py.typed and stubs), as a user's would be.
+    py = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    r = _run(["mypy", "--strict", "--python-version", py, "--cache-dir", str(tmp_path / "cache"),
+              str(USAGE)], cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.mark.skipif(not _has_mypy(), reason="mypy is not installed")
+def test_stubs_match_the_compiled_modules(tmp_path):
+    # The allowlist names what Cython adds to every module (not API).
+    args = ["mypy.stubtest", "--concise", "--ignore-disjoint-bases", "--ignore-unused-allowlist",
+            "--allowlist", str(ALLOWLIST)]
+    r = _run(args + COMPILED_WITH_API, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
