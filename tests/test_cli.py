@@ -5,7 +5,6 @@ import re
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
 from ddz_fast import play_random_games
@@ -93,7 +92,7 @@ def test_play_whole_deals_by_numbers_and_card_text(monkeypatch, capsys):
 def test_play_card_text_and_ambiguity(monkeypatch, capsys):
     # Find a deal where seat 0 leads after bidding 3 and owns a pair, then
     # type the pair as card text.
-    from ddz_fast import Game, Session
+    from ddz_fast import Game
     from ddz_fast.game import game_seed
     seed = next(s for s in range(200) if Game(seed=game_seed(s, 0)).first_bidder == 0)
     g = Game(seed=game_seed(seed, 0))

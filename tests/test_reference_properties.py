@@ -550,8 +550,6 @@ def test_beats_is_a_strict_partial_order(preset):
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_text_round_trip(preset):
-    rules = PRESETS[preset]
-
     @SETTINGS
     @given(hand=hands(preset))
     def run(hand):
