@@ -43,7 +43,6 @@ The deck is listed by rank (``4 * decks`` cards of each rank 3..2, then
 receives ``deck[s * H:(s + 1) * H]`` (H = 17, or 25 with four players) and
 the rest is the face-down kitty.
 """
-cimport cython
 cimport numpy as cnp
 from libc.stdint cimport uint64_t, int64_t
 from libc.string cimport memcpy, memset
@@ -58,7 +57,7 @@ from ._kernels cimport (
 from ._move cimport Move, K_PASS, K_BOMB, K_ROCKET
 from ._fast cimport rules_c
 from ._fast import legal_moves as _legal_moves
-from .rules import Rules, resolve_rules
+from .rules import resolve_rules
 
 cnp.import_array()
 
@@ -202,11 +201,11 @@ cdef void deal_c(uint64_t* s, int players, int decks, int hand_size,
     cdef int n = 0, r, k, i, j
     cdef unsigned char t
     for r in range(13):
-        for k in range(4 * decks):
+        for k in range(4 * decks):  # no-cython-lint (count-only loop)
             deck[n] = r
             n += 1
     for r in range(13, 15):
-        for k in range(decks):
+        for k in range(decks):  # no-cython-lint (count-only loop)
             deck[n] = r
             n += 1
     i = n - 1
@@ -746,7 +745,7 @@ cdef int rob_auction(uint64_t* ps, int players, int first, int* robs) noexcept n
     """Auction "rob": returns the landlord, or -1 when nobody calls.
     Choices: 0 = decline, 1 = call (or rob)."""
     cdef int t, p = first, caller = -1, landlord, q
-    for t in range(players):
+    for t in range(players):  # no-cython-lint (count-only loop)
         if ddz_below(ps, 2) == 1:
             caller = p
             break
@@ -801,7 +800,7 @@ cdef int play_game(const RulesC* rc, int players, int hand_size, bint rob,
         hands[landlord * HB + i] += kitty[i]
     if rob:
         # The landlord, then each farmer in seat order, may double once.
-        for t in range(players):
+        for t in range(players):  # no-cython-lint (count-only loop)
             if ddz_below(&ps, 2) == 1:
                 doubles += 1
 
