@@ -25,7 +25,7 @@ from ._kernels cimport (
 from ._move import PASS
 from .cards import to_counts, format_cards
 from .kinds import Kind
-from .moves import pick_reading
+from .moves import parse_move_with
 from .rules import Rules, resolve_rules
 
 cnp.import_array()
@@ -89,14 +89,18 @@ cdef inline int _rules_id(object rules) except -1:
         _BY_NAME[rules] = _register(r)
         return _BY_NAME[rules]
     if isinstance(rules, Rules):
+        # The id is cached on the object; Rules.__getstate__ leaves it out of
+        # pickles, since ids are local to a process.
         hit = getattr(rules, "_ddz_cid", None)
         if hit is not None:
             return <int>hit
         cid = _register(rules)
         object.__setattr__(rules, "_ddz_cid", cid)
         return cid
+    if isinstance(rules, str):           # a str subclass such as numpy.str_
+        return _rules_id(str(rules))
     resolve_rules(rules)  # raises TypeError
-    return -1
+    raise TypeError(f"rules must be a preset name or a Rules, not {type(rules).__name__}")
 
 
 cdef const RulesC* rules_c(object rules) except NULL:
@@ -490,16 +494,7 @@ def parse_move(text, kind=None, *, rules="standard"):
     Raises ``ValueError`` for cards that are no legal move, are not of the
     given kind, or are ambiguous (several kinds) when no kind is given.
     """
-    if not isinstance(text, str):
-        raise TypeError(f"move text must be a str, not {type(text).__name__}")
-    want = None if kind is None else Kind.coerce(kind)
-    if text.strip().lower() == "pass":
-        if want not in (None, Kind.PASS):
-            raise ValueError(f"'pass' is not a {want.name}")
-        return PASS
-    if want is Kind.PASS:
-        raise ValueError(f"{text!r} is not PASS")
-    return pick_reading(classify(text, rules=rules), want, text, _rules_obj(rules))
+    return parse_move_with(text, kind, _rules_obj(rules), lambda t: classify(t, rules=rules))
 
 
 # ---------------------------------------------------------------------------
@@ -552,13 +547,8 @@ cdef class MoveBatch:
 
 
 def _movebatch_from_arrays(rows, offsets, rules):
-    cdef MoveBatch b = MoveBatch.__new__(MoveBatch)
-    b.rows = np.array(rows, dtype=np.uint8)
-    b.offsets = np.array(offsets, dtype=np.int64)
-    b.rows.flags.writeable = False
-    b.offsets.flags.writeable = False
-    b.cid = -1 if rules is None else _rules_id(rules)
-    return b
+    return _make_batch(np.array(rows, dtype=np.uint8), np.array(offsets, dtype=np.int64),
+                       -1 if rules is None else _rules_id(rules))
 
 
 cdef class _Job:
@@ -639,8 +629,8 @@ cdef object _check_batch_lasts(object lasts, object hands, object rules, const R
         for i in range(n):
             memcpy(row, <const char*>cnp.PyArray_DATA(rows) + i * 16, 16)
             if not valid_move_c(row, rc, &mp[i]):
-                raise ValueError(f"lasts[{i}] ({format_cards(row[:15]) or 'PASS'}, kind "
-                                 f"{row[15]}) is not a legal move under the rules")
+                raise ValueError(f"lasts[{i}] ({format_cards([row[j] for j in range(15)]) or 'no cards'}, "
+                                 f"kind {row[15]}) is not a legal move under the rules")
     else:
         lasts = list(lasts)
         if len(lasts) != n:
@@ -667,12 +657,14 @@ cdef object _check_batch_lasts(object lasts, object hands, object rules, const R
     return infos
 
 
-cdef tuple _run_batch(object hands, object lasts, object rules, int threads, bint count_only):
+cdef tuple _run_batch(object hands, object lasts, object rules, object threads, bint count_only):
     cdef int cid = _rules_id(rules)
     cdef const RulesC* rc = &_RULES[cid]
     cdef Py_ssize_t n, i, t, total
     cdef _Job job
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise TypeError(f"threads must be an int, not {type(threads).__name__}")
+    if threads < 1:
         raise ValueError(f"threads must be a positive int, not {threads!r}")
     hands = _check_batch_hands(hands, rules, rc)
     infos = _check_batch_lasts(lasts, hands, rules, rc)
@@ -739,7 +731,7 @@ cdef object _adopt_rows(Out* o):
     return arr
 
 
-def legal_moves_batch(hands, lasts=None, *, rules="standard", int threads=1):
+def legal_moves_batch(hands, lasts=None, *, rules="standard", threads=1):
     """Legal moves of many hands at once, with the GIL released.
 
     ``hands``: an (N, 15) integer array.  ``lasts``: None (every hand leads),
@@ -750,11 +742,25 @@ def legal_moves_batch(hands, lasts=None, *, rules="standard", int threads=1):
     ``legal_moves(hands[i], lasts[i])``.
     """
     offsets, rows, cid = _run_batch(hands, lasts, rules, threads, False)
+    return _make_batch(rows, offsets, cid)
+
+
+cdef object _frozen(object arr):
+    """A read-only view of `arr` that cannot be made writeable again: its
+    base is a read-only buffer (moves in a batch are trusted as legal, so
+    they must not be edited in place)."""
+    if arr.size == 0:
+        out = np.zeros(arr.shape, dtype=arr.dtype)
+        out.flags.writeable = False
+        return out
+    flat = np.ascontiguousarray(arr).reshape(-1)
+    return np.frombuffer(memoryview(flat).toreadonly(), dtype=arr.dtype).reshape(arr.shape)
+
+
+cdef MoveBatch _make_batch(object rows, object offsets, int cid):
     cdef MoveBatch b = MoveBatch.__new__(MoveBatch)
-    rows.flags.writeable = False
-    offsets.flags.writeable = False
-    b.rows = rows
-    b.offsets = offsets
+    b.rows = _frozen(rows)
+    b.offsets = _frozen(offsets)
     b.cid = cid
     return b
 
@@ -772,7 +778,7 @@ cdef bint _is_one_hand(object hands):
     return False
 
 
-def count_moves(hands, lasts=None, *, rules="standard", int threads=1):
+def count_moves(hands, lasts=None, *, rules="standard", threads=1):
     """How many legal moves each hand has (PASS counted in responses), as an
     (N,) int64 array; for one hand of shape (15,) (or text), an int."""
     if _is_one_hand(hands):

@@ -71,16 +71,41 @@ cdef bint _grow(Out* o) noexcept nogil:
     return True
 
 
-cdef inline void emit(Out* o, const unsigned char* row) noexcept nogil:
-    # row is a full 16-byte row (kind byte included).
+cdef unsigned char _SCRATCH[16]     # where count-only rows go (never read)
+
+
+cdef inline unsigned char* slot(Out* o) noexcept nogil:
+    # Room for one more row: returns where to write it.  Rows are built in
+    # place (copy a base row, then set a few bytes) rather than on the stack
+    # and copied, which would load 16 bytes right after storing one byte of
+    # them (a store-forwarding stall on every move).  In count-only mode (and
+    # after a failed allocation, which sets oom) the row goes to a scratch
+    # area that nobody reads.
     if o.count_only:
         o.n += 1
-        return
-    if o.n == o.cap:
-        if not _grow(o):
-            return
-    memcpy(o.data + o.n * ROW, row, ROW)
+        return _SCRATCH
+    if o.n == o.cap and not _grow(o):
+        return _SCRATCH
     o.n += 1
+    return o.data + (o.n - 1) * ROW
+
+
+cdef inline void emit(Out* o, const unsigned char* row) noexcept nogil:
+    memcpy(slot(o), row, ROW)
+
+
+cdef inline void emit1(Out* o, const unsigned char* base, int k, int c) noexcept nogil:
+    # base with c cards of rank k
+    cdef unsigned char* d = slot(o)
+    memcpy(d, base, ROW)
+    d[k] = c
+
+
+cdef inline void emit2(Out* o, const unsigned char* base, int k1, int c1, int k2, int c2) noexcept nogil:
+    cdef unsigned char* d = slot(o)
+    memcpy(d, base, ROW)
+    d[k1] = c1
+    d[k2] = c2
 
 
 # ---------------------------------------------------------------------------
@@ -148,9 +173,7 @@ cdef void gen_same(const HandInfo* hi, int kind, int each, int rmin, Out* o) noe
     for i in range(hi.nge[each]):
         x = hi.ge[each][i]
         if x >= rmin:
-            row[x] = each
-            emit(o, row)
-            row[x] = 0
+            emit1(o, row, x, each)
 
 
 cdef void gen_trio_kick(const HandInfo* hi, int kind, int rmin, Out* o) noexcept nogil:
@@ -169,9 +192,7 @@ cdef void gen_trio_kick(const HandInfo* hi, int kind, int rmin, Out* o) noexcept
         for j in range(nk):
             k = ks[j]
             if k != x:
-                row[k] = each
-                emit(o, row)
-                row[k] = 0
+                emit1(o, row, k, each)
         row[x] = 0
 
 
@@ -182,6 +203,7 @@ cdef void gen_chain(const HandInfo* hi, int kind, int each, int minlen,
     cdef unsigned char row[16]
     cdef const int* run = hi.run[each]
     cdef int e, L
+    cdef unsigned char* d
     if lmin < minlen:
         lmin = minlen
     if lmax > hi.maxrun[each]:
@@ -192,13 +214,17 @@ cdef void gen_chain(const HandInfo* hi, int kind, int each, int minlen,
     for L in range(lmin, lmax + 1):
         for e in range(max(L - 1, rmin), ACE + 1):
             if run[e] >= L:
-                memset(row + e - L + 1, each, L)
-                emit(o, row)
-                memset(row + e - L + 1, 0, L)
+                d = slot(o)
+                memcpy(d, row, ROW)
+                memset(d + e - L + 1, each, L)
 
 
 cdef struct KickCtx:
-    unsigned char row[16]
+    unsigned char row[16]   # the window's trios and the kind; kickers are not written here
+    unsigned char cnt[15]   # kicker cards chosen so far, per rank
+    int kr[16]              # the chosen kicker ranks (with cards), in order
+    int kc[16]              # ... and their counts
+    int depth
     int cand[15]        # candidate kicker ranks, ascending
     int cap[15]         # most cards each candidate may give
     int suffix[16]      # suffix[i] = sum of cap[i:]
@@ -208,13 +234,21 @@ cdef struct KickCtx:
     Out* o
 
 
+cdef inline void _kick_leaf(KickCtx* x) noexcept nogil:
+    cdef unsigned char* d = slot(x.o)
+    cdef int j
+    memcpy(d, x.row, ROW)
+    for j in range(x.depth):
+        d[x.kr[j]] = x.kc[j]
+
+
 cdef void kick_solo(KickCtx* x, int i, int need) noexcept nogil:
     # Multisets of `need` single kickers from cand[i:], in ascending
     # lexicographic order of the sorted kicker list: more copies of a smaller
     # rank come first, hence the count loop runs downwards.
     cdef int k, c, cap
     if need == 0:
-        emit(x.o, x.row)
+        _kick_leaf(x)
         return
     if x.suffix[i] < need:      # also stops at i == ncand (suffix 0)
         return
@@ -222,30 +256,39 @@ cdef void kick_solo(KickCtx* x, int i, int need) noexcept nogil:
     cap = x.cap[i]
     if cap > need:
         cap = need
-    if k == HIGH and not x.both_jokers and x.row[LOW] > 0:
+    if k == HIGH and not x.both_jokers and x.cnt[LOW] > 0:
         cap = 0
     c = cap
-    while c >= 0:
+    while c > 0:
         if not (c == 3 and k == x.forbid3):
-            x.row[k] = c
+            x.cnt[k] = c
+            x.kr[x.depth] = k
+            x.kc[x.depth] = c
+            x.depth += 1
             kick_solo(x, i + 1, need - c)
+            x.depth -= 1
         c -= 1
-    x.row[k] = 0
+    x.cnt[k] = 0
+    kick_solo(x, i + 1, need)
 
 
 cdef void kick_pairs(KickCtx* x, int i, int need) noexcept nogil:
     # `need` pairs of distinct ranks from cand[i:], in ascending lexicographic order.
     cdef int j, k
     if need == 0:
-        emit(x.o, x.row)
+        _kick_leaf(x)
         return
     for j in range(i, x.ncand - need + 1):
         k = x.cand[j]
-        if k == HIGH and not x.both_jokers and x.row[LOW] > 0:
+        if k == HIGH and not x.both_jokers and x.cnt[LOW] > 0:
             continue
-        x.row[k] = 2
+        x.cnt[k] = 2
+        x.kr[x.depth] = k
+        x.kc[x.depth] = 2
+        x.depth += 1
         kick_pairs(x, j + 1, need - 1)
-        x.row[k] = 0
+        x.depth -= 1
+        x.cnt[k] = 0
 
 
 cdef void gen_airplane_kick(const HandInfo* hi, const RulesC* r, int kind,
@@ -278,6 +321,8 @@ cdef void gen_airplane_kick(const HandInfo* hi, const RulesC* r, int kind,
         return
     x.o = o
     x.both_jokers = r.both_jokers
+    x.depth = 0
+    memset(x.cnt, 0, N_RANKS)
     _clear(x.row, kind)
     for L in range(lmin, lmax + 1):
         for e in range(max(L - 1, rmin), ACE + 1):
@@ -332,17 +377,12 @@ cdef void gen_four_two(const HandInfo* hi, const RulesC* r, int kind, int rmin, 
             if k1 == x:
                 continue
             if dup and hi.h[k1] >= 2:
-                row[k1] = 2
-                emit(o, row)
-            row[k1] = each
+                emit1(o, row, k1, 2)
             for b in range(a + 1, nk):
                 k2 = ks[b]
                 if k2 == x or (k2 == HIGH and k1 == LOW and not r.both_jokers):
                     continue
-                row[k2] = each
-                emit(o, row)
-                row[k2] = 0
-            row[k1] = 0
+                emit2(o, row, k1, each, k2, each)
         row[x] = 0
 
 
@@ -356,18 +396,14 @@ cdef void gen_bombs(const HandInfo* hi, const RulesC* r, int min_size, int min_r
             x = hi.ge[size][i]
             if x > TWO or (size == min_size and x < min_rank):
                 continue
-            row[x] = size
-            emit(o, row)
-            row[x] = 0
+            emit1(o, row, x, size)
 
 
 cdef void gen_rocket(const HandInfo* hi, const RulesC* r, Out* o) noexcept nogil:
     cdef unsigned char row[16]
     if hi.h[LOW] >= r.max_joker and hi.h[HIGH] >= r.max_joker:
         _clear(row, K_ROCKET)
-        row[LOW] = r.max_joker
-        row[HIGH] = r.max_joker
-        emit(o, row)
+        emit2(o, row, LOW, r.max_joker, HIGH, r.max_joker)
 
 
 cdef void gen_kind(const HandInfo* hi, const RulesC* r, int kind,
@@ -458,6 +494,22 @@ cdef void gen_moves(const unsigned char* h, const RulesC* r, const MoveInfo* las
 # Reading rows: rank and length of a generated row, classification, beating.
 # ---------------------------------------------------------------------------
 
+cdef int _top_trio_window(const unsigned char* c, int L) noexcept nogil:
+    """Top rank of the highest window of L consecutive ranks within 0..ACE
+    that all hold exactly three cards, or -1."""
+    cdef int e = ACE, x, ok
+    while e >= L - 1:
+        ok = 1
+        for x in range(e - L + 1, e + 1):
+            if c[x] != 3:
+                ok = 0
+                break
+        if ok:
+            return e
+        e -= 1
+    return -1
+
+
 cdef void row_info(const unsigned char* row, MoveInfo* mi) noexcept nogil:
     """Rank, length and size of a row that holds a legal move of its kind."""
     cdef int kind = row[KIND_BYTE]
@@ -493,20 +545,8 @@ cdef void row_info(const unsigned char* row, MoveInfo* mi) noexcept nogil:
             if row[x] == 3:
                 mi.rank = x
     elif kind == K_AIRPLANE_SOLO:
-        # Highest window of `length` ranks that all hold exactly three cards.
-        L = n // 4
-        mi.length = L
-        e = ACE
-        while e >= L - 1:
-            ok = 1
-            for x in range(e - L + 1, e + 1):
-                if row[x] != 3:
-                    ok = 0
-                    break
-            if ok:
-                mi.rank = e
-                break
-            e -= 1
+        mi.length = n // 4
+        mi.rank = _top_trio_window(row, n // 4)
 
 
 cdef inline bint _jokers_ok(const unsigned char* rest, const RulesC* r) noexcept nogil:
@@ -566,29 +606,23 @@ cdef int classify_c(const unsigned char* c, const RulesC* r, MoveInfo* infos) no
             elif c[lo] == 3 and nused >= 2:
                 infos[n] = MoveInfo(K_AIRPLANE, hi, nused, total); n += 1
 
-    # Airplane with singles: highest window of L ranks holding exactly 3.
+    # Airplane with singles: the highest window of L ranks holding exactly 3
+    # is the highest reading.  The kicker rules do not depend on the window:
+    # jokers are never primal, and with distinct singles exactly L ranks hold
+    # 3 (any other window leaves a rank of 3 among the kickers).
     if r.solo_kickers and total % 4 == 0 and total >= 8:
         L = total // 4
-        e = ACE
-        while e >= L - 1:
-            ok = 1
-            for x in range(e - L + 1, e + 1):
-                if c[x] != 3:
-                    ok = 0
-                    break
+        e = _top_trio_window(c, L)
+        if e >= 0:
+            memcpy(rest, c, N_RANKS)
+            memset(rest + e - L + 1, 0, L)
+            ok = _jokers_ok(rest, r)
+            if r.airplane_solo_distinct:
+                for x in range(N_RANKS):
+                    if rest[x] > 1:
+                        ok = 0
             if ok:
-                memcpy(rest, c, N_RANKS)
-                for x in range(e - L + 1, e + 1):
-                    rest[x] = 0
-                if _jokers_ok(rest, r):
-                    if r.airplane_solo_distinct:
-                        for x in range(N_RANKS):
-                            if rest[x] > 1:
-                                ok = 0
-                    if ok:
-                        infos[n] = MoveInfo(K_AIRPLANE_SOLO, e, L, total); n += 1
-                        break
-            e -= 1
+                infos[n] = MoveInfo(K_AIRPLANE_SOLO, e, L, total); n += 1
 
     # Airplane with pairs: the ranks holding 3 form the window, the rest are
     # pairs of distinct ranks.

@@ -2,13 +2,13 @@
 so that they raise the same errors."""
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 from ._move import Move
 from .kinds import Kind
 from .rules import Rules
 
-__all__ = ["pick_reading"]
+__all__ = ["pick_reading", "parse_move_with"]
 
 
 def pick_reading(readings: List[Move], want: Optional[Kind], text: str, rules: Rules) -> Move:
@@ -34,3 +34,25 @@ def pick_reading(readings: List[Move], want: Optional[Kind], text: str, rules: R
             + "; pass kind= to choose"
         )
     return readings[0]
+
+
+def parse_move_with(
+    text: object,
+    kind: object,
+    rules: Rules,
+    readings: Callable[[str], List[Move]],
+) -> Move:
+    """``parse_move`` for either engine: ``readings(text)`` is that engine's
+    classify.  ``"pass"`` (any case) is PASS."""
+    from ._move import PASS
+
+    if not isinstance(text, str):
+        raise TypeError(f"move text must be a str, not {type(text).__name__}")
+    want = None if kind is None else Kind.coerce(kind)  # type: ignore[arg-type]
+    if text.strip().lower() == "pass":
+        if want not in (None, Kind.PASS):
+            raise ValueError(f"'pass' is not a {want.name}")  # type: ignore[union-attr]
+        return PASS
+    if want is Kind.PASS:
+        raise ValueError(f"{text!r} is not PASS")
+    return pick_reading(readings(text), want, text, rules)

@@ -16,7 +16,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
 from ._move import PASS, Move
 from .cards import ACE, HIGH_JOKER, LOW_JOKER, N_RANKS, CardsLike, to_counts
 from .kinds import Kind
-from .moves import pick_reading
+from .moves import parse_move_with
 from .rules import Rules, RulesLike, resolve_rules
 
 __all__ = ["legal_moves", "classify", "beats", "parse_move", "move_order_key", "check_move"]
@@ -260,6 +260,8 @@ def check_move(move: object, rules: Rules, what: str = "move") -> Move:
     if not isinstance(move, Move):
         raise TypeError(f"{what} must be a Move, not {type(move).__name__}")
     if move.kind == Kind.PASS:
+        if any(move.counts) or (move.rank, move.length) != (-1, 0):
+            raise ValueError(f"{what} {move!r} is not a PASS: a pass has no cards")
         return move
     to_counts(move.counts, rules=rules)  # within the deck
     for m in _classify_counts(move.counts, rules):
@@ -336,14 +338,4 @@ def parse_move(text: str, kind: Optional[Union[Kind, int, str]] = None, *,
     example ``555666777888``: AIRPLANE or AIRPLANE_SOLO).
     """
     r = resolve_rules(rules)
-    if not isinstance(text, str):
-        raise TypeError(f"move text must be a str, not {type(text).__name__}")
-    want = None if kind is None else Kind.coerce(kind)
-    if text.strip().lower() == "pass":
-        if want not in (None, Kind.PASS):
-            raise ValueError(f"'pass' is not a {want.name}")
-        return PASS
-    if want is Kind.PASS:
-        raise ValueError(f"{text!r} is not PASS")
-    return pick_reading(_classify_counts(tuple(int(c) for c in to_counts(text, rules=r)), r),
-                         want, text, r)
+    return parse_move_with(text, kind, r, lambda t: classify(t, rules=r))

@@ -96,6 +96,11 @@ class Rules:
         """Face-down cards the landlord takes."""
         return self.deck_size - self.players * self.hand_size
 
+    def __getstate__(self) -> dict:
+        # The fast path caches a process-local registry id on the object
+        # (``_ddz_cid``); it must not travel in a pickle.
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_ddz")}
+
     def replace(self, **changes: object) -> "Rules":
         """A copy with some options changed (named ``custom`` unless given)."""
         changes.setdefault("name", "custom")
