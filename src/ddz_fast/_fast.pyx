@@ -8,23 +8,20 @@ whole batch.  Results match :mod:`ddz_fast.reference` exactly, order included.
 """
 cimport cython
 cimport numpy as cnp
-from cpython.ref cimport PyObject
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Destructor
 from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy, memcmp, memset
+from libc.string cimport memcpy, memcmp
 
 import threading
 
 import numpy as np
 
-from ._move cimport Move, make_move, N_RANKS, K_PASS
+from ._move cimport Move, make_move, K_PASS
 from ._kernels cimport (
     RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_free, gen_moves,
     row_info, classify_c, beats_c, valid_move_c,
 )
-from ._move import PASS
 from .cards import to_counts, format_cards
-from .kinds import Kind
 from .moves import parse_move_with
 from .rules import Rules, resolve_rules
 
@@ -566,7 +563,6 @@ cdef class _Job:
 
     cdef void run(self) noexcept nogil:
         cdef Py_ssize_t i, before
-        cdef Out scratch
         cdef Out* o = &self.out
         cdef const MoveInfo* lp
         if self.count_only:
@@ -599,7 +595,7 @@ cdef object _check_batch_hands(object hands, object rules, const RulesC* rc):
     if hands.size:
         bad = (hands < 0) | (hands > limits)
         if bad.any():
-            i, slot = np.argwhere(bad)[0]
+            i = np.argwhere(bad)[0][0]
             try:
                 to_counts(hands[i], rules=_rules_obj(rules))
             except ValueError as e:
@@ -614,8 +610,6 @@ cdef object _check_batch_lasts(object lasts, object hands, object rules, const R
     cdef cnp.ndarray infos
     cdef MoveInfo* mp
     cdef unsigned char row[16]
-    cdef unsigned char both[15]
-    cdef const unsigned char* hp
     cdef int j
     if lasts is None:
         return None
@@ -643,7 +637,6 @@ cdef object _check_batch_lasts(object lasts, object hands, object rules, const R
             _load_move(x, rules, rc, &mp[i], f"lasts[{i}]")
             memcpy(row, (<Move>x).c, 15)
     # hand + last must fit in the deck
-    hp = <const unsigned char*>cnp.PyArray_DATA(hands)
     if isinstance(lasts, np.ndarray) and lasts.dtype != object:
         total = hands.astype(np.int16) + rows[:, :15]
     else:
@@ -660,7 +653,7 @@ cdef object _check_batch_lasts(object lasts, object hands, object rules, const R
 cdef tuple _run_batch(object hands, object lasts, object rules, object threads, bint count_only):
     cdef int cid = _rules_id(rules)
     cdef const RulesC* rc = &_RULES[cid]
-    cdef Py_ssize_t n, i, t, total
+    cdef Py_ssize_t n, t, total
     cdef _Job job
     if isinstance(threads, bool) or not isinstance(threads, int):
         raise TypeError(f"threads must be an int, not {type(threads).__name__}")

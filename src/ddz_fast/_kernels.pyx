@@ -129,7 +129,7 @@ cdef struct HandInfo:
 
 
 cdef void hand_info(const unsigned char* h, HandInfo* hi) noexcept nogil:
-    cdef int x, t, c, n, total = 0
+    cdef int x, t, c, total = 0
     cdef int prev1 = 0, prev2 = 0, prev3 = 0
     hi.h = h
     for t in range(9):
@@ -441,7 +441,6 @@ cdef void gen_kind(const HandInfo* hi, const RulesC* r, int kind,
 cdef void gen_lead(const unsigned char* h, const RulesC* r, Out* o) noexcept nogil:
     """Every lead move of hand h, in the documented order (no PASS)."""
     cdef HandInfo hi
-    cdef int kind
     hand_info(h, &hi)
     gen_same(&hi, K_SOLO, 1, 0, o)
     gen_same(&hi, K_PAIR, 2, 0, o)
@@ -513,7 +512,7 @@ cdef int _top_trio_window(const unsigned char* c, int L) noexcept nogil:
 cdef void row_info(const unsigned char* row, MoveInfo* mi) noexcept nogil:
     """Rank, length and size of a row that holds a legal move of its kind."""
     cdef int kind = row[KIND_BYTE]
-    cdef int n = 0, x, top = -1, e, L, ok
+    cdef int n = 0, x, top = -1
     for x in range(N_RANKS):
         n += row[x]
         if row[x]:
@@ -557,7 +556,7 @@ cdef int classify_c(const unsigned char* c, const RulesC* r, MoveInfo* infos) no
     """Every reading of cards c: at most one MoveInfo per kind (its highest
     reading), written to infos in kind order; returns how many."""
     cdef int n = 0, total = 0, nused = 0, lo = -1, hi = -1, x, e, L, j
-    cdef int cnt3 = 0, cnt4 = 0, r3 = -1, r4 = -1, pairs, ones, ok
+    cdef int cnt3 = 0, cnt4 = 0, r3 = -1, r4 = -1, pairs, ok
     cdef unsigned char rest[15]
     for x in range(N_RANKS):
         total += c[x]
