@@ -11,13 +11,19 @@ import json
 import os
 import sys
 import time
-from typing import Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, cast
 
 import numpy as np
 
 from . import __version__
 from ._api import legal_moves, parse_move
-from .rules import PRESETS
+from .rules import PRESETS, Rules
+
+if TYPE_CHECKING:
+    from .game import Observation
+
+# The numbered choices offered to the person: Moves or auction actions.
+_Options = Dict[int, Any]
 
 __all__ = ["main"]
 
@@ -44,7 +50,7 @@ def _cmd_moves(args: argparse.Namespace) -> int:
 # selfplay
 # ---------------------------------------------------------------------------
 
-def _selfplay_rules(args: argparse.Namespace):
+def _selfplay_rules(args: argparse.Namespace) -> Rules:
     from .rules import resolve_rules
 
     r = resolve_rules(args.rules)
@@ -118,7 +124,8 @@ def _pct(k: int, n: int) -> str:
     return f"{100.0 * k / n:.2f} %" if n else "-"
 
 
-def _print_summary(rules, args, s: Dict, bids: Dict[int, int], totals: List[int]) -> None:
+def _print_summary(rules: Rules, args: argparse.Namespace, s: Dict[str, Any], bids: Dict[int, int],
+                   totals: List[int]) -> None:
     n = s["games"]
     threads = f"{args.threads} thread" + ("s" if args.threads != 1 else "")
     print(f"ddz-fast selfplay: {n:,} uniformly random games, rules {rules.name!r} "
@@ -167,7 +174,7 @@ separate them (6 6, or 3-4-5-6-7).  When the same cards make two kinds of move,
 use the number.  'hand' shows the table again, 'quit' leaves."""
 
 
-def _cards_of_legal(text: str, options, rules) -> bool:
+def _cards_of_legal(text: str, options: _Options, rules: Rules) -> bool:
     """Is text the cards of some offered move?"""
     from .cards import to_counts
 
@@ -182,14 +189,14 @@ class _Quit(Exception):
     pass
 
 
-def _spaced(counts) -> str:
+def _spaced(counts: Iterable[int]) -> str:
     from .cards import RANKS
 
     groups = [RANKS[r] * int(c) for r, c in enumerate(counts) if c]
     return " ".join(groups) if groups else "(none)"
 
 
-def _action_text(a) -> str:
+def _action_text(a: object) -> str:
     from ._move import Move
 
     if isinstance(a, Move):
@@ -199,6 +206,8 @@ def _action_text(a) -> str:
 
 class _Human:
     """Reads the person's choices from stdin; never raises on bad input."""
+
+    rules: Rules          # set by _cmd_play
 
     def __init__(self, seat: int, names: List[str]) -> None:
         self.seat = seat
@@ -217,7 +226,7 @@ class _Human:
                 raise EOFError
             return line.strip()
 
-    def _show(self, obs) -> None:
+    def _show(self, obs: Observation) -> None:
         n = len(obs.hand_sizes)
         print()
         role = ""
@@ -225,7 +234,8 @@ class _Human:
             role = " - you are the LANDLORD" if obs.landlord == self.seat else " - you are a farmer"
         print(f"== Your turn ({self.names[self.seat]}){role} ==")
         if obs.landlord is not None:
-            print(f"   landlord: {self.names[obs.landlord]}   kitty: {_spaced(obs.kitty)}"
+            kitty = cast(np.ndarray, obs.kitty)       # revealed once the landlord is known
+            print(f"   landlord: {self.names[obs.landlord]}   kitty: {_spaced(kitty)}"
                   f"   stake: {obs.base << (obs.bombs + obs.doubles)}"
                   f" (base {obs.base}, bombs {obs.bombs}" + (f", doubles {obs.doubles}" if obs.doubles else "") + ")")
         if obs.landlord is None and obs.history:
@@ -233,16 +243,17 @@ class _Human:
         others = "   ".join(f"{self.names[s]}: {obs.hand_sizes[s]}" for s in range(n) if s != self.seat)
         print(f"   cards left: {others}")
         if obs.last_move is not None:
-            print(f"   to beat: {_action_text(obs.last_move)} by {self.names[obs.last_player]}")
+            by = cast(int, obs.last_player)           # set whenever last_move is
+            print(f"   to beat: {_action_text(obs.last_move)} by {self.names[by]}")
         elif obs.phase.name == "PLAY":
             print("   you lead")
         print(f"   your hand: {_spaced(obs.hand)}")
 
-    def _options(self, obs):
+    def _options(self, obs: Observation) -> _Options:
         from ._move import Move
         from .game import Bid
 
-        acts = obs.legal_actions
+        acts = cast(Sequence[Any], obs.legal_actions)   # a MoveList or auction actions
         if acts and isinstance(acts[0], Move):
             leading = obs.last_move is None
             return {i + (1 if leading else 0): a for i, a in enumerate(acts)}
@@ -250,7 +261,7 @@ class _Human:
             return {a.value: a for a in acts}
         return {i: a for i, a in enumerate(acts)}
 
-    def _list(self, options) -> None:
+    def _list(self, options: _Options) -> None:
         from ._move import Move
 
         by_kind: Dict[str, List[str]] = {}
@@ -271,7 +282,7 @@ class _Human:
             for extra in lines[1:]:
                 print(f"   {'':<16}{extra}")
 
-    def __call__(self, obs):
+    def __call__(self, obs: Observation) -> object:
         from ._move import Move
         from .cards import to_counts
 
@@ -346,6 +357,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             shown_kitty = False
             while not g.is_over:
                 s = g.to_move
+                assert s is not None          # the game is not over
                 obs = g.observation(s)
                 if s == args.seat:
                     a = human(obs)
@@ -361,8 +373,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
                 print(f"{names[s]}: {_action_text(a)}")
                 if g.kitty_revealed and not shown_kitty:
                     shown_kitty = True
-                    who = "you are" if g.landlord == args.seat else f"{names[g.landlord]} is"
-                    print(f"-- {who} the landlord (base {g.base}); the kitty: {_spaced(g.kitty)} --")
+                    landlord = cast(int, g.landlord)      # known once the kitty is revealed
+                    who = "you are" if landlord == args.seat else f"{names[landlord]} is"
+                    print(f"-- {who} the landlord (base {g.base}); the kitty: {_spaced(cast(np.ndarray, g.kitty))} --")
             r = session.record(g)
             who = "the landlord wins" if r.landlord_won else "the farmers win"
             extra = {0: "", 1: ", spring", 2: ", anti-spring"}[r.spring]
@@ -427,7 +440,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        func: Callable[[argparse.Namespace], int] = args.func
+        return func(args)
     except (ValueError, TypeError) as e:
         print(f"ddz-fast: error: {e}", file=sys.stderr)
         return 2

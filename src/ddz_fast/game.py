@@ -99,10 +99,11 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 
+from ._fast import MoveList
 from ._fast import legal_moves as _legal_moves
 from ._move import PASS, Move
 from ._playout import (
@@ -113,7 +114,7 @@ from ._playout import (
     play_random_games,
     policy_seed,
 )
-from .cards import check_counts, format_cards, to_counts
+from .cards import CardsLike, check_counts, format_cards, to_counts
 from .kinds import Kind
 from .rules import Rules, RulesLike, resolve_rules
 
@@ -298,7 +299,7 @@ class Observation:
     legal_actions: object
 
 
-def _seed_int(seed) -> int:
+def _seed_int(seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
     return int(seed) & _MASK
@@ -341,7 +342,7 @@ class Game(GameCore):
     @classmethod
     def from_position(
         cls,
-        hands: Sequence,
+        hands: Sequence[CardsLike],
         landlord: int,
         base: int = 1,
         to_move: Optional[int] = None,
@@ -352,7 +353,7 @@ class Game(GameCore):
         bombs: int = 0,
         doubles: int = 0,
         played: Optional[Sequence[int]] = None,
-        kitty=None,
+        kitty: Optional[CardsLike] = None,
     ) -> "Game":
         """A play-phase game from a given position (for search code).
 
@@ -378,12 +379,12 @@ class Game(GameCore):
             if c == 0:
                 raise ValueError(f"seat {s} holds no cards: the deal would be over")
 
-        def seat(x, what):
+        def seat(x: object, what: str) -> int:
             if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or not 0 <= x < n:
                 raise ValueError(f"{what} must be a seat 0..{n - 1}, not {x!r}")
             return int(x)
 
-        def count(x, what, low=0):
+        def count(x: object, what: str, low: int = 0) -> int:
             if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < low:
                 raise ValueError(f"{what} must be an int >= {low}, not {x!r}")
             return int(x)
@@ -440,7 +441,7 @@ class Game(GameCore):
         g._doubles = doubles
         g._last = last
         g._last_player = -1 if last_player is None else last_player
-        g._passes = 0 if last is None else (to_move - last_player - 1) % n
+        g._passes = 0 if last_player is None else (to_move - last_player - 1) % n
         g._legal = legal
         return g
 
@@ -504,12 +505,14 @@ class Game(GameCore):
 
     def hand(self, seat: int) -> np.ndarray:
         """A copy of one seat's hand (uint8, shape (15,))."""
-        return self._views[seat].copy()
+        out: np.ndarray = self._views[seat].copy()    # (numpy's stubs type copy() as Any)
+        return out
 
     @property
     def hands(self) -> np.ndarray:
         """A copy of all hands, shape (players, 15)."""
-        return self._hands.copy()
+        out: np.ndarray = self._hands.copy()
+        return out
 
     # -- hooks called by GameCore ----------------------------------------------
     def _make_result(self, winner: int, won: bool, spring: int) -> GameResult:
@@ -521,7 +524,7 @@ class Game(GameCore):
             plies=self._plies, redeals=self.deal_number,
         )
 
-    def _illegal(self, action) -> ValueError:
+    def _illegal(self, action: object) -> ValueError:
         if self._phase == 3:
             return ValueError(f"illegal action {action!r}: the game is over")
         who = f"seat {self._to_move}"
@@ -565,7 +568,7 @@ class Game(GameCore):
             legal_actions=self.legal_actions() if not over and player == self._to_move else (),
         )
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> Dict[str, Any]:
         """The complete state as plain, comparable data (for tests and
         debugging; two games with equal snapshots behave identically)."""
         legal = self.legal_actions()
@@ -622,7 +625,7 @@ def _strength(hand: np.ndarray, rules: Rules) -> int:
     return int(hand[12]) + int(hand[13]) + 2 * int(hand[14]) + 2 * bombs
 
 
-def simple_bot(obs: Observation, rules: RulesLike = "standard"):
+def simple_bot(obs: Observation, rules: RulesLike = "standard") -> Union[Move, AuctionAction]:
     """A weak, deterministic baseline player (used by ``ddz-fast play``).
 
     Auction: bids up to ``min(3, strength // 2)`` (strength: one point per 2
@@ -637,20 +640,21 @@ def simple_bot(obs: Observation, rules: RulesLike = "standard"):
         raise ValueError("it is not this player's turn")
     r = resolve_rules(rules)
     if obs.phase is _AUCTION or obs.phase is _DOUBLING:
+        choices = cast(Tuple[AuctionAction, ...], acts)
         st = _strength(obs.hand, r)
-        first = acts[0]
+        first = choices[0]
         if isinstance(first, Bid):
             want = min(3, st // 2)
-            bids = [a for a in acts if a.value and a.value <= want]
+            bids = [a for a in cast(Tuple[Bid, ...], choices) if a.value and a.value <= want]
             return bids[0] if bids else BID_PASS
         if obs.phase is _DOUBLING:
             return DOUBLE if st >= 5 else NO_DOUBLE
-        return acts[1] if st >= 3 else DECLINE
+        return choices[1] if st >= 3 else DECLINE
     me, ll = obs.player, obs.landlord
     responding = obs.last_move is not None
     if responding and me != ll and obs.last_player != ll:
         return PASS                       # the partner holds the table
-    moves = [m for m in acts if not m.is_pass]
+    moves = [m for m in cast(MoveList, acts) if not m.is_pass]
     if not moves:
         return PASS
     ordinary = [m for m in moves if m.kind is not _BOMB and m.kind is not _ROCKET]
@@ -714,6 +718,7 @@ class Session:
             g = self.new_game()
             while not g.is_over:
                 s = g.to_move
+                assert s is not None          # the game is not over
                 a = agents[s](g.observation(s))
                 g.step(a)
                 if on_step is not None:

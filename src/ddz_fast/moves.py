@@ -51,7 +51,7 @@ def parse_move_with(
     want = None if kind is None else Kind.coerce(kind)  # type: ignore[arg-type]
     if text.strip().lower() == "pass":
         if want not in (None, Kind.PASS):
-            raise ValueError(f"'pass' is not a {want.name}")  # type: ignore[union-attr]
+            raise ValueError(f"'pass' is not a {want.name}")
         return PASS
     if want is Kind.PASS:
         raise ValueError(f"{text!r} is not PASS")

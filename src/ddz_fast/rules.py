@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
-from typing import Mapping, Union
+from typing import Any, Dict, Mapping, Union
 
 __all__ = ["Rules", "PRESETS", "resolve_rules", "RulesLike"]
 
@@ -96,7 +96,7 @@ class Rules:
         """Face-down cards the landlord takes."""
         return self.deck_size - self.players * self.hand_size
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> Dict[str, Any]:
         # The fast path caches a process-local registry id on the object
         # (``_ddz_cid``); it must not travel in a pickle.
         return {k: v for k, v in self.__dict__.items() if not k.startswith("_ddz")}
