@@ -51,7 +51,17 @@ cdef tuple _move_options(rules):
             rules.both_jokers_as_kickers)
 
 
+_REGISTER_LOCK = threading.Lock()
+
+
 cdef int _register(rules) except -1:
+    # Slow path (once per distinct option set), under a lock so that two
+    # threads never fill the same slot (the GIL-free build runs them at once).
+    with _REGISTER_LOCK:
+        return _register_locked(rules)
+
+
+cdef int _register_locked(rules) except -1:
     global _NRULES
     key = _move_options(rules)
     cid = _RULE_IDS.get(key)
