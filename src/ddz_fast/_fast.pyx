@@ -14,6 +14,8 @@ from libc.string cimport memcpy, memcmp
 
 import threading
 
+from ._parallel import run_parts
+
 import numpy as np
 
 from ._move cimport Move, make_move, K_PASS
@@ -688,14 +690,7 @@ cdef tuple _run_batch(object hands, object lasts, object rules, object threads, 
             if not out_init(&job.out, 96 * (job.stop - job.start) + 16, False):
                 raise MemoryError("out of memory generating moves")
         jobs.append(job)
-    if threads == 1:
-        (<_Job>jobs[0]).run_py()
-    else:
-        workers = [threading.Thread(target=j.run_py) for j in jobs]
-        for w in workers:
-            w.start()
-        for w in workers:
-            w.join()
+    run_parts([j.run_py for j in jobs])
     for job in jobs:
         if job.out.oom:
             raise MemoryError("out of memory generating moves")

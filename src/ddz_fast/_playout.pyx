@@ -47,7 +47,7 @@ cimport numpy as cnp
 from libc.stdint cimport uint64_t, int64_t
 from libc.string cimport memcpy, memset
 
-import threading
+from ._parallel import run_parts
 
 import numpy as np
 
@@ -1061,14 +1061,7 @@ def play_random_games(n_games, *, rules="standard", seed=0, threads=1, first_gam
         job.cards_played = <short*>cnp.PyArray_DATA(arrays["cards_played"])
         jobs.append(job)
     t0 = time.perf_counter()
-    if nthreads == 1:
-        (<_Job>jobs[0]).run_py()
-    else:
-        workers = [threading.Thread(target=j.run_py) for j in jobs]
-        for w in workers:
-            w.start()
-        for w in workers:
-            w.join()
+    run_parts([j.run_py for j in jobs])
     elapsed = time.perf_counter() - t0
     for job in jobs:
         if job.failed:
