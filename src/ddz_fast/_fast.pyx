@@ -617,26 +617,38 @@ cdef object _check_batch_hands(object hands, object rules, const RulesC* rc):
 
 cdef object _check_batch_lasts(object lasts, object hands, object rules, const RulesC* rc):
     """Validate one last move per hand; return an (N,) array of MoveInfo
-    bytes (4 int32 each) or None."""
+    bytes (4 int32 each) or None.  Each last must be legal under the rules
+    and fit in the deck together with its hand.  The per-hand work is C loops
+    (a move already known legal under these rules is not re-classified)."""
     cdef Py_ssize_t n = hands.shape[0], i
-    cdef cnp.ndarray infos
+    cdef cnp.ndarray infos, lastc
     cdef MoveInfo* mp
+    cdef unsigned char* lc
+    cdef const unsigned char* hp = <const unsigned char*>cnp.PyArray_DATA(hands)
+    cdef const unsigned char* src
     cdef unsigned char row[16]
+    cdef unsigned char both[15]
+    cdef unsigned long long bit = (<unsigned long long>1) << rc.id
+    cdef Move m
     cdef int j
     if lasts is None:
         return None
     infos = np.zeros((n, 4), dtype=np.int32)
+    lastc = np.zeros((n, 15), dtype=np.uint8)
     mp = <MoveInfo*>cnp.PyArray_DATA(infos)
+    lc = <unsigned char*>cnp.PyArray_DATA(lastc)
     if isinstance(lasts, np.ndarray) and lasts.dtype != object:
         if lasts.dtype != np.uint8 or lasts.ndim != 2 or lasts.shape != (n, 16):
             raise ValueError(f"lasts as an array must be uint8 rows of shape ({n}, 16), "
                              f"not {lasts.dtype} {lasts.shape}")
         rows = np.ascontiguousarray(lasts)
+        src = <const unsigned char*>cnp.PyArray_DATA(rows)
         for i in range(n):
-            memcpy(row, <const char*>cnp.PyArray_DATA(rows) + i * 16, 16)
+            memcpy(row, src + i * 16, 16)
             if not valid_move_c(row, rc, &mp[i]):
                 raise ValueError(f"lasts[{i}] ({format_cards([row[j] for j in range(15)]) or 'no cards'}, "
                                  f"kind {row[15]}) is not a legal move under the rules")
+            memcpy(lc + i * 15, row, 15)
     else:
         lasts = list(lasts)
         if len(lasts) != n:
@@ -646,19 +658,22 @@ cdef object _check_batch_lasts(object lasts, object hands, object rules, const R
             if x is None:
                 mp[i].kind = K_PASS
                 continue
-            _load_move(x, rules, rc, &mp[i], f"lasts[{i}]")
-            memcpy(row, (<Move>x).c, 15)
-    # hand + last must fit in the deck
-    if isinstance(lasts, np.ndarray) and lasts.dtype != object:
-        total = hands.astype(np.int16) + rows[:, :15]
-    else:
-        total = hands.astype(np.int16) + np.array(
-            [(x.counts if x is not None else (0,) * 15) for x in lasts], dtype=np.int16).reshape(n, 15)
-    limits = np.array([rc.max_count] * 13 + [rc.max_joker] * 2)
-    bad = (total > limits).any(axis=1)
-    if bad.any():
-        i = int(np.argmax(bad))
-        raise ValueError(f"hand {i} and its last move cannot both be in play (more cards than the deck holds)")
+            if type(x) is Move and (<Move>x)._valid_for & bit:
+                m = <Move>x
+                mp[i].kind = m.kind_
+                mp[i].rank = m.rank_
+                mp[i].length = m.length_
+                mp[i].ncards = m.ncards
+            else:
+                _load_move(x, rules, rc, &mp[i], f"lasts[{i}]")
+                m = <Move>x
+            memcpy(lc + i * 15, m.c, 15)
+    for i in range(n):
+        for j in range(15):
+            both[j] = hp[i * 15 + j] + lc[i * 15 + j]
+        if not _within(both, rc):
+            raise ValueError(f"hand {i} and its last move cannot both be in play "
+                             "(more cards than the deck holds)")
     return infos
 
 
