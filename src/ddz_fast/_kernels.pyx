@@ -552,10 +552,23 @@ cdef inline bint _jokers_ok(const unsigned char* rest, const RulesC* r) noexcept
     return r.both_jokers or rest[LOW] == 0 or rest[HIGH] == 0
 
 
+cdef inline bint _singles_ok(const unsigned char* rest, const RulesC* r, bint distinct) noexcept nogil:
+    # Single attachments `rest`: not both jokers (unless allowed), and of
+    # pairwise distinct ranks when `distinct`.
+    cdef int x
+    if not _jokers_ok(rest, r):
+        return False
+    if distinct:
+        for x in range(N_RANKS):
+            if rest[x] > 1:
+                return False
+    return True
+
+
 cdef int classify_c(const unsigned char* c, const RulesC* r, MoveInfo* infos) noexcept nogil:
     """Every reading of cards c: at most one MoveInfo per kind (its highest
     reading), written to infos in kind order; returns how many."""
-    cdef int n = 0, total = 0, nused = 0, lo = -1, hi = -1, x, e, L, j
+    cdef int n = 0, total = 0, nused = 0, lo = -1, hi = -1, x, e, L
     cdef int cnt3 = 0, cnt4 = 0, r3 = -1, r4 = -1, pairs, ok
     cdef unsigned char rest[15]
     for x in range(N_RANKS):
@@ -615,12 +628,7 @@ cdef int classify_c(const unsigned char* c, const RulesC* r, MoveInfo* infos) no
         if e >= 0:
             memcpy(rest, c, N_RANKS)
             memset(rest + e - L + 1, 0, L)
-            ok = _jokers_ok(rest, r)
-            if r.airplane_solo_distinct:
-                for x in range(N_RANKS):
-                    if rest[x] > 1:
-                        ok = 0
-            if ok:
+            if _singles_ok(rest, r, r.airplane_solo_distinct):
                 infos[n] = MoveInfo(K_AIRPLANE_SOLO, e, L, total); n += 1
 
     # Airplane with pairs: the ranks holding 3 form the window, the rest are
@@ -635,31 +643,17 @@ cdef int classify_c(const unsigned char* c, const RulesC* r, MoveInfo* infos) no
             elif c[x] != 0 and c[x] != 3:
                 ok = 0
         if ok and cnt3 == L and pairs == L:
-            # the trios must be consecutive within 0..ACE
-            j = 0
-            for x in range(ACE + 1):
-                if c[x] == 3:
-                    j += 1
-                    e = x
-            if j == L and c[e - L + 1] == 3 and (e - L + 1) >= 0:
-                ok = 1
-                for x in range(e - L + 1, e + 1):
-                    if c[x] != 3:
-                        ok = 0
-                if ok and (r.both_jokers or c[LOW] == 0 or c[HIGH] == 0):
-                    infos[n] = MoveInfo(K_AIRPLANE_PAIR, e, L, total); n += 1
+            # the L ranks holding 3 must be one window within 0..ACE
+            e = _top_trio_window(c, L)
+            if e >= 0 and (r.both_jokers or c[LOW] == 0 or c[HIGH] == 0):
+                infos[n] = MoveInfo(K_AIRPLANE_PAIR, e, L, total); n += 1
 
     # Four with two attachments.
     if r.four_with_kickers and cnt4 == 1 and r4 <= TWO:
         if total == 6:
             memcpy(rest, c, N_RANKS)
             rest[r4] = 0
-            ok = _jokers_ok(rest, r)
-            if r.four_two_solo_distinct:
-                for x in range(N_RANKS):
-                    if rest[x] > 1:
-                        ok = 0
-            if ok:
+            if _singles_ok(rest, r, r.four_two_solo_distinct):
                 infos[n] = MoveInfo(K_FOUR_TWO_SOLO, r4, 1, total); n += 1
         elif total == 8:
             pairs = 0
