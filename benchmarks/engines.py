@@ -150,13 +150,9 @@ OS_PLAY_BASE = 4
 
 def openspiel_string_to_counts(s: str) -> list:
     """OpenSpiel play-action string -> counts ("333444-56", "(BWJ)(CJ)", "Pass")."""
-    c = [0] * N_RANKS
     if s == "Pass":
-        return c
-    s = s.replace("(BWJ)", "B").replace("(CJ)", "R").replace("-", "")
-    for ch in s:
-        c[RANKS.index(ch)] += 1
-    return c
+        return [0] * N_RANKS
+    return rlcard_str_to_counts(s.replace("(BWJ)", "B").replace("(CJ)", "R").replace("-", ""))
 
 
 class OpenSpiel(Engine):
