@@ -18,9 +18,9 @@ from optional import require
 ONE_DECK = np.array([4] * 13 + [1, 1])
 
 
-def random_hands(n, seed, deck=ONE_DECK):
+def random_hands(n, seed, deck=ONE_DECK, max_cards=54):
     rng = np.random.default_rng(seed)
-    sizes = rng.integers(0, int(deck.sum()) + 1, size=n)
+    sizes = rng.integers(0, min(max_cards, int(deck.sum())) + 1, size=n)
     return np.array([rng.multivariate_hypergeometric(deck, int(k)) for k in sizes], dtype=np.uint8)
 
 
@@ -50,7 +50,7 @@ def test_douzero_equals_cards2array_on_hands():
 
 def test_douzero_equals_cards2array_on_moves():
     env = require("douzero.env.env")
-    hs = random_hands(40, seed=12)
+    hs = random_hands(100, seed=12, max_cards=20)
     batch = legal_moves_batch(hs)
     ours = encode_douzero(batch)
     assert ours.shape == (len(batch.rows), 54)
