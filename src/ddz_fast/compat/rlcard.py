@@ -2,9 +2,9 @@
 
 RLCard numbers its actions by a list of card strings shipped with it
 (``ID_2_ACTION``).  This module builds the same list without RLCard: the card
-sets are every move of the full deck under the ``"rlcard"`` preset (each card
-set once: RLCard does not type its moves), ordered by RLCard's rule, then
-``"pass"`` last.  The rule, read off RLCard's list (docs/interop.md):
+sets are every move of the full deck of at most 20 cards (a landlord's whole
+hand) under the ``"rlcard"`` preset, each card set once (RLCard does not type
+its moves), ordered by RLCard's rule, then ``"pass"`` last.  The rule, read off RLCard's list (docs/interop.md):
 
 1. by move type, in the order of :class:`~ddz_fast.Kind` (solo, pair, trio,
    trio with a single, trio with a pair, chain, pair chain, airplane, airplane
@@ -63,6 +63,7 @@ _GROUP_SIZE = np.zeros(len(Kind), dtype=np.int64)
 for _kind, _size in ((Kind.TRIO_SOLO, 3), (Kind.TRIO_PAIR, 3), (Kind.AIRPLANE_SOLO, 3),
                      (Kind.AIRPLANE_PAIR, 3), (Kind.FOUR_TWO_SOLO, 4), (Kind.FOUR_TWO_PAIR, 4)):
     _GROUP_SIZE[_kind] = _size
+_MAX_CARDS = 20  # RLCard lists moves of at most 20 cards (the landlord's whole hand)
 _MAX_ATTACHED = 8  # cards attached to one move: at most 4 pairs (an airplane of 4 trios)
 _NO_RANK = N_RANKS  # pads attachment lists: above every rank
 _CARDS_MASK = np.uint64((1 << 60) - 1)  # a packed row key without its kind
@@ -125,9 +126,10 @@ def _table() -> _Table:
     # Every move of the full deck (PASS excluded), in move order.
     moves = legal_moves([rules.max_count] * 13 + [rules.max_jokers] * 2, rules=rules)
     card_keys = pack_rows(moves.rows) & _CARDS_MASK
-    # Keep each card set once: its first (lowest-kind) reading.
+    # Keep each card set of at most 20 cards (a landlord's hand) once: its
+    # first (lowest-kind) reading.
     _, first = np.unique(card_keys, return_index=True)
-    first.sort()
+    first = np.sort(first[moves.n_cards[first] <= _MAX_CARDS])
     order = first[rlcard_order(moves.counts[first], moves.kinds[first], moves.lengths[first],
                                moves.ranks[first])]
     texts = counts_to_rlcard_batch(moves.counts[order], rules=_RLCARD_PRESET)
@@ -193,7 +195,8 @@ def _ids_of_rows(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
     found = table.sorted_keys[pos] == keys
     if not found.all():
         bad = int(np.argmin(found))
-        text = counts_to_rlcard(rows[bad, :N_RANKS], rules="four" if rows[bad].max() > 4 else "standard")
+        # Any move's cards fit two decks.
+        text = counts_to_rlcard(rows[bad, :N_RANKS], rules="four")
         raise ValueError(f"move {bad} ({text}) is not one of RLCard's actions")
     ids: npt.NDArray[np.int64] = table.ids[pos]
     return ids
