@@ -53,9 +53,10 @@ def move_rows(moves: MovesLike) -> npt.NDArray[np.uint8]:
     a ``MoveBatch`` or a sequence of ``Move`` (``TypeError`` for anything else)."""
     if isinstance(moves, (MoveList, MoveBatch)):
         return moves.rows
-    if isinstance(moves, (str, bytes)) or not isinstance(moves, Sequence):
+    given: object = moves
+    if isinstance(given, (str, bytes)) or not isinstance(given, Sequence):
         raise TypeError(
-            f"moves must be a MoveList, a MoveBatch or a sequence of Move, not {type(moves).__name__}"
+            f"moves must be a MoveList, a MoveBatch or a sequence of Move, not {type(given).__name__}"
         )
     rows = np.zeros((len(moves), _ROW), dtype=np.uint8)
     for i, m in enumerate(moves):

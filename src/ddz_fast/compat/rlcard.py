@@ -36,8 +36,8 @@ import numpy.typing as npt
 from .._fast import legal_moves
 from .._move import Move
 from ..actions import MovesLike, move_rows, pack_rows
-from ..cards import HIGH_JOKER, LOW_JOKER, N_RANKS, CardsLike, to_counts
-from ..convert import counts_to_rlcard, counts_to_rlcard_batch, rlcard_to_counts
+from ..cards import HIGH_JOKER, LOW_JOKER, N_RANKS, CardsLike
+from ..convert import card_counts, counts_to_rlcard, counts_to_rlcard_batch, rlcard_to_counts
 from ..kinds import Kind
 from ..rules import RulesLike, resolve_rules
 
@@ -166,7 +166,7 @@ def rlcard_id(cards: Move | CardsLike) -> int:
     >>> rlcard_id("3"), rlcard_id("pass"), rlcard_id(rlcard_actions()[999])
     (0, 27471, 999)
     """
-    counts = rlcard_to_counts(cards) if isinstance(cards, str) else to_counts(cards)
+    counts = rlcard_to_counts(cards) if isinstance(cards, str) else card_counts(cards)
     text = counts_to_rlcard(counts)
     try:
         return _table().by_text[text]
@@ -212,7 +212,9 @@ def rlcard_ids(moves: MovesLike) -> npt.NDArray[np.int64]:
     return _ids_of_rows(move_rows(moves))
 
 
-def rlcard_mask(hand: CardsLike, last: Move | None = None, *, rules: RulesLike = _RLCARD_PRESET) -> npt.NDArray[np.bool_]:
+def rlcard_mask(
+    hand: CardsLike, last: Move | None = None, *, rules: RulesLike = _RLCARD_PRESET
+) -> npt.NDArray[np.bool_]:
     """Boolean ``(27472,)`` mask of RLCard ids: True at the card sets of
     ``legal_moves(hand, last, rules=rules)`` (``"pass"`` when answering a move).
 
