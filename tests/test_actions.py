@@ -262,3 +262,53 @@ def test_mask_property(hand):
     mask = space.mask(list(hand))
     moves = space.moves(np.flatnonzero(mask))
     assert moves == list(legal_moves(list(hand), rules="strict"))
+
+
+def test_mask_into_a_given_array():
+    space = action_space("standard")
+    buf = np.ones(space.size, dtype=bool)  # stale content must be cleared
+    got = space.mask("3345", out=buf)
+    assert got is buf
+    assert np.array_equal(buf, space.mask("3345"))
+    hands = random_hands(5, seed=9)
+    many = np.ones((5, space.size), dtype=bool)
+    assert space.masks(hands, out=many) is many
+    assert np.array_equal(many, space.masks(hands))
+    with pytest.raises(TypeError, match="dtype bool"):
+        space.mask("3", out=np.zeros(space.size, dtype=np.uint8))
+    with pytest.raises(ValueError, match=r"shape \(53751,\)"):
+        space.mask("3", out=np.zeros(10, dtype=bool))
+    with pytest.raises(ValueError, match=r"shape \(5, 53751\)"):
+        space.masks(hands, out=np.zeros((4, space.size), dtype=bool))
+    with pytest.raises(ValueError, match="C-contiguous and writeable"):
+        space.mask("3", out=np.zeros(2 * space.size, dtype=bool)[::2])
+    ro = np.zeros(space.size, dtype=bool)
+    ro.setflags(write=False)
+    with pytest.raises(ValueError, match="C-contiguous and writeable"):
+        space.mask("3", out=ro)
+    with pytest.raises(TypeError, match="numpy array"):
+        space.mask("3", out=[False] * space.size)
+
+
+def test_row_table():
+    from ddz_fast._lookup import RowTable
+
+    rows = np.array([[0] * 16, [1] + [0] * 14 + [1], [1] + [0] * 14 + [2]], dtype=np.uint8)
+    typed = RowTable(rows)
+    assert typed.n_rows == 3 and not typed.ignore_kind
+    assert typed.find(rows[::-1].copy()).tolist() == [2, 1, 0]
+    assert typed.find(np.array([[2] + [0] * 15], dtype=np.uint8)).tolist() == [-1]
+    # Without the kind, rows 1 and 2 are the same cards: the first row wins.
+    untyped = RowTable(rows, ignore_kind=True)
+    assert untyped.find(rows).tolist() == [0, 1, 1]
+    with pytest.raises(KeyError):
+        typed.mask(np.array([[2] + [0] * 15], dtype=np.uint8))
+    assert typed.mask(rows[1:2].copy()).tolist() == [False, True, False]
+    assert typed.masks(rows, np.array([0, 1, 3])).tolist() == [[True, False, False], [False, True, True]]
+    for bad in (np.array([0, 2, 1]), np.array([0, 4]), np.array([-1, 0])):
+        with pytest.raises(ValueError, match="offsets"):
+            typed.masks(rows, bad)
+    with pytest.raises(ValueError, match=r"shape \(n, 16\)"):
+        RowTable(np.zeros((2, 15), dtype=np.uint8))
+    with pytest.raises(ValueError, match=r"shape \(m, 16\)"):
+        typed.find(np.zeros((2, 15), dtype=np.uint8))

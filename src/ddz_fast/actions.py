@@ -6,19 +6,21 @@ rules: id 0 is ``PASS``, ids ``1..size-1`` are the moves that
 move-list order: kind, length, number of cards, rank, attachments).  Moves are
 typed: the same cards read as two kinds are two ids.
 
-Lookups are vectorised: each 16-byte move row (15 counts, then the kind) is
-packed into one ``uint64`` key (4 bits a count, the kind in the top 4 bits),
-and a sorted copy of the table's keys is searched with ``np.searchsorted``.
+Lookups work on whole arrays of move rows: each 16-byte row (15 counts, then
+the kind) packs into one 64-bit key (4 bits a byte, the kind in the top 4
+bits), looked up in a compiled hash table (:mod:`ddz_fast._lookup`), so that
+a mask costs little more than the ``legal_moves`` call behind it.
 """
 from __future__ import annotations
 
 import functools
-from typing import Any, Sequence, Union
+from typing import Any, NoReturn, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from ._fast import MoveBatch, MoveList, legal_moves, legal_moves_batch
+from ._lookup import RowTable
 from ._move import PASS, Move
 from .cards import N_RANKS, RANKS, CardsLike
 from .kinds import Kind
@@ -33,8 +35,6 @@ MovesLike = Union[MoveList, MoveBatch, Sequence[Move]]
 _ROW = N_RANKS + 1
 # Weight of each byte of a move row in its packed key: 4 bits a byte.
 _KEY_WEIGHTS = np.left_shift(np.uint64(1), np.arange(_ROW, dtype=np.uint64) * np.uint64(4))
-# Above every packed key (whose top nibble, the kind, is at most 14).
-_SENTINEL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 def pack_rows(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint64]:
@@ -108,14 +108,7 @@ class ActionSpace:
         table.setflags(write=False)
         self._rules = r
         self._rows = table
-        keys = pack_rows(table)
-        order = np.argsort(keys, kind="stable")
-        if np.any(keys[order][1:] == keys[order][:-1]):
-            raise AssertionError("duplicate move rows in the full-deck move list")
-        # Sorted keys with a sentinel at the end, so that every search position
-        # indexes a real entry; _order maps a position to its id.
-        self._sorted_keys = np.append(keys[order], _SENTINEL)
-        self._order = np.append(order, 0).astype(np.int64)
+        self._lookup = RowTable(table)
         self._id_of: dict[tuple[int, tuple[int, ...]], int] = {}
 
     # Basic facts ----------------------------------------------------------
@@ -167,20 +160,18 @@ class ActionSpace:
         return PASS if v == 0 else self._all[v - 1]
 
     # Many moves -------------------------------------------------------------
-    def _ids_of_rows(self, rows: npt.NDArray[np.uint8], *, check: bool = True) -> npt.NDArray[np.int64]:
-        """Ids of (M, 16) move rows; with check=False the rows must be moves of this space."""
-        keys = pack_rows(rows)
-        pos = np.searchsorted(self._sorted_keys, keys)
-        if check:
-            found = self._sorted_keys[pos] == keys
-            if not found.all():
-                bad = int(np.argmin(found))
-                raise ValueError(
-                    f"move {bad} ({_describe_row(rows[bad])}) is not a legal move under "
-                    f"rules {self._rules.name!r}"
-                )
-        ids: npt.NDArray[np.int64] = self._order[pos]
+    def _ids_of_rows(self, rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+        """Ids of (M, 16) move rows; ValueError naming the first row not in this space."""
+        ids = self._lookup.find(np.ascontiguousarray(rows, dtype=np.uint8))
+        if ids.size and ids.min() < 0:
+            self._reject(rows, int(np.argmin(ids)))
         return ids
+
+    def _reject(self, rows: npt.NDArray[np.uint8], bad: int) -> NoReturn:
+        raise ValueError(
+            f"move {bad} ({_describe_row(rows[bad])}) is not a legal move under "
+            f"rules {self._rules.name!r}"
+        )
 
     def ids(self, moves: MovesLike) -> npt.NDArray[np.int64]:
         """The ids of many moves as an ``int64`` array (vectorised over the rows).
@@ -204,17 +195,23 @@ class ActionSpace:
         return [self.id_to_move(i) for i in ids]
 
     # Masks ------------------------------------------------------------------
-    def mask(self, hand: CardsLike, last: Move | None = None) -> npt.NDArray[np.bool_]:
+    def mask(
+        self, hand: CardsLike, last: Move | None = None, *, out: npt.NDArray[np.bool_] | None = None
+    ) -> npt.NDArray[np.bool_]:
         """Boolean ``(size,)`` mask, True exactly at the ids of ``legal_moves(hand, last)``.
+
+        ``out``: a C-contiguous ``bool`` array of shape ``(size,)`` to write the
+        mask into (cleared first) instead of allocating a new one.
 
         >>> space = action_space()
         >>> np.flatnonzero(space.mask("3345")).tolist()
         [1, 2, 3, 16]
         """
-        ids = self._ids_of_rows(legal_moves(hand, last, rules=self._rules).rows, check=False)
-        out = np.zeros(self.size, dtype=np.bool_)
-        out[ids] = True
-        return out
+        rows = legal_moves(hand, last, rules=self._rules).rows
+        try:
+            return self._lookup.mask(rows, out)
+        except KeyError as e:  # cannot happen: the full deck holds every move
+            self._reject(rows, e.args[0])
 
     def masks(
         self,
@@ -222,13 +219,18 @@ class ActionSpace:
         lasts: Sequence[Move | None] | npt.NDArray[np.uint8] | None = None,
         *,
         threads: int = 1,
+        out: npt.NDArray[np.bool_] | None = None,
     ) -> npt.NDArray[np.bool_]:
-        """Boolean ``(N, size)`` masks of many hands (one ``legal_moves_batch`` call)."""
+        """Boolean ``(N, size)`` masks of many hands (one ``legal_moves_batch`` call).
+
+        ``threads`` is passed to ``legal_moves_batch``; ``out`` is an optional
+        C-contiguous ``bool`` array of shape ``(N, size)`` to fill.
+        """
         batch = legal_moves_batch(hands, lasts, rules=self._rules, threads=threads)  # type: ignore[arg-type]
-        ids = self._ids_of_rows(batch.rows, check=False)
-        out = np.zeros((len(batch), self.size), dtype=np.bool_)
-        out[batch.hand_index, ids] = True
-        return out
+        try:
+            return self._lookup.masks(batch.rows, batch.offsets, out)
+        except KeyError as e:  # cannot happen: the full deck holds every move
+            self._reject(batch.rows, e.args[0])
 
 
 @functools.lru_cache(maxsize=None)

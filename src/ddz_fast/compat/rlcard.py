@@ -28,12 +28,13 @@ Nothing here imports the ``rlcard`` package.
 from __future__ import annotations
 
 import functools
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 import numpy as np
 import numpy.typing as npt
 
 from .._fast import legal_moves
+from .._lookup import RowTable
 from .._move import Move
 from ..actions import MovesLike, move_rows, pack_rows
 from ..cards import HIGH_JOKER, LOW_JOKER, N_RANKS, CardsLike
@@ -115,8 +116,7 @@ def rlcard_order(counts: npt.NDArray[np.uint8], kinds: npt.NDArray[Any], lengths
 
 class _Table(NamedTuple):
     actions: tuple[str, ...]
-    sorted_keys: npt.NDArray[np.uint64]  # card-only keys of the ids, sorted, plus a sentinel
-    ids: npt.NDArray[np.int64]  # id at each sorted position
+    lookup: RowTable  # move row -> RLCard id, whatever the kind
     by_text: dict[str, int]
 
 
@@ -138,12 +138,11 @@ def _table() -> _Table:
         raise RuntimeError(
             f"the {_RLCARD_PRESET!r} preset gives {len(actions)} RLCard actions, not {RLCARD_NUM_ACTIONS}"
         )
-    keys = np.append(card_keys[order], np.uint64(0))  # "pass": no cards
-    pos = np.argsort(keys)
+    rows = np.zeros((RLCARD_NUM_ACTIONS, N_RANKS + 1), dtype=np.uint8)  # the last row: "pass"
+    rows[:-1] = moves.rows[order]
     return _Table(
         actions=actions,
-        sorted_keys=np.append(keys[pos], np.uint64(0xFFFFFFFFFFFFFFFF)),
-        ids=np.append(pos, 0).astype(np.int64),
+        lookup=RowTable(rows, ignore_kind=True),
         by_text={t: i for i, t in enumerate(actions)},
     )
 
@@ -188,17 +187,16 @@ def rlcard_move_cards(action_id: int) -> str:
     return _table().actions[i]
 
 
+def _reject(rows: npt.NDArray[np.uint8], bad: int) -> NoReturn:
+    # Any move's cards fit two decks.
+    text = counts_to_rlcard(rows[bad, :N_RANKS], rules="four")
+    raise ValueError(f"move {bad} ({text}) is not one of RLCard's actions")
+
+
 def _ids_of_rows(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
-    table = _table()
-    keys = pack_rows(rows) & _CARDS_MASK
-    pos = np.searchsorted(table.sorted_keys, keys)
-    found = table.sorted_keys[pos] == keys
-    if not found.all():
-        bad = int(np.argmin(found))
-        # Any move's cards fit two decks.
-        text = counts_to_rlcard(rows[bad, :N_RANKS], rules="four")
-        raise ValueError(f"move {bad} ({text}) is not one of RLCard's actions")
-    ids: npt.NDArray[np.int64] = table.ids[pos]
+    ids = _table().lookup.find(np.ascontiguousarray(rows, dtype=np.uint8))
+    if ids.size and ids.min() < 0:
+        _reject(rows, int(np.argmin(ids)))
     return ids
 
 
@@ -213,15 +211,23 @@ def rlcard_ids(moves: MovesLike) -> npt.NDArray[np.int64]:
 
 
 def rlcard_mask(
-    hand: CardsLike, last: Move | None = None, *, rules: RulesLike = _RLCARD_PRESET
+    hand: CardsLike,
+    last: Move | None = None,
+    *,
+    rules: RulesLike = _RLCARD_PRESET,
+    out: npt.NDArray[np.bool_] | None = None,
 ) -> npt.NDArray[np.bool_]:
     """Boolean ``(27472,)`` mask of RLCard ids: True at the card sets of
     ``legal_moves(hand, last, rules=rules)`` (``"pass"`` when answering a move).
+    ``ValueError`` if one of those moves is no RLCard action (other rules, or
+    a hand of more than 20 cards).  ``out``: an optional C-contiguous ``bool``
+    array of shape ``(27472,)`` to fill instead of a new one.
 
     >>> np.flatnonzero(rlcard_mask("33")).tolist()
     [0, 15]
     """
-    ids = _ids_of_rows(legal_moves(hand, last, rules=rules).rows)
-    out = np.zeros(RLCARD_NUM_ACTIONS, dtype=np.bool_)
-    out[ids] = True
-    return out
+    rows = legal_moves(hand, last, rules=rules).rows
+    try:
+        return _table().lookup.mask(rows, out)
+    except KeyError as e:
+        _reject(rows, e.args[0])
