@@ -32,7 +32,7 @@ is measured in ``benchmarks/compare.py``; in random games it is rare.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -50,7 +50,29 @@ _INDEX = {v: i for i, v in enumerate(DOUZERO_CARDS)}
 _original: Optional[Callable[[Any], List[List[int]]]] = None
 
 
+_CACHE: Dict[Tuple[int, ...], "np.ndarray[Any, np.dtype[np.uint8]]"] = {}
+_CACHE_SIZE = 1 << 16
+
+
 def _counts(cards: Sequence[int], what: str) -> "np.ndarray[Any, np.dtype[np.uint8]]":
+    """Counts of a DouZero card list (read-only; cached, since games repeat
+    the same hands and moves)."""
+    try:
+        key = tuple(cards)
+        hit = _CACHE.get(key)
+    except TypeError:  # unhashable cards: the slow path names the bad one
+        key, hit = (), None
+    if hit is not None:
+        return hit
+    counts = _convert(cards, what)
+    if key:
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.clear()
+        _CACHE[key] = counts
+    return counts
+
+
+def _convert(cards: Sequence[int], what: str) -> "np.ndarray[Any, np.dtype[np.uint8]]":
     # A plain list, then one conversion: per-card NumPy updates cost more.
     out = [0] * 15
     for card in cards:
@@ -62,7 +84,7 @@ def _counts(cards: Sequence[int], what: str) -> "np.ndarray[Any, np.dtype[np.uin
             ) from None
     if max(out) > 255:
         raise ValueError(f"{what}: more cards than any deck holds")
-    return np.frombuffer(bytes(out), dtype=np.uint8)
+    return np.frombuffer(bytes(out), dtype=np.uint8)  # read-only
 
 
 def _needs_douzero(last_kind: int, length: int, last: np.ndarray, hand: np.ndarray) -> bool:
