@@ -9,7 +9,10 @@ whole batch.  Results match :mod:`ddz_fast.reference` exactly, order included.
 cimport cython
 cimport numpy as cnp
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Destructor
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, calloc, free
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.tuple cimport PyTuple_GET_ITEM
+from cpython.ref cimport PyObject, Py_INCREF
 from libc.string cimport memcpy, memcmp
 
 import threading
@@ -360,6 +363,66 @@ cdef class MoveList:
         shown = ", ".join(str(self[i]) for i in range(min(self.n, 8)))
         more = f", ... ({self.n} moves)" if self.n > 8 else ""
         return f"MoveList([{shown}{more}])"
+
+    def card_lists(self, values=None, *, bint unique=False):
+        """Each move as a list of card labels: ``values[r]`` repeated once per
+        card of rank ``r`` (ranks ascending; PASS is ``[]``).
+
+        ``values`` is a sequence of 15 labels, one per rank 3..A, 2, low
+        joker, high joker (default: the rank indices 0..14), for example
+        DouZero's ints ``(3, ..., 14, 17, 20, 30)``.  With ``unique=True`` a
+        move whose cards equal an earlier move's (the same cards read as two
+        kinds) is left out.  Fresh lists each call.
+        """
+        cdef tuple vals = tuple(range(15)) if values is None else tuple(values)
+        if len(vals) != 15:
+            raise ValueError(f"values must hold 15 labels (one per rank), not {len(vals)}")
+        cdef list out = []
+        cdef list cards
+        cdef Py_ssize_t i, j, total, slot, mask = 0
+        cdef int r, c
+        cdef PyObject* item
+        cdef unsigned long long key
+        cdef unsigned long long* seen = NULL
+        cdef const unsigned char* row
+        if unique and self.n:
+            mask = 1
+            while mask < 2 * self.n:
+                mask <<= 1
+            seen = <unsigned long long*>calloc(mask, sizeof(unsigned long long))
+            if seen == NULL:
+                raise MemoryError()
+            mask -= 1
+        try:
+            for i in range(self.n):
+                row = self.data + i * ROW
+                if seen != NULL:
+                    # Counts are <= 8, so 4 bits a rank make an exact 60-bit
+                    # key; +1 keeps 0 free as the empty-slot marker.
+                    key = 1
+                    for r in range(15):
+                        key += (<unsigned long long>row[r]) << (4 * r)
+                    slot = <Py_ssize_t>((key * 0x9E3779B97F4A7C15ULL) >> 40) & mask
+                    while seen[slot] != 0 and seen[slot] != key:
+                        slot = (slot + 1) & mask
+                    if seen[slot] == key:
+                        continue
+                    seen[slot] = key
+                total = 0
+                for r in range(15):
+                    total += row[r]
+                cards = PyList_New(total)
+                j = 0
+                for r in range(15):
+                    item = PyTuple_GET_ITEM(vals, r)
+                    for c in range(row[r]):
+                        Py_INCREF(<object>item)
+                        PyList_SET_ITEM(cards, j, <object>item)
+                        j += 1
+                out.append(cards)
+        finally:
+            free(seen)
+        return out
 
     def tolist(self):
         """The moves as a list of Move."""
