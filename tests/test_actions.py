@@ -8,6 +8,8 @@ against legal_moves.
 """
 import pickle
 
+import ddz_fast
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -177,6 +179,10 @@ def test_masks_batch_equals_single(preset):
     masks = space.masks(hands, lasts, threads=2)
     for h, last, m in zip(hands, lasts, masks):
         assert np.array_equal(m, space.mask(h, last))
+    # Hands as card text or lists of counts give the same masks.
+    texts = [ddz_fast.format_cards(h, rules=preset) for h in hands[:10]]
+    assert np.array_equal(space.masks(texts), space.masks(hands[:10]))
+    assert np.array_equal(space.masks([h.tolist() for h in hands[:10]]), space.masks(hands[:10]))
 
 
 def test_cached_and_pickled():

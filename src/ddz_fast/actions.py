@@ -24,7 +24,7 @@ from ._lookup import RowTable
 from ._move import PASS, Move
 from .cards import N_RANKS, RANKS, CardsLike
 from .kinds import Kind
-from .convert import CountsBatchLike
+from .convert import CountsBatchLike, to_counts_batch
 from .rules import Rules, RulesLike, resolve_rules
 
 __all__ = ["ActionSpace", "action_space", "MovesLike", "pack_rows", "move_rows"]
@@ -223,10 +223,14 @@ class ActionSpace:
     ) -> npt.NDArray[np.bool_]:
         """Boolean ``(N, size)`` masks of many hands (one ``legal_moves_batch`` call).
 
+        ``hands``: an ``(N, 15)`` integer array or anything
+        :func:`~ddz_fast.convert.to_counts_batch` accepts (e.g. card texts).
+
         ``threads`` is passed to ``legal_moves_batch``; ``out`` is an optional
         C-contiguous ``bool`` array of shape ``(N, size)`` to fill.
         """
-        batch = legal_moves_batch(hands, lasts, rules=self._rules, threads=threads)  # type: ignore[arg-type]
+        counts = hands if isinstance(hands, np.ndarray) else to_counts_batch(hands, rules=self._rules)
+        batch = legal_moves_batch(counts, lasts, rules=self._rules, threads=threads)
         try:
             return self._lookup.masks(batch.rows, batch.offsets, out)
         except KeyError as e:  # cannot happen: the full deck holds every move
