@@ -318,3 +318,7 @@ def test_row_table():
         RowTable(np.zeros((2, 15), dtype=np.uint8))
     with pytest.raises(ValueError, match=r"shape \(m, 16\)"):
         typed.find(np.zeros((2, 15), dtype=np.uint8))
+    with pytest.raises(TypeError, match="dtype uint8"):
+        typed.find(rows.astype(np.int64))
+    # Non-contiguous rows are copied, not misread.
+    assert typed.find(np.repeat(rows, 2, axis=0)[::2]).tolist() == [0, 1, 2]
