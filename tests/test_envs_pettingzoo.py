@@ -41,7 +41,7 @@ def _play_random(e, rng, check=None):
         assert reward == 0
         if check is not None:
             check(e.unwrapped, agent, obs)
-        legal = np.flatnonzero(obs["action_mask"])
+        legal = np.flatnonzero(obs["action_mask"].view(bool))   # (a bool view: ~10x faster)
         e.step(int(legal[rng.integers(len(legal))]))
     return seen
 
