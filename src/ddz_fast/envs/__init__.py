@@ -7,16 +7,22 @@
 
 Both need the optional extra: ``pip install ddz-fast[pettingzoo]`` (PettingZoo
 and Gymnasium).  Importing this package does not import them; the names below
-load their module on first use.  The action ids and the observation vector,
-shared by both, live in :mod:`ddz_fast.envs.action_layout` and
-:mod:`ddz_fast.envs.observation` and need only NumPy.
+load their module on first use.  The parts shared by both need only NumPy
+and are imported here: :class:`ActionLayout` (the action ids),
+:class:`ObservationLayout` (the observation vector), :class:`Table` (a game
+driven by action ids) and :class:`IllegalActionError`.
 """
 from __future__ import annotations
 
 import importlib
 from typing import Any, List
 
-__all__ = ["env", "raw_env", "DouDizhuSingleAgentEnv"]
+from .action_layout import ActionLayout
+from .observation import ObservationLayout
+from .table import IllegalActionError, Table
+
+__all__ = ["env", "raw_env", "DouDizhuSingleAgentEnv", "ActionLayout", "ObservationLayout", "Table",
+           "IllegalActionError"]
 
 _LAZY = {"env": "aec", "raw_env": "aec", "DouDizhuSingleAgentEnv": "single"}
 
