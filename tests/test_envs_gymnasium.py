@@ -165,6 +165,14 @@ def test_illegal_action_terminates_or_raises(single):
     assert (reward, done, truncated, info) == (-7, True, False, {"illegal_action": True})
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
+    obs, _ = env.reset(seed=1)
+    before = env.game.snapshot()
+    with pytest.raises(TypeError, match="must be an int"):    # not an id at all: an error, not a move
+        env.step("3")
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(env.action_space.n)
+    assert env.game.snapshot() == before
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))      # the episode goes on
     strict = single.DouDizhuSingleAgentEnv(illegal_action="raise")
     obs, _ = strict.reset(seed=1)
     before = strict.game.snapshot()

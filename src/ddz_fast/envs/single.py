@@ -29,10 +29,12 @@ Needs Gymnasium (``pip install ddz-fast[pettingzoo]`` installs it)::
   everyone passes is redealt within the episode; a deal that would end before
   the agent's first turn (a landlord going out in one move) is replaced by the
   next deal, so ``reset`` always returns a position where the agent acts.
-* Illegal actions: with ``illegal_action="terminate"`` (the default) the
-  episode ends with reward ``illegal_reward`` and ``info["illegal_action"] =
-  True``; with ``"raise"``, :class:`~ddz_fast.envs.table.IllegalActionError`
-  (a ValueError) is raised and the state is unchanged.
+* Illegal actions (ids of actions that are not legal now; a value that is
+  not an action id at all raises TypeError/ValueError): with
+  ``illegal_action="terminate"`` (the default) the episode ends with reward
+  ``illegal_reward`` and ``info["illegal_action"] = True``; with
+  ``"raise"``, :class:`~ddz_fast.envs.table.IllegalActionError` (a
+  ValueError) is raised and the state is unchanged.
 * ``reset(seed=s)`` makes the episode (and the later unseeded resets)
   reproducible; the constructor's ``seed`` is used by the first reset when it
   gets none.  Registered with Gymnasium as ``"ddz_fast/DouDizhuSingle-v0"``.
@@ -54,6 +56,7 @@ except ImportError as e:  # pragma: no cover - exercised without gymnasium insta
 
 from ..game import Game, Observation, simple_bot
 from ..rules import RulesLike, resolve_rules
+from .action_layout import check_action_id
 from .table import Table
 
 __all__ = ["DouDizhuSingleAgentEnv", "ENV_ID"]
@@ -148,6 +151,7 @@ class DouDizhuSingleAgentEnv(gym.Env[Obs, np.int64]):
         agent's next turn or the end of the deal."""
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
+        action = check_action_id(action, self.table.actions.size)     # TypeError/ValueError: not an id
         if self.illegal_action == "terminate" and not self.table.is_legal(action):
             self._done = True
             return self._obs(), self.illegal_reward, True, False, {"illegal_action": True}
