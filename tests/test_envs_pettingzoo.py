@@ -62,6 +62,7 @@ def test_pettingzoo_api_test(aec, rules):
         warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
         api_test(aec.env(rules=rules), num_cycles=1000)
         api_test(aec.raw_env(rules=rules), num_cycles=1000)
+        api_test(aec.env(rules=rules, max_cycles=4), num_cycles=1000)    # truncated deals
 
 
 @pytest.mark.parametrize("rules", RULES)
@@ -250,6 +251,30 @@ def test_random_masked_agents_finish_zero_sum(aec, rules, deals):
         landlord_wins += res.landlord_won
         e.reset()
     assert 0 < landlord_wins < deals
+
+
+@pytest.mark.parametrize("max_cycles", [1, 2, 5])
+def test_max_cycles_truncates_unfinished_deals(aec, max_cycles):
+    e = aec.env(max_cycles=max_cycles)
+    e.reset(seed=12)
+    rng = np.random.default_rng(12)
+    live_steps, finished = 0, {}
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        if term or trunc:
+            assert trunc and not term and reward == 0
+            finished[agent] = True
+            e.step(None)
+            continue
+        e.step(int(np.flatnonzero(obs["action_mask"].view(bool))[rng.integers(obs["action_mask"].sum())]))
+        live_steps += 1
+    # This seeded deal is still running after 15 actions (result is None), so
+    # each run stops exactly at max_cycles * 3 actions.
+    assert live_steps == max_cycles * 3
+    assert e.unwrapped.game.result is None
+    assert set(finished) == set(e.possible_agents) and e.agents == []
+    with pytest.raises(ValueError, match="max_cycles"):
+        aec.raw_env(max_cycles=0)
 
 
 # ---------------------------------------------------------------------------

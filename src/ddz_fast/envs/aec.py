@@ -31,6 +31,9 @@ Needs PettingZoo (``pip install ddz-fast[pettingzoo]``)::
   ``TerminateIllegalWrapper`` (the convention of PettingZoo's classic games),
   which instead ends the episode with ``illegal_reward`` (default -1) for the
   offender and 0 for the others.
+* ``max_cycles``: None (the default: no truncation; every deal ends) or a
+  number of cycles (one cycle = ``n`` actions): after ``max_cycles * n``
+  actions of an unfinished deal all agents are truncated, with reward 0.
 * ``reset(seed=s)`` makes the episode, and every later ``reset()`` without a
   seed, reproducible; the deal's own seed is ``env.unwrapped.game.seed``.
 * ``render_mode``: None, ``"ansi"`` (``render()`` returns the table as text)
@@ -66,11 +69,11 @@ Obs = Dict[str, npt.NDArray[Any]]
 
 
 def env(rules: RulesLike = "standard", render_mode: Optional[str] = None,
-        illegal_reward: float = -1.0) -> Any:
+        illegal_reward: float = -1.0, max_cycles: Optional[int] = None) -> Any:
     """The environment with PettingZoo's usual wrappers for a classic game:
     ``TerminateIllegalWrapper(illegal_reward)``, ``AssertOutOfBoundsWrapper``
     and ``OrderEnforcingWrapper``."""
-    e: Any = raw_env(rules=rules, render_mode=render_mode)
+    e: Any = raw_env(rules=rules, render_mode=render_mode, max_cycles=max_cycles)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
@@ -82,10 +85,16 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     metadata = {"render_modes": list(_RENDER_MODES), "name": ENV_NAME, "is_parallelizable": False}
 
-    def __init__(self, rules: RulesLike = "standard", render_mode: Optional[str] = None) -> None:
+    def __init__(self, rules: RulesLike = "standard", render_mode: Optional[str] = None,
+                 max_cycles: Optional[int] = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in _RENDER_MODES:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, int)
+                                       or max_cycles < 1):
+            raise ValueError(f"max_cycles must be None or an int >= 1, not {max_cycles!r}")
+        self.max_cycles = max_cycles
+        self._steps = 0
         self.render_mode = render_mode
         self.rules = resolve_rules(rules)
         self.table = Table(self.rules)
@@ -133,6 +142,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self._np_random, _ = seeding.np_random(seed)
         game_seed = int(self._np_random.integers(0, 2**63))
         self.table.new_game(game_seed)
+        self._steps = 0
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -155,6 +165,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} is not done: its action must be an action id, not None")
         self.table.step(action)
+        self._steps += 1
         self._cumulative_rewards[agent] = 0.0
         g = self.table.game
         result = g.result
@@ -165,6 +176,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         else:
             self._clear_rewards()
             self.agent_selection = self._agent_to_move()
+            if self.max_cycles is not None and self._steps >= self.max_cycles * len(self.possible_agents):
+                for a in self.agents:
+                    self.truncations[a] = True
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
