@@ -15,11 +15,12 @@ from hypothesis import strategies as st
 
 from ddz_fast import PASS, PRESETS, Kind, Move, Rules, legal_moves, legal_moves_batch, parse_move
 from ddz_fast.actions import ActionSpace, action_space, pack_rows
-from test_full_deck_counts import FOUR_TABLE, STANDARD_TABLE, STRICT_TABLE
+from optional import require
+from test_full_deck_counts import FOUR_TABLE, STANDARD_TABLE, STRICT_TABLE, count_by_kind, full_deck
 
 ONE_DECK = np.array([4] * 13 + [1, 1])
 TWO_DECKS = np.array([8] * 13 + [2, 2])
-PRESET_NAMES = ["standard", "strict", "four"]
+PRESET_NAMES = ["standard", "strict", "four", "douzero", "rlcard"]
 
 
 def random_hands(n, seed, deck=ONE_DECK, max_cards=20):
@@ -43,11 +44,43 @@ def test_sizes_match_independent_counts(preset, table):
     assert {Kind(int(k)): int(n) for k, n in zip(kinds, per_kind)} == table
 
 
+def per_kind(space):
+    kinds, n = np.unique(space.rows[1:, 15], return_counts=True)
+    return {Kind(int(k)): int(c) for k, c in zip(kinds, n)}
+
+
+def test_douzero_size_matches_counting():
+    # count_by_kind (test_full_deck_counts.py) counts by combinatorics and
+    # models the douzero options (pairs as two singles, both jokers attached).
+    rules = PRESETS["douzero"]
+    assert per_kind(action_space("douzero")) == count_by_kind(full_deck(rules), rules)
+
+
+def test_rlcard_size_matches_counting_and_rlcard():
+    rules = PRESETS["rlcard"]
+    space = action_space("rlcard")
+    counted = count_by_kind(full_deck(rules), rules)
+    ours = per_kind(space)
+    # The rlcard options only restrict airplane singles: every other kind is
+    # counted as usual.
+    assert {k: v for k, v in ours.items() if k != Kind.AIRPLANE_SOLO} == {
+        k: v for k, v in counted.items() if k != Kind.AIRPLANE_SOLO}
+    # Airplanes with singles of up to 5 trios (20 cards) are RLCard's
+    # trio_solo_chain_2..5 card sets, counted from RLCard's own type table.
+    utils = require("rlcard.games.doudizhu.utils")
+    rl_count = sum(1 for types in utils.CARD_TYPE[0].values()
+                   if types[0][0].startswith("trio_solo_chain_"))
+    solos = space.rows[1:][space.rows[1:, 15] == Kind.AIRPLANE_SOLO]
+    assert int((solos[:, :15].sum(axis=1) <= 20).sum()) == rl_count
+
+
 def test_known_sizes():
-    # 1 + the sums of the closed-form tables (see test_full_deck_counts.py).
+    # 1 + the sums of the closed-form tables (see test_full_deck_counts.py)
+    # and, for douzero, of count_by_kind.
     assert action_space("standard").size == 53751
     assert action_space("strict").size == 13531
     assert action_space("four").size == 7965
+    assert action_space("douzero").size == 59381
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)

@@ -25,7 +25,7 @@ from ._kernels cimport (
 )
 from .cards import to_counts, format_cards
 from .moves import parse_move_with
-from .rules import Rules, resolve_rules
+from .rules import PRESETS, Rules, resolve_rules
 
 cnp.import_array()
 
@@ -33,12 +33,14 @@ __all__ = ["legal_moves", "classify", "beats", "parse_move", "legal_moves_batch"
            "count_moves", "MoveList", "MoveBatch"]
 
 # ---------------------------------------------------------------------------
-# Rules registry: each distinct set of move options gets a small id (0..63),
-# used as the bit in Move._valid_for and as the index of its C struct.
+# Rules registry: each distinct set of move options gets a small id (0..255),
+# the index of its C struct; ids below 64 are also a bit in Move._valid_for
+# (the presets register first, so they always get one).
 # ---------------------------------------------------------------------------
 
 cdef enum:
-    MAX_RULES = 64
+    MAX_RULES = 256
+    VALID_BITS = 64              # ids below this get a Move._valid_for bit
 
 cdef RulesC _RULES[64]
 cdef int _NRULES = 0
@@ -47,10 +49,18 @@ cdef dict _BY_NAME = {}         # preset name -> (id, Rules)
 cdef list _RULE_OBJS = []       # id -> a Rules with those options
 
 
+cdef inline unsigned long long _valid_bit(int cid) noexcept nogil:
+    # Move._valid_for has 64 bits; moves of later option sets are re-checked.
+    if 0 <= cid < VALID_BITS:
+        return (<unsigned long long>1) << cid
+    return 0
+
+
 cdef tuple _move_options(rules):
     return (rules.decks, rules.solo_kickers, rules.four_with_kickers,
             rules.airplane_solo_distinct, rules.four_two_solo_distinct,
-            rules.both_jokers_as_kickers)
+            rules.both_jokers_as_kickers, rules.airplane_bomb_kickers,
+            rules.airplane_adjacent_trio_kickers)
 
 
 _REGISTER_LOCK = threading.Lock()
@@ -69,7 +79,7 @@ cdef int _register_locked(rules) except -1:
     cid = _RULE_IDS.get(key)
     if cid is not None:
         return cid
-    if _NRULES >= MAX_RULES:  # cannot happen: there are 64 option combinations
+    if _NRULES >= MAX_RULES:  # cannot happen: there are 256 option combinations
         raise RuntimeError("too many distinct Rules")
     cdef RulesC* rc = &_RULES[_NRULES]
     rc.id = _NRULES
@@ -81,6 +91,8 @@ cdef int _register_locked(rules) except -1:
     rc.airplane_solo_distinct = rules.airplane_solo_distinct
     rc.four_two_solo_distinct = rules.four_two_solo_distinct
     rc.both_jokers = rules.both_jokers_as_kickers
+    rc.airplane_bomb_kickers = rules.airplane_bomb_kickers
+    rc.airplane_adjacent_trio = rules.airplane_adjacent_trio_kickers
     _RULE_IDS[key] = _NRULES
     _RULE_OBJS.append(rules)
     _NRULES += 1
@@ -110,6 +122,11 @@ cdef inline int _rules_id(object rules) except -1:
         return _rules_id(str(rules))
     resolve_rules(rules)  # raises TypeError
     raise TypeError(f"rules must be a preset name or a Rules, not {type(rules).__name__}")
+
+
+# The presets take the first ids, so their moves always carry a valid bit.
+for _preset in PRESETS:
+    _rules_id(_preset)
 
 
 cdef const RulesC* rules_c(object rules) except NULL:
@@ -182,7 +199,7 @@ cdef int _load_move(object move, object rules, const RulesC* rc, MoveInfo* mi,
     legal under these rules (its _valid_for bit) skips the classification."""
     cdef Move m
     cdef unsigned char row[16]
-    cdef unsigned long long bit = (<unsigned long long>1) << rc.id
+    cdef unsigned long long bit = _valid_bit(rc.id)
     if not isinstance(move, Move):
         raise TypeError(f"{what} must be a Move, not {type(move).__name__}")
     m = <Move>move
@@ -225,8 +242,7 @@ cdef Move _row_move(const unsigned char* row, int cid):
     cdef MoveInfo mi
     row_info(row, &mi)
     cdef Move m = make_move(mi.kind, row, mi.rank, mi.length)
-    if cid >= 0:
-        m._valid_for = (<unsigned long long>1) << cid
+    m._valid_for = _valid_bit(cid)
     return m
 
 
@@ -482,7 +498,7 @@ def classify(cards, *, rules="standard"):
     out = []
     for i in range(n):
         m = make_move(infos[i].kind, c, infos[i].rank, infos[i].length)
-        (<Move>m)._valid_for = (<unsigned long long>1) << cid
+        (<Move>m)._valid_for = _valid_bit(cid)
         out.append(m)
     return out
 
@@ -628,7 +644,7 @@ cdef object _check_batch_lasts(object lasts, object hands, object rules, const R
     cdef const unsigned char* src
     cdef unsigned char row[16]
     cdef unsigned char both[15]
-    cdef unsigned long long bit = (<unsigned long long>1) << rc.id
+    cdef unsigned long long bit = _valid_bit(rc.id)
     cdef Move m
     cdef int j
     if lasts is None:

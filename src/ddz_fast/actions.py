@@ -25,7 +25,7 @@ from .kinds import Kind
 from .convert import CountsBatchLike
 from .rules import Rules, RulesLike, resolve_rules
 
-__all__ = ["ActionSpace", "action_space", "MovesLike", "pack_rows"]
+__all__ = ["ActionSpace", "action_space", "MovesLike", "pack_rows", "move_rows"]
 
 #: Many moves: a ``MoveList``, a ``MoveBatch`` or a sequence of ``Move``.
 MovesLike = Union[MoveList, MoveBatch, Sequence[Move]]
@@ -48,13 +48,15 @@ def pack_rows(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint64]:
     return keys
 
 
-def _rows_of(moves: object) -> npt.NDArray[np.uint8]:
-    """The (M, 16) rows of a MoveList, MoveBatch or sequence of Moves."""
+def move_rows(moves: MovesLike) -> npt.NDArray[np.uint8]:
+    """The ``(M, 16)`` ``uint8`` rows (15 counts, then the kind) of a ``MoveList``,
+    a ``MoveBatch`` or a sequence of ``Move`` (``TypeError`` for anything else)."""
     if isinstance(moves, (MoveList, MoveBatch)):
         return moves.rows
-    if isinstance(moves, (str, bytes)) or not isinstance(moves, Sequence):
+    given: object = moves
+    if isinstance(given, (str, bytes)) or not isinstance(given, Sequence):
         raise TypeError(
-            f"moves must be a MoveList, a MoveBatch or a sequence of Move, not {type(moves).__name__}"
+            f"moves must be a MoveList, a MoveBatch or a sequence of Move, not {type(given).__name__}"
         )
     rows = np.zeros((len(moves), _ROW), dtype=np.uint8)
     for i, m in enumerate(moves):
@@ -187,7 +189,7 @@ class ActionSpace:
         >>> space.ids(legal_moves("3345", rules="standard")).tolist()
         [1, 2, 3, 16]
         """
-        return self._ids_of_rows(_rows_of(moves))
+        return self._ids_of_rows(move_rows(moves))
 
     def moves(self, ids: Sequence[int] | npt.NDArray[np.integer[Any]]) -> list[Move]:
         """The moves of many ids."""

@@ -33,6 +33,7 @@ from .rules import Rules, RulesLike, resolve_rules
 __all__ = [
     "DOUZERO_CARDS",
     "CountsBatchLike",
+    "card_counts",
     "to_counts_batch",
     "douzero_to_counts",
     "counts_to_douzero",
@@ -84,6 +85,11 @@ def _check_counts_batch(counts: npt.NDArray[Any], rules: Rules) -> None:
             check_counts([int(c) for c in counts[row]], rules)
         except ValueError as e:
             raise ValueError(f"row {row}: {e}") from None
+
+
+def card_counts(cards: CardsLike | Move, *, rules: RulesLike = "standard") -> npt.NDArray[np.uint8]:
+    """:func:`ddz_fast.to_counts` that also takes a :class:`~ddz_fast.Move` (its cards)."""
+    return to_counts(list(cards.counts) if isinstance(cards, Move) else cards, rules=rules)
 
 
 def to_counts_batch(cards: CountsBatchLike, *, rules: RulesLike = "standard") -> npt.NDArray[np.uint8]:
@@ -179,7 +185,7 @@ def counts_to_douzero(counts: CardsLike | Move, *, rules: RulesLike = "standard"
     >>> counts_to_douzero("33AB")
     [3, 3, 14, 20]
     """
-    c = to_counts(counts, rules=resolve_rules(rules))
+    c = card_counts(counts, rules=rules)
     result: list[int] = np.repeat(_DOUZERO_INTS, c).tolist()
     return result
 
@@ -193,8 +199,9 @@ def douzero_to_counts_batch(
     [1, 0]
     """
     r = resolve_rules(rules)
-    if isinstance(hands, (str, bytes)) or not isinstance(hands, (Sequence, np.ndarray)):
-        raise TypeError(f"expected a list of DouZero card lists, not {type(hands).__name__}")
+    given: object = hands
+    if isinstance(given, (str, bytes)) or not isinstance(given, (Sequence, np.ndarray)):
+        raise TypeError(f"expected a list of DouZero card lists, not {type(given).__name__}")
     n = len(hands)
     parts = [_douzero_ints(h, f"hand {i}: ") for i, h in enumerate(hands)]
     lengths = np.array([p.size for p in parts], dtype=np.int64)
@@ -211,7 +218,9 @@ def douzero_to_counts_batch(
     return counts.astype(np.uint8)
 
 
-def _flat_cards(counts: npt.NDArray[np.uint8], symbols: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.int64]]:
+def _flat_cards(
+    counts: npt.NDArray[np.uint8], symbols: npt.NDArray[Any]
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.int64]]:
     """Every card of every row as one flat array of symbols, plus row offsets."""
     n = counts.shape[0]
     flat = np.repeat(np.tile(symbols, n), counts.reshape(-1))
@@ -301,7 +310,7 @@ def counts_to_rlcard(
     """
     if not isinstance(empty, str):
         raise TypeError(f"empty must be a str, not {type(empty).__name__}")
-    c = to_counts(counts, rules=resolve_rules(rules))
+    c = card_counts(counts, rules=rules)
     text = np.repeat(_RLCARD_BYTES, c).tobytes().decode("ascii")
     return text if text else empty
 
@@ -315,8 +324,9 @@ def rlcard_to_counts_batch(
     1
     """
     r = resolve_rules(rules)
-    if isinstance(texts, (str, bytes)) or not isinstance(texts, (Sequence, np.ndarray)):
-        raise TypeError(f"expected a list of RLCard strings, not {type(texts).__name__}")
+    given: object = texts
+    if isinstance(given, (str, bytes)) or not isinstance(given, (Sequence, np.ndarray)):
+        raise TypeError(f"expected a list of RLCard strings, not {type(given).__name__}")
     raws = [_rlcard_bytes(t, f"item {i}: ") for i, t in enumerate(texts)]
     n = len(raws)
     lengths = np.array([len(b) for b in raws], dtype=np.int64)

@@ -17,8 +17,8 @@ from numpy.typing import DTypeLike
 
 from ._fast import MoveBatch, MoveList
 from ._move import Move
-from .cards import LOW_JOKER, CardsLike, to_counts
-from .convert import CountsBatchLike, to_counts_batch
+from .cards import LOW_JOKER, CardsLike
+from .convert import CountsBatchLike, card_counts, to_counts_batch
 from .rules import RulesLike, resolve_rules
 
 __all__ = ["DOUZERO_SLOTS", "encode_douzero", "encode_counts"]
@@ -47,7 +47,7 @@ def _counts(x: CardsLike | Move | CountsBatchLike, rules: RulesLike) -> tuple[np
     """Validated counts as an (N, 15) array, and whether the input was a batch."""
     if _is_batch(x):
         return to_counts_batch(x, rules=rules), True  # type: ignore[arg-type]
-    return to_counts(x, rules=rules)[None, :], False  # type: ignore[arg-type]
+    return card_counts(x, rules=rules)[None, :], False  # type: ignore[arg-type]
 
 
 def encode_douzero(
