@@ -20,6 +20,8 @@ RULES = [
     pytest.param("four", id="four"),
     pytest.param(Rules(auction="rob", name="rob"), id="standard-rob"),
     pytest.param(PRESETS["four"].replace(auction="rob"), id="four-rob"),
+    pytest.param("douzero", id="douzero"),
+    pytest.param("rlcard", id="rlcard"),
 ]
 
 
