@@ -1,7 +1,8 @@
 """Compatibility with other Dou Dizhu engines (DouZero, RLCard).
 
-:mod:`ddz_fast.compat.douzero` accelerates DouZero's legal-action generator;
-:mod:`ddz_fast.compat.rlcard` numbers moves by RLCard's 27,472 action ids.
-Submodules import nothing of those engines at import time, except
-:func:`ddz_fast.compat.douzero.accelerate`, which patches an installed DouZero.
+:mod:`ddz_fast.compat.rlcard` numbers moves by RLCard's 27,472 action ids;
+:mod:`ddz_fast.compat.douzero` lists DouZero's legal actions and can make
+DouZero's own ``GameEnv`` use them (:func:`ddz_fast.compat.douzero.accelerate`).
+Submodules are imported on demand; none needs the other engine installed,
+except for ``accelerate`` (and DouZero's own rare cases, see its docs).
 """

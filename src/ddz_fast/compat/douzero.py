@@ -96,7 +96,7 @@ def _needs_douzero(last_kind: int, length: int, last: np.ndarray, hand: np.ndarr
 
 
 def _douzero_own(hand: Sequence[int], rival: Sequence[int]) -> List[List[int]]:
-    from douzero.env.game import GameEnv, InfoSet
+    from douzero.env.game import GameEnv, InfoSet  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
     env = GameEnv.__new__(GameEnv)
     env.acting_player_position = "landlord"
@@ -159,7 +159,7 @@ def accelerate() -> None:
     undoes it.
     """
     global _original
-    from douzero.env.game import GameEnv
+    from douzero.env.game import GameEnv  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
     if _original is None:
         _original = GameEnv.get_legal_card_play_actions
@@ -170,7 +170,7 @@ def restore() -> None:
     """Undo :func:`accelerate` (no effect when not accelerated)."""
     global _original
     if _original is not None:
-        from douzero.env.game import GameEnv
+        from douzero.env.game import GameEnv  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         GameEnv.get_legal_card_play_actions = _original
         _original = None
