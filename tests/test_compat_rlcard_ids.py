@@ -49,6 +49,14 @@ def test_ordering_rule_reproduces_rlcards_order():
     assert [actions[perm[i]] for i in order] == list(actions)
 
 
+def test_order_rejects_moves_longer_than_rlcards():
+    # An airplane of 5 trios with 5 pairs (25 cards) is no RLCard action.
+    m = Move("AIRPLANE_PAIR", "33344455566677799JJKKAA22")
+    with pytest.raises(ValueError, match="at most 8 attached cards"):
+        rl.rlcard_order(np.array([m.counts], dtype=np.uint8), np.array([int(m.kind)]),
+                        np.array([m.length]), np.array([m.rank]))
+
+
 @needs_preset
 def test_generated_list_equals_rlcards_list():
     utils = rlcard_utils()

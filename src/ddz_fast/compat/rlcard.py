@@ -91,6 +91,10 @@ def rlcard_order(counts: npt.NDArray[np.uint8], kinds: npt.NDArray[Any], lengths
     """
     attached = _attachments(counts, kinds, lengths, ranks)
     m = attached.shape[0]
+    if m and int(attached.sum(axis=1).max()) > _MAX_ATTACHED:
+        raise ValueError(
+            f"RLCard's order covers moves of at most {_MAX_ATTACHED} attached cards (20-card moves)"
+        )
     # Ascending rank list of the attached cards, padded with _NO_RANK.
     cum = np.cumsum(attached, axis=1)
     listed = np.stack([(cum <= p).sum(axis=1) for p in range(_MAX_ATTACHED)], axis=1)
