@@ -211,15 +211,18 @@ def _play(env, action):
     env.step()
 
 
-@pytest.mark.parametrize("bad, what", [
-    ([3, 3, 16], "16 is not a DouZero card"),
-    ([3, "4"], "'4' is not a DouZero card"),
-    ([3.0, None], "is not a DouZero card"),
+@pytest.mark.parametrize("bad, error, what", [
+    ([3, 3, 16], ValueError, "DouZero card 16 is not a card"),
+    ([3, "4"], TypeError, "DouZero card '4' is a str"),
+    ([3.0], TypeError, "DouZero card 3.0 is a float"),
+    ([True], TypeError, "DouZero card True is a bool"),
+    ([3, None], TypeError, "DouZero card None"),
 ])
-def test_bad_cards_raise(bad, what):
-    with pytest.raises(ValueError, match=what):
+def test_bad_cards_raise(bad, error, what):
+    dz.legal_actions([3])  # a cached (3,) must not let (3.0,) or (True,) through
+    with pytest.raises(error, match=what):
         dz.legal_actions(bad)
-    with pytest.raises(ValueError, match=what):
+    with pytest.raises(error, match=what):
         dz.legal_actions([5], bad)
 
 

@@ -49,6 +49,7 @@ __all__ = [
 DOUZERO_CARDS: tuple[int, ...] = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)
 
 _DOUZERO_INTS = np.array(DOUZERO_CARDS, dtype=np.int64)
+_DOUZERO_SLOT = {v: i for i, v in enumerate(DOUZERO_CARDS)}
 # DouZero int -> our rank index, -1 where the int is no card.
 _DOUZERO_INDEX = np.full(DOUZERO_CARDS[-1] + 1, -1, dtype=np.int64)
 _DOUZERO_INDEX[_DOUZERO_INTS] = np.arange(N_RANKS)
@@ -174,9 +175,29 @@ def douzero_to_counts(cards: Sequence[int], *, rules: RulesLike = "standard") ->
     [2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1]
     """
     r = resolve_rules(rules)
+    if type(cards) is list or type(cards) is tuple:
+        plain = _douzero_plain_counts(cards)
+        if plain is not None:
+            check_counts(plain, r)
+            return np.array(plain, dtype=np.uint8)
     idx = _douzero_indices(_douzero_ints(cards, ""), "")
     counts = np.bincount(idx, minlength=N_RANKS)
     return to_counts(counts, rules=r)
+
+
+def _douzero_plain_counts(cards: Sequence[object]) -> list[int] | None:
+    """Counts of a list of plain DouZero ints (DouZero's own hands and moves,
+    the common case: no NumPy per card), or None for anything else, which
+    then takes the checked path and its error messages."""
+    out = [0] * N_RANKS
+    for v in cards:
+        if type(v) is not int:
+            return None
+        slot = _DOUZERO_SLOT.get(v)
+        if slot is None:
+            return None
+        out[slot] += 1
+    return out
 
 
 def counts_to_douzero(counts: CardsLike | Move, *, rules: RulesLike = "standard") -> list[int]:

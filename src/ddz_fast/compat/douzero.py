@@ -37,16 +37,13 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .._fast import classify, legal_moves
+from ..convert import DOUZERO_CARDS, douzero_to_counts
 from ..kinds import Kind
 from ..rules import PRESETS
 
 __all__ = ["DOUZERO_CARDS", "legal_actions", "accelerate", "restore", "is_accelerated"]
 
-#: DouZero's int for each of our 15 ranks (3..A, 2, low joker, high joker).
-DOUZERO_CARDS: Tuple[int, ...] = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)
-
 _RULES = PRESETS["douzero"]
-_INDEX = {v: i for i, v in enumerate(DOUZERO_CARDS)}
 _original: Optional[Callable[[Any], List[List[int]]]] = None
 
 
@@ -54,37 +51,23 @@ _CACHE: Dict[Tuple[int, ...], "np.ndarray[Any, np.dtype[np.uint8]]"] = {}
 _CACHE_SIZE = 1 << 16
 
 
-def _counts(cards: Sequence[int], what: str) -> "np.ndarray[Any, np.dtype[np.uint8]]":
-    """Counts of a DouZero card list (read-only; cached, since games repeat
-    the same hands and moves)."""
+def _counts(cards: Sequence[int]) -> "np.ndarray[Any, np.dtype[np.uint8]]":
+    """Counts of a DouZero card list (read-only; cached, since a game keeps
+    answering the same moves)."""
     try:
         key = tuple(cards)
         hit = _CACHE.get(key)
-    except TypeError:  # unhashable cards: the slow path names the bad one
+    except TypeError:  # unhashable cards: douzero_to_counts names the bad one
         key, hit = (), None
-    if hit is not None:
+    if hit is not None and all(type(v) is int for v in key):
         return hit
-    counts = _convert(cards, what)
+    counts = douzero_to_counts(cards)
+    counts.setflags(write=False)
     if key:
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.clear()
         _CACHE[key] = counts
     return counts
-
-
-def _convert(cards: Sequence[int], what: str) -> "np.ndarray[Any, np.dtype[np.uint8]]":
-    # A plain list, then one conversion: per-card NumPy updates cost more.
-    out = [0] * 15
-    for card in cards:
-        try:
-            out[_INDEX[card]] += 1
-        except (KeyError, TypeError):
-            raise ValueError(
-                f"{what}: {card!r} is not a DouZero card; valid: 3..14, 17, 20, 30"
-            ) from None
-    if max(out) > 255:
-        raise ValueError(f"{what}: more cards than any deck holds")
-    return np.frombuffer(bytes(out), dtype=np.uint8)  # read-only
 
 
 def _needs_douzero(last_kind: int, length: int, last: np.ndarray, hand: np.ndarray) -> bool:
@@ -121,10 +104,10 @@ def legal_actions(hand: Sequence[int], rival_move: Sequence[int] = ()) -> List[L
     lists, each action once; a pass (``[]``) is last and present whenever
     there is a rival move.
     """
-    h = _counts(hand, "hand")
+    h = _counts(hand)
     if len(rival_move) == 0:
         return legal_moves(h, rules=_RULES).card_lists(DOUZERO_CARDS, unique=True)
-    last_counts = _counts(rival_move, "rival move")
+    last_counts = _counts(rival_move)
     readings = classify(last_counts, rules=_RULES)
     if not readings:
         # DouZero never generates such a move; let it answer for itself.
