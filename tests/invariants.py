@@ -16,9 +16,9 @@ check runs on.  In short:
   (moves not in the hand, moves that do not beat the table, PASS when
   leading, auction actions in the wrong phase, moves of another preset, junk
   objects) must raise ``ValueError`` and leave the full state, and the
-  pickled game, byte-for-byte unchanged; the chosen action and held moves
-  are checked against the pure-Python reference ``beats``; observations
-  are checked against the state;
+  pickled game (on a tenth of those steps), byte-for-byte unchanged; the
+  chosen action and held moves are checked against "beats" written out
+  again here; observations are checked against the state;
 * a random subset (``Rates.clone``): a clone equals its original, stepping
   and undoing the clone (even past the clone point) leaves the original
   untouched, and stepping the original leaves the clone untouched;
@@ -55,7 +55,7 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Type
 
 import numpy as np
 
@@ -302,11 +302,12 @@ def _auction_outcome(history: Sequence[Tuple[int, object]], r: Rules) -> Tuple[i
 # ---------------------------------------------------------------------------
 
 class _GameChecker:
-    """Plays game ``index`` of a ``play_random_games(seed=...)`` run through
-    the Python API with the documented random policy, checking as it goes."""
+    """Plays the game with game seed ``gseed`` through the Python API with
+    the documented random policy (so it is the compiled playout with that
+    game seed), checking as it goes."""
 
     def __init__(self, r: Rules, gseed: int, rates: Rates, report: Report,
-                 pool: Sequence[Move], foreign: Sequence[Move]) -> None:
+                 pool: Sequence[Move], foreign: Sequence[Move], game_cls: Type[Game] = Game) -> None:
         self.r = r
         self.n = r.players
         self.gseed = gseed
@@ -316,7 +317,8 @@ class _GameChecker:
         self.foreign = foreign
         self.deck = _deck(r)
         self.rng = random.Random(gseed)        # the checker's own choices
-        self.g = Game(r, seed=gseed)
+        self.game_cls = game_cls
+        self.g = game_cls(r, seed=gseed)
         self.policy = SplitMix64(policy_seed(gseed))
         self.states: List[Tuple[Any, ...]] = [full_state(self.g)]
         self.actions: List[object] = []
@@ -399,7 +401,7 @@ class _GameChecker:
             if any(c > h for c, h in zip(m.counts, hand)):
                 out.append(("not_in_hand", m))
             else:
-                # Held: legal exactly when it beats the table (reference oracle).
+                # Held: legal exactly when it beats the table (the checker's own _beats).
                 legal = last is None or _beats(m, last)
                 self.expect((m in acts) == legal, "held_move_vs_oracle", (m, last))
                 if not legal:
@@ -448,7 +450,7 @@ class _GameChecker:
             c = copy.deepcopy(g)
         else:
             c = pickle.loads(pickle.dumps(g))
-        self.expect(type(c) is Game and full_state(c) == before, "clone_equal", how)
+        self.expect(type(c) is type(g) and full_state(c) == before, "clone_equal", how)
         k = 0
         for _ in range(rng.randint(1, 6)):
             if c.is_over:
@@ -547,7 +549,7 @@ class _GameChecker:
             self.expect(True, "unwind_nothing_left")
         else:
             raise Violation("unwind_nothing_left: undo at the start did not raise IndexError")
-        self.expect(full_state(g) == full_state(Game(self.r, seed=self.gseed)), "unwind_is_fresh_game")
+        self.expect(full_state(g) == full_state(self.game_cls(self.r, seed=self.gseed)), "unwind_is_fresh_game")
         for i, a in enumerate(self.actions):
             g.step(a)
             self.expect(full_state(g) == self.states[i + 1], "unwind_replay_exact", i)
@@ -669,10 +671,12 @@ def _compare_with_playout(g: Game, res: PlayoutResults, i: int) -> Optional[str]
 
 
 def check_games(rules: Rules, games: int, *, seed: int = 0, first_game: int = 0,
-                rates: Rates = Rates(), progress: Optional[float] = None) -> Report:
+                rates: Rates = Rates(), progress: Optional[float] = None,
+                game_cls: Type[Game] = Game) -> Report:
     """Check ``games`` random games under ``rules``: games ``first_game ..``
     of ``play_random_games(seed=seed)``, each replayed and checked through
-    the Python API, and the compiled results checked on their own."""
+    the Python API, and the compiled results checked on their own.
+    ``game_cls`` (a Game subclass) is for testing the checker itself."""
     report = Report(rules.name)
     t0 = time.perf_counter()
     res = play_random_games(games, rules=rules, seed=seed, first_game=first_game)
@@ -683,7 +687,7 @@ def check_games(rules: Rules, games: int, *, seed: int = 0, first_game: int = 0,
     next_note = time.perf_counter() + progress if progress else None
     for i in range(games):
         gseed = int(res.game_seeds[i])
-        checker = _GameChecker(rules, gseed, rates, report, pool, foreign)
+        checker = _GameChecker(rules, gseed, rates, report, pool, foreign, game_cls)
         where = f"{rules.name} game {first_game + i} (game seed {gseed:#x})"
         try:
             checker.play()
