@@ -7,11 +7,16 @@ The default suite checks ``DDZ_INVARIANT_GAMES`` games per player count
 ``python tests/invariants.py --games 100000`` (docs/game-invariants.md).
 """
 import os
+import sys
+from pathlib import Path
 
 import pytest
 
 from ddz_fast import BID_PASS, CALL, DOUBLE, PRESETS, Game, Phase, Rules, play_random_games
-from invariants import RULES_BY_PLAYERS, Rates, Report, check_games, check_playouts
+
+# The checker lives next to this file (importable under any pytest import mode).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from invariants import RULES_BY_PLAYERS, Rates, Report, check_games, check_playouts  # noqa: E402
 
 GAMES_PER_PLAYER_COUNT = int(os.environ.get("DDZ_INVARIANT_GAMES", "600"))
 ALL = [pytest.param(r, id=r.name) for pair in RULES_BY_PLAYERS.values() for r in pair]
