@@ -458,6 +458,11 @@ cdef class GameCore:
             k = legal.index(action)
         except Exception:
             raise self._illegal(action) from None
+        if type(action) is not type(legal[k]):
+            # Equal only by the action's own __eq__ (an object equal to
+            # everything, say): the auction choices are equal only to
+            # instances of their own class.
+            raise self._illegal(action)
         action = legal[k]
         saved = self._auction_state()
         redeal = None
