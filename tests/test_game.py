@@ -689,3 +689,14 @@ def test_simple_bot_sessions(rules):
     # deterministic: the same session seed gives the same results
     s2 = Session(r, seed=12)
     assert s2.play([bot] * r.players, deals=60) == results
+
+
+def test_step_keeps_the_legal_lists_move_not_a_forged_one():
+    # A Move forged with the right kind and cards but another rank compares
+    # equal to the legal move; the table must hold the legal one.
+    from ddz_fast import Move
+    g = Game.from_position(["3345", "6", "7"], landlord=0)
+    legal = g.legal_actions()[1]
+    g.step(Move._make(int(legal.kind), legal.counts, 9, 1))
+    assert g.last_move.rank == legal.rank
+    assert len(g.legal_actions()) >= 1  # the next player's list builds fine

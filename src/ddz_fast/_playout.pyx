@@ -394,9 +394,16 @@ cdef class GameCore:
         legal = self._legal
         if legal is None:
             legal = self._legal = _legal_moves(self._views[self._to_move], self._last, rules=self.rules)
-        if type(action) is not Move or action not in legal:
+        if type(action) is not Move:
             raise self._illegal(action)
-        m = <Move>action
+        try:
+            i = legal.index(action)
+        except ValueError:
+            raise self._illegal(action) from None
+        # Keep the list's own Move: equal kind and cards, and its rank and
+        # length made by the kernels (a Move forged through Move._make with
+        # another rank would otherwise reach the table).
+        m = <Move>legal[i]
         p = self._to_move
         self._undo.append((p, m, self._last, self._last_player, self._passes, legal))
         self.history.append((p, m))
