@@ -140,6 +140,8 @@ cdef class Move:
     def __repr__(self):
         if self.kind_ == K_PASS:
             return "Move(PASS)"
+        if not 0 <= self.kind_ < N_KINDS:
+            return "Move(<uninitialised>)"
         return f"Move({_kind_obj(self).name}, {self.cards!r}, rank={self.rank_}, length={self.length_})"
 
     def __len__(self):
