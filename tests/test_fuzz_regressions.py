@@ -47,3 +47,16 @@ def test_move_make_rejects_out_of_range_fields(args):
     # Move whose kind indexes past the Kind table.
     with pytest.raises(ValueError):
         Move._make(*args)
+
+
+@pytest.mark.parametrize("index", [2**63, -(2**63) - 1, 10**30, -(2**70)])
+def test_movebatch_huge_index_is_an_index_error(index):
+    # Bug: MoveBatch.__getitem__ took a C Py_ssize_t, so a huge index raised
+    # OverflowError instead of IndexError (MoveList already said IndexError).
+    b = ddz.legal_moves_batch([[1] + [0] * 14])
+    with pytest.raises(IndexError):
+        b[index]
+    with pytest.raises(TypeError):
+        b[0.0]
+    assert list(b[-1]) == list(ddz.legal_moves([1] + [0] * 14))
+

@@ -12,6 +12,7 @@ from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_De
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memcmp
 
+import operator
 import threading
 
 from ._parallel import run_parts
@@ -523,11 +524,12 @@ cdef class MoveBatch:
     def __len__(self):
         return len(self.offsets) - 1
 
-    def __getitem__(self, Py_ssize_t i):
+    def __getitem__(self, index):
         cdef Py_ssize_t n = len(self.offsets) - 1
+        i = operator.index(index)          # TypeError for floats, slices, None
         if i < 0:
             i += n
-        if i < 0 or i >= n:
+        if i < 0 or i >= n:                 # (a Python int: no overflow for huge indices)
             raise IndexError("hand index out of range")
         a, b = int(self.offsets[i]), int(self.offsets[i + 1])
         return _movelist_from_rows(self.rows[a:b].tobytes(), _rules_of(self.cid))
