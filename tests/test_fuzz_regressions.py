@@ -60,3 +60,42 @@ def test_movebatch_huge_index_is_an_index_error(index):
         b[0.0]
     assert list(b[-1]) == list(ddz.legal_moves([1] + [0] * 14))
 
+
+@pytest.mark.parametrize("kwargs", [
+    dict(n_games=2**63), dict(n_games=10**30),
+    dict(n_games=1, first_game=2**64), dict(n_games=1, first_game=-1),
+])
+def test_play_random_games_out_of_range_counts_are_value_errors(kwargs):
+    # Bug: n_games or first_game >= 2**63 raised OverflowError (C Py_ssize_t).
+    n = kwargs.pop("n_games")
+    with pytest.raises(ValueError):
+        ddz.play_random_games(n, **kwargs)
+
+
+def test_play_random_games_first_game_uses_the_full_64_bit_game_index():
+    # first_game up to 2**64 - 1 is allowed (game indices are 64-bit, as in
+    # game_seed); game i's seed is game_seed(seed, first_game + i), computed
+    # here independently through game_seed (which wraps mod 2**64).
+    first = 2**64 - 2
+    r = ddz.play_random_games(3, seed=5, first_game=first)
+    assert r.game_seeds.tolist() == [ddz.game_seed(5, (first + i) % 2**64) for i in range(3)]
+
+
+@pytest.mark.parametrize("fn", [ddz.SplitMix64, lambda x: ddz.game_seed(x, 0),
+                                lambda x: ddz.game_seed(0, x), ddz.policy_seed])
+@pytest.mark.parametrize("bad", [float("inf"), float("nan"), 1.5, "12", None, b"1"])
+def test_seeds_must_be_ints(fn, bad):
+    # Bug: seeds went through int(), so inf raised OverflowError and 1.5 or
+    # "12" were silently truncated or parsed.
+    with pytest.raises(TypeError, match="must be an int"):
+        fn(bad)
+
+
+def test_seed_state_setter_must_be_an_int():
+    rng = ddz.SplitMix64(3)
+    with pytest.raises(TypeError):
+        rng.state = float("inf")
+    assert rng == ddz.SplitMix64(3)
+    import numpy as np
+    assert ddz.SplitMix64(np.uint64(2**64 - 1)) == ddz.SplitMix64(-1)   # both mod 2**64
+

@@ -127,6 +127,14 @@ cdef enum:
 # SplitMix64 for Python
 # ---------------------------------------------------------------------------
 
+cdef uint64_t _u64(object value, str what) except? 0:
+    """An int (or NumPy integer) taken mod 2**64; TypeError for anything else
+    (floats, text, None: ``int()`` would truncate, parse or overflow them)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
+    return <uint64_t>(int(value) & _MASK)
+
+
 cdef class SplitMix64:
     """The project's random generator (see the module docstring).
 
@@ -137,7 +145,7 @@ cdef class SplitMix64:
     cdef uint64_t s
 
     def __init__(self, seed=0):
-        self.s = <uint64_t>(int(seed) & _MASK)
+        self.s = _u64(seed, "seed")
 
     @property
     def state(self):
@@ -145,7 +153,7 @@ cdef class SplitMix64:
 
     @state.setter
     def state(self, value):
-        self.s = <uint64_t>(int(value) & _MASK)
+        self.s = _u64(value, "state")
 
     def next(self):
         return ddz_next(&self.s)
@@ -182,12 +190,12 @@ cdef class SplitMix64:
 
 def game_seed(seed, i):
     """Game seed of game ``i`` (0-based) of a run with ``seed``."""
-    return ddz_game_seed(<uint64_t>(int(seed) & _MASK), <uint64_t>(int(i) & _MASK))
+    return ddz_game_seed(_u64(seed, "seed"), _u64(i, "game index"))
 
 
 def policy_seed(g):
     """Initial state of the random-policy stream of the game with seed ``g``."""
-    return ddz_policy_seed(<uint64_t>(int(g) & _MASK))
+    return ddz_policy_seed(_u64(g, "game seed"))
 
 
 # ---------------------------------------------------------------------------
@@ -883,7 +891,8 @@ cdef class _Job:
     cdef int players, hand_size
     cdef bint rob
     cdef uint64_t seed
-    cdef Py_ssize_t first, start, stop
+    cdef uint64_t first
+    cdef Py_ssize_t start, stop
     cdef bint failed
     cdef signed char* landlord
     cdef cnp.npy_bool* won
@@ -909,7 +918,7 @@ cdef class _Job:
             self.failed = True
             return
         for i in range(self.start, self.stop):
-            g = ddz_game_seed(self.seed, <uint64_t>(self.first + i))
+            g = ddz_game_seed(self.seed, self.first + <uint64_t>i)
             if play_game(&self.rc, self.players, self.hand_size, self.rob, g, &o, &res) < 0:
                 self.failed = True
                 break
@@ -1007,12 +1016,13 @@ def play_random_games(n_games, *, rules="standard", seed=0, threads=1, first_gam
     """
     import time
     r = resolve_rules(rules)
-    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 0:
-        raise ValueError(f"n_games must be a non-negative int, not {n_games!r}")
+    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or not 0 <= n_games < 2**62:
+        raise ValueError(f"n_games must be an int 0 <= n_games < 2**62, not {n_games!r}")
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
         raise ValueError(f"threads must be a positive int, not {threads!r}")
-    if isinstance(first_game, bool) or not isinstance(first_game, (int, np.integer)) or first_game < 0:
-        raise ValueError(f"first_game must be a non-negative int, not {first_game!r}")
+    if (isinstance(first_game, bool) or not isinstance(first_game, (int, np.integer))
+            or not 0 <= first_game < 2**64):
+        raise ValueError(f"first_game must be an int 0 <= first_game < 2**64, not {first_game!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an int, not {type(seed).__name__}")
     cdef Py_ssize_t n = n_games
