@@ -99,3 +99,15 @@ def test_seed_state_setter_must_be_an_int():
     import numpy as np
     assert ddz.SplitMix64(np.uint64(2**64 - 1)) == ddz.SplitMix64(-1)   # both mod 2**64
 
+
+@pytest.mark.parametrize("args, exc", [
+    ((3, 0, True, 1, 10**20, 0), ValueError),   # OverflowError (too many digits) before
+    ((3, 0, True, 1, -1, 0), ValueError),
+    ((3, 7, True, 1, 1, 0), ValueError),        # no such landlord: scores did not sum to zero
+    ((10**9, 0, True, 1, 1, 0), ValueError),    # a 10**9-seat tuple before
+    ((3, 0, True, 1.5, 0, 0), TypeError),
+    ((3, 0, True, 1, 0, 5), ValueError),
+])
+def test_settle_rejects_arguments_no_deal_has(args, exc):
+    with pytest.raises(exc):
+        ddz.settle(*args)
