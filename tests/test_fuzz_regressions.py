@@ -111,3 +111,32 @@ def test_seed_state_setter_must_be_an_int():
 def test_settle_rejects_arguments_no_deal_has(args, exc):
     with pytest.raises(exc):
         ddz.settle(*args)
+
+
+class _DuckMove:
+    def __init__(self, counts):
+        self.kind = 1
+        self.counts = counts
+
+
+@pytest.mark.parametrize("counts, exc", [
+    ([1, 2], ValueError),                  # 2 counts: legal_moves copied 15 bytes from a 2-byte buffer
+    ([1.5] * 15, TypeError),               # floats were truncated to 1 by np.array(..., uint8)
+    ([True] * 15, TypeError),
+    ("33", TypeError),
+    (None, TypeError),
+])
+def test_move_like_objects_have_their_counts_checked(counts, exc):
+    # Bug: to_counts(obj) for an object with .kind and .counts returned
+    # np.array(obj.counts, uint8) after checking only the bounds, so a short
+    # list gave a (2,) array (an out-of-bounds read in the fast path) and
+    # floats were silently truncated.
+    for fn in (ddz.to_counts, ddz.legal_moves, ddz.classify, reference.legal_moves):
+        with pytest.raises(exc):
+            fn(_DuckMove(counts))
+
+
+def test_a_real_move_still_works_as_cards():
+    m = ddz.parse_move("3334")
+    assert ddz.to_counts(m).tolist() == list(m.counts)
+    assert list(ddz.legal_moves(m)) == reference.legal_moves(m)

@@ -161,6 +161,8 @@ cdef int _load_hand(object hand, object rules, const RulesC* rc, unsigned char* 
         memcpy(out, <const char*>b, 15)
         return 0
     b = bytes(to_counts(hand, rules=_rules_obj(rules)))
+    if len(b) != 15:    # to_counts guarantees 15; never copy from a shorter buffer
+        raise ValueError(f"expected 15 counts, got {len(b)}")
     memcpy(out, <const char*>b, 15)
     return 0
 
