@@ -140,3 +140,34 @@ def test_a_real_move_still_works_as_cards():
     m = ddz.parse_move("3334")
     assert ddz.to_counts(m).tolist() == list(m.counts)
     assert list(ddz.legal_moves(m)) == reference.legal_moves(m)
+
+
+def test_unpickling_a_forged_movelist_is_refused():
+    # Bug: MoveList's unpickler trusted its rows; a row with kind byte 255
+    # made a Move whose kind indexed past the Kind table (garbage or a crash),
+    # and rows that are no legal move were trusted as legal by the kernels.
+    from ddz_fast._fast import _movelist_from_rows
+    with pytest.raises(ValueError):
+        _movelist_from_rows(b"\xff" * 16, "standard")
+    with pytest.raises(ValueError):
+        _movelist_from_rows(b"\xff" * 16, None)
+    with pytest.raises(ValueError):      # 3 threes are no SOLO
+        _movelist_from_rows(bytes([3] + [0] * 14 + [1]), "standard")
+    ml = ddz.legal_moves("334BR")
+    assert pickle.loads(pickle.dumps(ml)) == ml
+
+
+def test_unpickling_a_forged_movebatch_is_refused():
+    import numpy as np
+    from ddz_fast._fast import _movebatch_from_arrays
+    good = ddz.legal_moves_batch(np.array([[1] * 13 + [0, 0], [0] * 14 + [1]]))
+    rows, offsets = np.asarray(good.rows), np.asarray(good.offsets)
+    assert pickle.loads(pickle.dumps(good)).rows.tolist() == rows.tolist()
+    for bad_rows, bad_offsets in [
+        (rows.astype(np.float64), offsets),                        # wrong dtype
+        (rows, np.array([0, 5])),                                  # offsets past the rows
+        (rows, offsets[::-1]),                                     # offsets going down
+        (np.full((1, 16), 255, np.uint8), np.array([0, 1])),       # no kind 255
+    ]:
+        with pytest.raises(ValueError):
+            _movebatch_from_arrays(bad_rows, bad_offsets, "standard")

@@ -40,6 +40,7 @@ __all__ = ["legal_moves", "classify", "beats", "parse_move", "legal_moves_batch"
 
 cdef enum:
     MAX_RULES = 64
+    K_ROCKET_CODE = 14      # the highest kind code
 
 cdef RulesC _RULES[64]
 cdef int _NRULES = 0
@@ -425,7 +426,31 @@ cdef object _rules_of(int cid):
     return _RULE_OBJS[cid] if 0 <= cid < _NRULES else None
 
 
+cdef int _check_rows(const unsigned char* rows, Py_ssize_t n, object rules) except -1:
+    """ValueError unless each of the n rows is a legal move under `rules`
+    (None: unless each kind byte is a Kind).  Unpickling goes through this:
+    a forged pickle must not make moves the kernels or Move would trust."""
+    cdef Py_ssize_t i
+    cdef MoveInfo mi
+    cdef const RulesC* rc = NULL if rules is None else rules_c(rules)
+    for i in range(n):
+        if rows[i * ROW + KIND_BYTE] > K_ROCKET_CODE:
+            raise ValueError(f"move row {i} has no kind {rows[i * ROW + KIND_BYTE]}")
+        if rc != NULL and not valid_move_c(rows + i * ROW, rc, &mi):
+            raise ValueError(f"move row {i} is not a legal move under the rules")
+    return 0
+
+
 def _movelist_from_rows(bytes rows, rules):
+    """A MoveList over a copy of `rows` (ROW bytes a move), each checked to
+    be a legal move under `rules` (the unpickler of MoveList)."""
+    if len(rows) % ROW:
+        raise ValueError(f"move rows must be a multiple of {ROW} bytes")
+    _check_rows(<const unsigned char*>rows, len(rows) // ROW, rules)
+    return _movelist_trusted(rows, rules)
+
+
+cdef MoveList _movelist_trusted(bytes rows, rules):
     """A MoveList over a copy of `rows` (ROW bytes a move); its moves are
     trusted as legal under `rules` (None: not trusted)."""
     cdef MoveList ml = MoveList.__new__(MoveList)
@@ -534,7 +559,7 @@ cdef class MoveBatch:
         if i < 0 or i >= n:                 # (a Python int: no overflow for huge indices)
             raise IndexError("hand index out of range")
         a, b = int(self.offsets[i]), int(self.offsets[i + 1])
-        return _movelist_from_rows(self.rows[a:b].tobytes(), _rules_of(self.cid))
+        return _movelist_trusted(self.rows[a:b].tobytes(), _rules_of(self.cid))
 
     def __reduce__(self):
         return (_movebatch_from_arrays, (np.asarray(self.rows), np.asarray(self.offsets),
@@ -560,8 +585,18 @@ cdef class MoveBatch:
 
 
 def _movebatch_from_arrays(rows, offsets, rules):
-    return _make_batch(np.array(rows, dtype=np.uint8), np.array(offsets, dtype=np.int64),
-                       -1 if rules is None else _rules_id(rules))
+    """The unpickler of MoveBatch: checks that `rows` are (T, 16) legal moves
+    under `rules` and `offsets` run from 0 to T without going down."""
+    rows = np.asarray(rows)
+    offsets = np.asarray(offsets)
+    if rows.dtype != np.uint8 or rows.ndim != 2 or rows.shape[1] != ROW:
+        raise ValueError(f"MoveBatch rows must be a uint8 (T, {ROW}) array, not {rows.dtype} {rows.shape}")
+    if (offsets.dtype.kind not in "iu" or offsets.ndim != 1 or len(offsets) < 1 or offsets[0] != 0
+            or offsets[-1] != len(rows) or (np.diff(offsets.astype(np.int64)) < 0).any()):
+        raise ValueError("MoveBatch offsets must run from 0 to the number of rows without going down")
+    rows = np.ascontiguousarray(rows)
+    _check_rows(<const unsigned char*>cnp.PyArray_DATA(rows), len(rows), rules)
+    return _make_batch(rows, offsets.astype(np.int64), -1 if rules is None else _rules_id(rules))
 
 
 cdef class _Job:
