@@ -171,3 +171,74 @@ def test_unpickling_a_forged_movebatch_is_refused():
     ]:
         with pytest.raises(ValueError):
             _movebatch_from_arrays(bad_rows, bad_offsets, "standard")
+
+
+class _BigDeckRules(ddz.Rules):
+    @property
+    def max_count(self):
+        return 100
+
+
+class _SkipsChecks(ddz.Rules):
+    def __post_init__(self):
+        pass
+
+
+class _BigHands(ddz.Rules):
+    @property
+    def hand_size(self):
+        return 40
+
+
+def _tampered(**fields):
+    r = ddz.Rules()
+    for k, v in fields.items():
+        object.__setattr__(r, k, v)
+    return r
+
+
+@pytest.mark.parametrize("make_rules", [
+    _BigDeckRules,                                  # segfault before: 50 threes reached the kernels
+    lambda: _SkipsChecks(players=9, decks=7),
+    lambda: _SkipsChecks(solo_kickers=1),
+    _BigHands,                                      # the deal would read past the deck
+    lambda: _tampered(decks=3),
+    lambda: _tampered(players=9),
+])
+def test_unsound_rules_objects_are_refused_everywhere(make_rules):
+    # Bug: a Rules subclass overriding max_count (or skipping __post_init__)
+    # passed the Python-level count check with 50 threes and the kernels,
+    # which size their work by the deck, crashed (segfault).  Such rules are
+    # now refused by resolve_rules/check_rules and the registry.
+    r = make_rules()
+    for call in (lambda: ddz.legal_moves([50] + [0] * 14, rules=r),
+                 lambda: ddz.legal_moves("3", rules=r),
+                 lambda: ddz.Game(r, seed=1),
+                 lambda: ddz.play_random_games(2, rules=r)):
+        with pytest.raises((TypeError, ValueError)):
+            call()
+    if type(r) is not ddz.Rules:
+        # (The pure-Python reference trusts a plain Rules, whose fields only
+        # object.__setattr__ can change; it checks every subclass.)
+        with pytest.raises((TypeError, ValueError)):
+            reference.legal_moves("3", rules=r)
+
+
+def test_rules_changed_after_registration_cannot_get_cards_past_the_deck():
+    # A plain Rules used once (registered: its C struct says one deck) and
+    # then changed to two decks behind the frozen dataclass's back: the fast
+    # path still checks every hand against the registered deck.
+    r = ddz.Rules()
+    ddz.legal_moves("3", rules=r)
+    object.__setattr__(r, "decks", 2)
+    for hand in ([8] * 13 + [0, 0], "33333333"):
+        with pytest.raises(ValueError):
+            ddz.legal_moves(hand, rules=r)
+    with pytest.raises(ValueError):
+        ddz.legal_moves_batch([[8] * 13 + [0, 0]], rules=r)
+
+
+def test_a_sound_rules_subclass_still_works():
+    class Mine(ddz.Rules):
+        pass
+    assert list(ddz.legal_moves("3334BR", rules=Mine())) == reference.legal_moves("3334BR")

@@ -26,7 +26,7 @@ from ._kernels cimport (
 )
 from .cards import to_counts, format_cards
 from .moves import parse_move_with
-from .rules import Rules, resolve_rules
+from .rules import Rules, check_rules, resolve_rules
 
 cnp.import_array()
 
@@ -67,6 +67,7 @@ cdef int _register(rules) except -1:
 
 cdef int _register_locked(rules) except -1:
     global _NRULES
+    check_rules(rules)   # the C struct below sizes the kernels' work: only sound rules
     key = _move_options(rules)
     cid = _RULE_IDS.get(key)
     if cid is not None:
@@ -76,8 +77,8 @@ cdef int _register_locked(rules) except -1:
     cdef RulesC* rc = &_RULES[_NRULES]
     rc.id = _NRULES
     rc.decks = rules.decks
-    rc.max_count = rules.max_count
-    rc.max_joker = rules.max_jokers
+    rc.max_count = 4 * rules.decks      # (from decks itself, never from an overridable property)
+    rc.max_joker = rules.decks
     rc.solo_kickers = rules.solo_kickers
     rc.four_with_kickers = rules.four_with_kickers
     rc.airplane_solo_distinct = rules.airplane_solo_distinct
@@ -160,11 +161,26 @@ cdef int _load_hand(object hand, object rules, const RulesC* rc, unsigned char* 
     elif type(hand) is str:
         b = _text_counts(<str>hand, rules, rc.decks)
         memcpy(out, <const char*>b, 15)
+        _check_within(out, rc)
         return 0
     b = bytes(to_counts(hand, rules=_rules_obj(rules)))
     if len(b) != 15:    # to_counts guarantees 15; never copy from a shorter buffer
         raise ValueError(f"expected 15 counts, got {len(b)}")
     memcpy(out, <const char*>b, 15)
+    _check_within(out, rc)
+    return 0
+
+
+cdef int _check_within(const unsigned char* h, const RulesC* rc) except -1:
+    """The kernels' invariant, checked against the registered C rules
+    whatever the Python-level check said (a Rules object changed after it
+    was registered must not get more cards than the deck into a kernel)."""
+    cdef int i
+    if not _within(h, rc):
+        for i in range(15):
+            if h[i] > (rc.max_joker if i >= 13 else rc.max_count):
+                raise ValueError(f"{h[i]} cards in slot {i} ({'3456789TJQKA2BR'[i]}): "
+                                 f"the deck holds at most {rc.max_joker if i >= 13 else rc.max_count}")
     return 0
 
 
@@ -222,6 +238,7 @@ cdef int _check_together(const unsigned char* h, Move last, const RulesC* rc, ob
             to_counts([int(both[i]) for i in range(15)], rules=_rules_obj(rules))
         except ValueError as e:
             raise ValueError(f"hand and last move cannot both be in play: {e}") from None
+        raise ValueError("hand and last move cannot both be in play: more cards than the deck holds")
     return 0
 
 
@@ -651,6 +668,7 @@ cdef object _check_batch_hands(object hands, object rules, const RulesC* rc):
                 to_counts(hands[i], rules=_rules_obj(rules))
             except ValueError as e:
                 raise ValueError(f"hand {i}: {e}") from None
+            raise ValueError(f"hand {i}: more cards than the deck holds")
     return np.ascontiguousarray(hands, dtype=np.uint8)
 
 

@@ -57,7 +57,7 @@ from ._kernels cimport (
 from ._move cimport Move, K_PASS, K_BOMB, K_ROCKET
 from ._fast cimport rules_c
 from ._fast import legal_moves as _legal_moves
-from .rules import resolve_rules
+from .rules import check_rules, resolve_rules
 
 cnp.import_array()
 
@@ -234,7 +234,7 @@ cdef void deal_c(uint64_t* s, int players, int decks, int hand_size,
 def deal(SplitMix64 rng, rules="standard"):
     """Shuffle and deal with ``rng`` (advancing it): returns ``(hands,
     kitty)``, a ``(players, 15)`` and a ``(15,)`` uint8 array."""
-    r = resolve_rules(rules)
+    r = check_rules(resolve_rules(rules))
     cdef int players = r.players, decks = r.decks, hs = r.hand_size
     cdef unsigned char hb[MAXP * HB]
     cdef unsigned char kb[HB]
@@ -296,6 +296,7 @@ cdef class GameCore:
     # -- setting up ----------------------------------------------------------
     def _configure(self, rules, seed):
         """Set the rules and the seed (a fresh deal stream when not None)."""
+        check_rules(rules)     # players and hand sizes size C arrays below
         self.rules = rules
         self.seed = seed
         self._n = rules.players
@@ -1015,7 +1016,7 @@ def play_random_games(n_games, *, rules="standard", seed=0, threads=1, first_gam
     :class:`PlayoutResults`.
     """
     import time
-    r = resolve_rules(rules)
+    r = check_rules(resolve_rules(rules))
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or not 0 <= n_games < 2**62:
         raise ValueError(f"n_games must be an int 0 <= n_games < 2**62, not {n_games!r}")
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
