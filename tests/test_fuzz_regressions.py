@@ -242,3 +242,12 @@ def test_a_sound_rules_subclass_still_works():
     class Mine(ddz.Rules):
         pass
     assert list(ddz.legal_moves("3334BR", rules=Mine())) == reference.legal_moves("3334BR")
+
+
+def test_parse_move_checks_a_rules_subclass_like_the_reference():
+    # Found by the differential fuzzer: the fast parse_move passed a Rules
+    # subclass through unchecked, so parse_move("pass", rules=unsound) worked
+    # while the reference raised ValueError.
+    for engine in (ddz, reference):
+        with pytest.raises(ValueError, match="max_count"):
+            engine.parse_move("pass", rules=_BigDeckRules())

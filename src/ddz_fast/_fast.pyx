@@ -121,7 +121,7 @@ cdef const RulesC* rules_c(object rules) except NULL:
 
 
 cdef object _rules_obj(object rules):
-    return rules if isinstance(rules, Rules) else resolve_rules(rules)
+    return resolve_rules(rules)    # (checks a Rules subclass; a plain Rules is returned as is)
 
 
 # ---------------------------------------------------------------------------
