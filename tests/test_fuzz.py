@@ -26,7 +26,8 @@ def test_every_entry_point_survives_the_fuzzer():
     seed = os.environ.get("DDZ_FUZZ_SEED", "0")
     proc = _run_driver("--examples", str(examples), "--seed", seed, timeout=600)
     out = proc.stdout + proc.stderr
-    assert proc.returncode == 0, f"fuzz driver failed (exit {proc.returncode}; negative: killed by a signal):\n{out[-20000:]}"
+    assert proc.returncode == 0, \
+        f"fuzz driver failed (exit {proc.returncode}; negative: killed by a signal):\n{out[-20000:]}"
     targets = int(re.search(r"targets: (\d+), failed: 0", out).group(1))
     tried = int(re.search(r"inputs tried: (\d+)", out).group(1))
     print(out)
