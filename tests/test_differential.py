@@ -16,7 +16,7 @@ MoveList array views (see ``assert_same_moves`` in conftest.py).
    bombs and jokers, leads and responses.
 4. The whole deck (54 cards; 108 for ``four``) as one hand (``slow``).
 
-Everything runs for the three presets and a few custom Rules.
+Everything runs for every preset and a few custom Rules.
 """
 import functools
 import itertools
@@ -47,9 +47,14 @@ RULES_CASES = {
     # two decks with every kind of the 3-player game (solo kickers, fours
     # with kickers, equal singles on a four): an unusual mix for the kernels
     "two_decks_all_kinds": Rules(players=4, decks=2, four_two_solo_distinct=False),
+    "douzero": "douzero",
+    "rlcard": "rlcard",
+    # the two rlcard airplane limits one at a time
+    "no_bomb_kickers": Rules(airplane_bomb_kickers=False),
+    "no_adjacent_trio_kickers": Rules(airplane_adjacent_trio_kickers=False),
 }
 RULE_IDS = list(RULES_CASES)
-PRESET_NAMES = ["standard", "strict", "four"]
+PRESET_NAMES = list(PRESETS)
 
 KICKER_KINDS = [K.TRIO_SOLO, K.TRIO_PAIR, K.AIRPLANE_SOLO, K.AIRPLANE_PAIR,
                 K.FOUR_TWO_SOLO, K.FOUR_TWO_PAIR]
@@ -375,7 +380,7 @@ def test_parse_move(rid, data):
 # on one core (the reference engine dominates: ~5 ms for a 17-card lead, ~10
 # ms for 20 cards, ~30 ms for 25 cards and ~100 ms for 33 cards; a deal is
 # its full-hand leads and responses plus a played-out game).
-BULK_DEALS = {"standard": 40, "strict": 24, "four": 12}
+BULK_DEALS = {"standard": 40, "strict": 24, "four": 12, "douzero": 24, "rlcard": 24}
 BULK_SEED = 20240613
 MAX_TURNS = 80
 

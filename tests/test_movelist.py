@@ -346,3 +346,44 @@ def test_unpickled_movebatch_in_another_process_is_not_trusted_under_other_rules
     """The same for a pickled MoveBatch (regression test: Cython's automatic
     pickling used to keep its registry id)."""
     assert pickle_across_processes("movebatch") == "ValueError"
+
+
+# ---------------------------------------------------------------------------
+# card_lists
+# ---------------------------------------------------------------------------
+
+def test_card_lists_default_labels_are_rank_indices():
+    moves = fast.legal_moves("3345")
+    lists = moves.card_lists()
+    assert lists == [[r for r in range(15) for _ in range(int(m.counts[r]))] for m in moves]
+    assert lists[0] == [0]
+
+
+def test_card_lists_with_labels_and_pass():
+    last = fast.parse_move("4")
+    moves = fast.legal_moves("3BR", last)
+    labels = tuple("3456789TJQKA2BR")
+    assert moves.card_lists(labels) == [[], ["B"], ["R"], ["B", "R"]]
+
+
+def test_card_lists_unique_drops_the_same_cards_read_twice():
+    moves = fast.legal_moves("333444555666")
+    plain = moves.card_lists()
+    unique = moves.card_lists(unique=True)
+    as_tuples = [tuple(x) for x in plain]
+    # 333444555666 is an AIRPLANE and an AIRPLANE_SOLO: one list for both
+    assert len(plain) - len(unique) == len(as_tuples) - len(set(as_tuples)) == 1
+    assert [tuple(x) for x in unique] == list(dict.fromkeys(as_tuples))
+
+
+def test_card_lists_are_fresh_lists():
+    moves = fast.legal_moves("34")
+    a = moves.card_lists()
+    a[0].append(99)
+    assert moves.card_lists()[0] == [0]
+
+
+@pytest.mark.parametrize("values", [(), tuple(range(14)), tuple(range(16))])
+def test_card_lists_need_15_labels(values):
+    with pytest.raises(ValueError, match="15 labels"):
+        fast.legal_moves("34").card_lists(values)

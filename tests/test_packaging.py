@@ -116,6 +116,7 @@ def test_runs_against_the_installed_package():
     if direct:
         assert not json.loads(direct).get("dir_info", {}).get("editable", False), "an editable install"
     files = {str(f).replace("\\", "/") for f in dist.files or ()}
-    for name in ("ddz_fast/py.typed", "ddz_fast/_move.pyi", "ddz_fast/_fast.pyi", "ddz_fast/_playout.pyi"):
+    for name in ("ddz_fast/py.typed", "ddz_fast/_move.pyi", "ddz_fast/_fast.pyi", "ddz_fast/_playout.pyi",
+                 "ddz_fast/envs/__init__.py", "ddz_fast/envs/aec.py", "ddz_fast/envs/single.py"):
         assert name in files, f"{name} is not in the wheel's RECORD"
     assert any(f.startswith("ddz_fast-") and f.endswith(".dist-info/licenses/LICENSE") for f in files), files

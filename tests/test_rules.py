@@ -9,11 +9,20 @@ from ddz_fast import reference
 
 
 def test_preset_names():
-    assert list(PRESETS) == ["standard", "strict", "four"]
+    assert list(PRESETS) == ["standard", "strict", "four", "douzero", "rlcard"]
     for name, r in PRESETS.items():
         assert r.name == name
         assert resolve_rules(name) is r
         assert resolve_rules(r) is r
+
+
+def test_compat_presets_differ_from_standard_only_in_kicker_options():
+    std = PRESETS["standard"]
+    assert PRESETS["douzero"] == std.replace(four_two_solo_distinct=False,
+                                             both_jokers_as_kickers=True)
+    assert PRESETS["rlcard"] == std.replace(four_two_solo_distinct=False,
+                                            airplane_bomb_kickers=False,
+                                            airplane_adjacent_trio_kickers=False)
 
 
 def test_presets_are_read_only():

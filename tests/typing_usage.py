@@ -118,11 +118,34 @@ def check_game() -> None:
     assert int(runs.scores.sum()) == 0
 
 
+def check_interop() -> None:
+    from ddz_fast.compat import rlcard as rl
+
+    hand = ddz_fast.douzero_to_counts([3, 3, 4, 17, 30])
+    assert_type(ddz_fast.counts_to_douzero(hand), list[int])
+    assert_type(ddz_fast.counts_to_rlcard(parse_move("33")), str)
+    assert_type(ddz_fast.encode_douzero(hand), npt.NDArray[np.int8])
+    space = ddz_fast.action_space("standard")
+    assert_type(space, ddz_fast.ActionSpace)
+    moves = legal_moves(hand)
+    ids = space.ids(moves)
+    assert_type(ids, npt.NDArray[np.int64])
+    assert_type(space.move_to_id(moves[0]), int)
+    assert_type(space.id_to_move(int(ids[0])), Move)
+    mask = space.mask(hand)
+    assert_type(mask, npt.NDArray[np.bool_])
+    assert int(mask.sum()) == len(moves)
+    assert_type(rl.rlcard_actions(), tuple[str, ...])
+    assert_type(rl.rlcard_ids(moves), npt.NDArray[np.int64])
+    assert_type(rl.rlcard_id(PASS), int)
+
+
 def main() -> None:
     assert isinstance(ddz_fast.__version__, str)
     check_moves()
     check_batches()
     check_game()
+    check_interop()
 
 
 if __name__ == "__main__":

@@ -93,3 +93,35 @@ __all__ += [
     "game_seed",
     "policy_seed",
 ]
+
+# Interop: other engines' card formats, encoders for networks, dense action ids.
+# (RLCard's action ids live in ddz_fast.compat.rlcard.)
+from .convert import (  # noqa: E402
+    counts_to_douzero,
+    counts_to_douzero_batch,
+    counts_to_rlcard,
+    counts_to_rlcard_batch,
+    douzero_to_counts,
+    douzero_to_counts_batch,
+    rlcard_to_counts,
+    rlcard_to_counts_batch,
+    to_counts_batch,
+)
+from .encode import encode_counts, encode_douzero  # noqa: E402
+from .actions import ActionSpace, action_space  # noqa: E402
+
+__all__ += [
+    "douzero_to_counts",
+    "counts_to_douzero",
+    "douzero_to_counts_batch",
+    "counts_to_douzero_batch",
+    "rlcard_to_counts",
+    "counts_to_rlcard",
+    "rlcard_to_counts_batch",
+    "counts_to_rlcard_batch",
+    "to_counts_batch",
+    "encode_douzero",
+    "encode_counts",
+    "ActionSpace",
+    "action_space",
+]

@@ -9,7 +9,10 @@ whole batch.  Results match :mod:`ddz_fast.reference` exactly, order included.
 cimport cython
 cimport numpy as cnp
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Destructor
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, calloc, free
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.tuple cimport PyTuple_GET_ITEM
+from cpython.ref cimport PyObject, Py_INCREF
 from libc.string cimport memcpy, memcmp
 
 import operator
@@ -26,7 +29,7 @@ from ._kernels cimport (
 )
 from .cards import to_counts, format_cards
 from .moves import parse_move_with
-from .rules import Rules, check_rules, resolve_rules
+from .rules import PRESETS, Rules, check_rules, resolve_rules
 
 cnp.import_array()
 
@@ -34,13 +37,15 @@ __all__ = ["legal_moves", "classify", "beats", "parse_move", "legal_moves_batch"
            "count_moves", "MoveList", "MoveBatch"]
 
 # ---------------------------------------------------------------------------
-# Rules registry: each distinct set of move options gets a small id (0..63),
-# used as the bit in Move._valid_for and as the index of its C struct.
+# Rules registry: each distinct set of move options gets a small id (0..255),
+# the index of its C struct; ids below 64 are also a bit in Move._valid_for
+# (the presets register first, so they always get one).
 # ---------------------------------------------------------------------------
 
 cdef enum:
-    MAX_RULES = 64
-    K_ROCKET_CODE = 14      # the highest kind code
+    MAX_RULES = 256
+    VALID_BITS = 64              # ids below this get a Move._valid_for bit
+    K_ROCKET_CODE = 14           # the highest kind code
 
 cdef RulesC _RULES[64]
 cdef int _NRULES = 0
@@ -49,10 +54,18 @@ cdef dict _BY_NAME = {}         # preset name -> (id, Rules)
 cdef list _RULE_OBJS = []       # id -> a Rules with those options
 
 
+cdef inline unsigned long long _valid_bit(int cid) noexcept nogil:
+    # Move._valid_for has 64 bits; moves of later option sets are re-checked.
+    if 0 <= cid < VALID_BITS:
+        return (<unsigned long long>1) << cid
+    return 0
+
+
 cdef tuple _move_options(rules):
     return (rules.decks, rules.solo_kickers, rules.four_with_kickers,
             rules.airplane_solo_distinct, rules.four_two_solo_distinct,
-            rules.both_jokers_as_kickers)
+            rules.both_jokers_as_kickers, rules.airplane_bomb_kickers,
+            rules.airplane_adjacent_trio_kickers)
 
 
 _REGISTER_LOCK = threading.Lock()
@@ -72,7 +85,7 @@ cdef int _register_locked(rules) except -1:
     cid = _RULE_IDS.get(key)
     if cid is not None:
         return cid
-    if _NRULES >= MAX_RULES:  # cannot happen: there are 64 option combinations
+    if _NRULES >= MAX_RULES:  # cannot happen: there are 256 option combinations
         raise RuntimeError("too many distinct Rules")
     cdef RulesC* rc = &_RULES[_NRULES]
     rc.id = _NRULES
@@ -84,6 +97,8 @@ cdef int _register_locked(rules) except -1:
     rc.airplane_solo_distinct = rules.airplane_solo_distinct
     rc.four_two_solo_distinct = rules.four_two_solo_distinct
     rc.both_jokers = rules.both_jokers_as_kickers
+    rc.airplane_bomb_kickers = rules.airplane_bomb_kickers
+    rc.airplane_adjacent_trio = rules.airplane_adjacent_trio_kickers
     _RULE_IDS[key] = _NRULES
     _RULE_OBJS.append(rules)
     _NRULES += 1
@@ -113,6 +128,11 @@ cdef inline int _rules_id(object rules) except -1:
         return _rules_id(str(rules))
     resolve_rules(rules)  # raises TypeError
     raise TypeError(f"rules must be a preset name or a Rules, not {type(rules).__name__}")
+
+
+# The presets take the first ids, so their moves always carry a valid bit.
+for _preset in PRESETS:
+    _rules_id(_preset)
 
 
 cdef const RulesC* rules_c(object rules) except NULL:
@@ -202,7 +222,7 @@ cdef int _load_move(object move, object rules, const RulesC* rc, MoveInfo* mi,
     legal under these rules (its _valid_for bit) skips the classification."""
     cdef Move m
     cdef unsigned char row[16]
-    cdef unsigned long long bit = (<unsigned long long>1) << rc.id
+    cdef unsigned long long bit = _valid_bit(rc.id)
     if not isinstance(move, Move):
         raise TypeError(f"{what} must be a Move, not {type(move).__name__}")
     m = <Move>move
@@ -246,8 +266,7 @@ cdef Move _row_move(const unsigned char* row, int cid):
     cdef MoveInfo mi
     row_info(row, &mi)
     cdef Move m = make_move(mi.kind, row, mi.rank, mi.length)
-    if cid >= 0:
-        m._valid_for = (<unsigned long long>1) << cid
+    m._valid_for = _valid_bit(cid)
     return m
 
 
@@ -365,6 +384,66 @@ cdef class MoveList:
         shown = ", ".join(str(self[i]) for i in range(min(self.n, 8)))
         more = f", ... ({self.n} moves)" if self.n > 8 else ""
         return f"MoveList([{shown}{more}])"
+
+    def card_lists(self, values=None, *, bint unique=False):
+        """Each move as a list of card labels: ``values[r]`` repeated once per
+        card of rank ``r`` (ranks ascending; PASS is ``[]``).
+
+        ``values`` is a sequence of 15 labels, one per rank 3..A, 2, low
+        joker, high joker (default: the rank indices 0..14), for example
+        DouZero's ints ``(3, ..., 14, 17, 20, 30)``.  With ``unique=True`` a
+        move whose cards equal an earlier move's (the same cards read as two
+        kinds) is left out.  Fresh lists each call.
+        """
+        cdef tuple vals = tuple(range(15)) if values is None else tuple(values)
+        if len(vals) != 15:
+            raise ValueError(f"values must hold 15 labels (one per rank), not {len(vals)}")
+        cdef list out = []
+        cdef list cards
+        cdef Py_ssize_t i, j, total, slot, mask = 0
+        cdef int r, c
+        cdef PyObject* item
+        cdef unsigned long long key
+        cdef unsigned long long* seen = NULL
+        cdef const unsigned char* row
+        if unique and self.n:
+            mask = 1
+            while mask < 2 * self.n:
+                mask <<= 1
+            seen = <unsigned long long*>calloc(mask, sizeof(unsigned long long))
+            if seen == NULL:
+                raise MemoryError()
+            mask -= 1
+        try:
+            for i in range(self.n):
+                row = self.data + i * ROW
+                if seen != NULL:
+                    # Counts are <= 8, so 4 bits a rank make an exact 60-bit
+                    # key; +1 keeps 0 free as the empty-slot marker.
+                    key = 1
+                    for r in range(15):
+                        key += (<unsigned long long>row[r]) << (4 * r)
+                    slot = <Py_ssize_t>((key * 0x9E3779B97F4A7C15ULL) >> 40) & mask
+                    while seen[slot] != 0 and seen[slot] != key:
+                        slot = (slot + 1) & mask
+                    if seen[slot] == key:
+                        continue
+                    seen[slot] = key
+                total = 0
+                for r in range(15):
+                    total += row[r]
+                cards = PyList_New(total)
+                j = 0
+                for r in range(15):
+                    item = PyTuple_GET_ITEM(vals, r)
+                    for c in range(row[r]):
+                        Py_INCREF(<object>item)
+                        PyList_SET_ITEM(cards, j, <object>item)
+                        j += 1
+                out.append(cards)
+        finally:
+            free(seen)
+        return out
 
     def tolist(self):
         """The moves as a list of Move."""
@@ -527,7 +606,7 @@ def classify(cards, *, rules="standard"):
     out = []
     for i in range(n):
         m = make_move(infos[i].kind, c, infos[i].rank, infos[i].length)
-        (<Move>m)._valid_for = (<unsigned long long>1) << cid
+        (<Move>m)._valid_for = _valid_bit(cid)
         out.append(m)
     return out
 
@@ -685,7 +764,7 @@ cdef object _check_batch_lasts(object lasts, object hands, object rules, const R
     cdef const unsigned char* src
     cdef unsigned char row[16]
     cdef unsigned char both[15]
-    cdef unsigned long long bit = (<unsigned long long>1) << rc.id
+    cdef unsigned long long bit = _valid_bit(rc.id)
     cdef Move m
     cdef int j
     if lasts is None:

@@ -19,6 +19,8 @@ cdef struct RulesC:
     bint airplane_solo_distinct
     bint four_two_solo_distinct
     bint both_jokers
+    bint airplane_bomb_kickers   # may airplane singles hold >= 4 of a rank?
+    bint airplane_adjacent_trio  # ... >= 3 of a rank next to the trios?
 
 cdef struct MoveInfo:
     int kind

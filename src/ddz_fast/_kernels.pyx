@@ -337,6 +337,14 @@ cdef void gen_airplane_kick(const HandInfo* hi, const RulesC* r, int kind,
                 x.cand[x.ncand] = k
                 if kind == K_AIRPLANE_SOLO and not r.airplane_solo_distinct:
                     x.cap[x.ncand] = h[k]
+                    # rlcard-style limits: no bomb among the singles, and at
+                    # most two cards of a rank next to the window (three
+                    # would make a second reading; a 2 is never next to it).
+                    if not r.airplane_bomb_kickers and x.cap[x.ncand] > 3:
+                        x.cap[x.ncand] = 3
+                    if (not r.airplane_adjacent_trio and x.cap[x.ncand] > 2
+                            and (k == s - 1 or (k == e + 1 and k <= ACE))):
+                        x.cap[x.ncand] = 2
                 else:
                     x.cap[x.ncand] = 1
                 x.ncand += 1
@@ -565,6 +573,24 @@ cdef inline bint _singles_ok(const unsigned char* rest, const RulesC* r, bint di
     return True
 
 
+cdef inline bint _airplane_limits_ok(const unsigned char* rest, int s, int e, const RulesC* r) noexcept nogil:
+    # The rlcard-style limits on airplane singles `rest` for trios s..e:
+    # no four of a rank, and fewer than three of a rank next to the window.
+    # Checking the highest reading suffices: a card set with two readings
+    # holds three kickers next to each window, so it has no valid reading.
+    cdef int x
+    if not r.airplane_bomb_kickers:
+        for x in range(N_RANKS):
+            if rest[x] >= 4:
+                return False
+    if not r.airplane_adjacent_trio:
+        if s >= 1 and rest[s - 1] >= 3:
+            return False
+        if e + 1 <= ACE and rest[e + 1] >= 3:
+            return False
+    return True
+
+
 cdef int classify_c(const unsigned char* c, const RulesC* r, MoveInfo* infos) noexcept nogil:
     """Every reading of cards c: at most one MoveInfo per kind (its highest
     reading), written to infos in kind order; returns how many."""
@@ -628,7 +654,7 @@ cdef int classify_c(const unsigned char* c, const RulesC* r, MoveInfo* infos) no
         if e >= 0:
             memcpy(rest, c, N_RANKS)
             memset(rest + e - L + 1, 0, L)
-            if _singles_ok(rest, r, r.airplane_solo_distinct):
+            if _singles_ok(rest, r, r.airplane_solo_distinct) and _airplane_limits_ok(rest, e - L + 1, e, r):
                 infos[n] = MoveInfo(K_AIRPLANE_SOLO, e, L, total); n += 1
 
     # Airplane with pairs: the ranks holding 3 form the window, the rest are

@@ -48,6 +48,19 @@ def _kickers_ok(rest: Counts, rules: Rules) -> bool:
     return True
 
 
+def _airplane_singles_ok(rest: Counts, s: int, e: int, rules: Rules) -> bool:
+    """The airplane-only kicker rules for singles `rest` on trios s..e."""
+    if rules.airplane_solo_distinct and any(c > 1 for c in rest):
+        return False
+    if not rules.airplane_bomb_kickers and any(c >= 4 for c in rest):
+        return False
+    if not rules.airplane_adjacent_trio_kickers:
+        neighbours = [r for r in (s - 1, e + 1) if 0 <= r <= ACE]
+        if any(rest[r] >= 3 for r in neighbours):
+            return False
+    return True
+
+
 def _minus(counts: Counts, ranks: Sequence[int], each: int) -> Optional[Counts]:
     """counts with `each` cards removed at every rank in `ranks`, or None."""
     out = list(counts)
@@ -113,9 +126,8 @@ def _readings(counts: Counts, rules: Rules) -> List[Tuple[Kind, int, int]]:
         rest = _minus(counts, window, 3)
         if rest is None or any(rest[r] for r in window) or not _kickers_ok(rest, rules):
             continue
-        if rules.solo_kickers and sum(rest) == n:
-            if not rules.airplane_solo_distinct or all(c <= 1 for c in rest):
-                out.append((Kind.AIRPLANE_SOLO, e, n))
+        if rules.solo_kickers and sum(rest) == n and _airplane_singles_ok(rest, s, e, rules):
+            out.append((Kind.AIRPLANE_SOLO, e, n))
         if _is_pairs(rest, n):
             out.append((Kind.AIRPLANE_PAIR, e, n))
 

@@ -39,6 +39,15 @@ class Rules:
     both_jokers_as_kickers
         May a low and a high joker both be attachments of one move?  (With two
         decks: may a move carry both a low-joker pair and a high-joker pair?)
+    airplane_bomb_kickers
+        May the singles of an airplane include every card of a rank's bomb
+        (four of a rank, ``333444555666+7777``)?  Off in ``rlcard``.
+    airplane_adjacent_trio_kickers
+        May the singles of an airplane include three or more cards of a rank
+        next to the airplane's trios (``444555666+777``, which also reads as a
+        longer airplane without attachments)?  A ``2`` is never next to a chain.  Off
+        in ``rlcard``.  When off, a card set with two airplane readings has no
+        valid reading at all (each reading holds a neighbouring trio).
     auction
         ``"bid"`` (pass or bid 1/2/3) or ``"rob"`` (call, rob, double).
 
@@ -53,6 +62,8 @@ class Rules:
     airplane_solo_distinct: bool = False
     four_two_solo_distinct: bool = True
     both_jokers_as_kickers: bool = False
+    airplane_bomb_kickers: bool = True
+    airplane_adjacent_trio_kickers: bool = True
     auction: str = "bid"
     name: str = field(default="custom", compare=False)
 
@@ -123,13 +134,22 @@ PRESETS: Mapping[str, Rules] = MappingProxyType({
         four_with_kickers=False,
         name="four",
     ),
+    # Compatibility presets: the move sets of those engines (see docs/compat.md).
+    "douzero": Rules(four_two_solo_distinct=False, both_jokers_as_kickers=True, name="douzero"),
+    "rlcard": Rules(
+        four_two_solo_distinct=False,
+        airplane_bomb_kickers=False,
+        airplane_adjacent_trio_kickers=False,
+        name="rlcard",
+    ),
 })
 
 RulesLike = Union[str, Rules]
 
 
 _BOOL_OPTIONS = ("solo_kickers", "four_with_kickers", "airplane_solo_distinct",
-                 "four_two_solo_distinct", "both_jokers_as_kickers")
+                 "four_two_solo_distinct", "both_jokers_as_kickers", "airplane_bomb_kickers",
+                 "airplane_adjacent_trio_kickers")
 
 
 def check_rules(rules: Rules) -> Rules:

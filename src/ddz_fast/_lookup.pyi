@@ -1,0 +1,29 @@
+"""Type stub for the compiled :mod:`ddz_fast._lookup` (source: _lookup.pyx)."""
+
+from typing import final
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["RowTable"]
+
+@final
+class RowTable:
+    """Row number of each row of a fixed ``(n, 16)`` ``uint8`` table."""
+
+    @property
+    def n_rows(self) -> int: ...
+    @property
+    def ignore_kind(self) -> bool: ...
+    def __init__(self, rows: npt.NDArray[np.uint8], ignore_kind: bool = False) -> None: ...
+    def find(self, rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+        """Row numbers of ``rows`` (``(m, 16)`` ``uint8``) as ``int64``; -1 where absent."""
+    def mask(self, rows: npt.NDArray[np.uint8], out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:
+        """Boolean ``(n_rows,)`` mask, True at the rows found (``KeyError(i)`` for an absent row)."""
+    def masks(
+        self,
+        rows: npt.NDArray[np.uint8],
+        offsets: npt.NDArray[np.int64],
+        out: npt.NDArray[np.bool_] | None = None,
+    ) -> npt.NDArray[np.bool_]:
+        """Boolean ``(len(offsets) - 1, n_rows)`` masks of consecutive row groups."""

@@ -1,0 +1,245 @@
+"""Dense action ids per rule set, and legal-action masks.
+
+An :class:`ActionSpace` numbers every move of the full deck under one set of
+rules: id 0 is ``PASS``, ids ``1..size-1`` are the moves that
+``legal_moves(full_deck, rules=rules)`` returns, in that order (the documented
+move-list order: kind, length, number of cards, rank, attachments).  Moves are
+typed: the same cards read as two kinds are two ids.
+
+Lookups work on whole arrays of move rows: each 16-byte row (15 counts, then
+the kind) packs into one 64-bit key (4 bits a byte, the kind in the top 4
+bits), looked up in a compiled hash table (:mod:`ddz_fast._lookup`) without
+the GIL: a mask of a 20-card hand takes a few microseconds.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, NoReturn, Sequence, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from ._fast import MoveBatch, MoveList, legal_moves, legal_moves_batch
+from ._lookup import RowTable
+from ._move import PASS, Move
+from .cards import N_RANKS, RANKS, CardsLike
+from .kinds import Kind
+from .convert import CountsBatchLike, to_counts_batch
+from .rules import Rules, RulesLike, resolve_rules
+
+__all__ = ["ActionSpace", "action_space", "MovesLike", "pack_rows", "move_rows"]
+
+#: Many moves: a ``MoveList``, a ``MoveBatch`` or a sequence of ``Move``.
+MovesLike = Union[MoveList, MoveBatch, Sequence[Move]]
+
+_ROW = N_RANKS + 1
+# Weight of each byte of a move row in its packed key: 4 bits a byte.
+_KEY_WEIGHTS = np.left_shift(np.uint64(1), np.arange(_ROW, dtype=np.uint64) * np.uint64(4))
+
+
+def pack_rows(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint64]:
+    """One ``uint64`` key per ``(M, 16)`` move row: count ``i`` in bits ``4i..4i+3``,
+    the kind in bits 60..63.  Every byte must be below 16 (true of move rows).
+
+    >>> int(pack_rows(np.array([[1] + [0] * 14 + [1]], dtype=np.uint8))[0]) == 1 | 1 << 60
+    True
+    """
+    keys: npt.NDArray[np.uint64] = np.asarray(rows, dtype=np.uint8) @ _KEY_WEIGHTS
+    return keys
+
+
+def move_rows(moves: MovesLike) -> npt.NDArray[np.uint8]:
+    """The ``(M, 16)`` ``uint8`` rows (15 counts, then the kind) of a ``MoveList``,
+    a ``MoveBatch`` or a sequence of ``Move`` (``TypeError`` for anything else)."""
+    if isinstance(moves, (MoveList, MoveBatch)):
+        return moves.rows
+    given: object = moves
+    if isinstance(given, (str, bytes)) or not isinstance(given, Sequence):
+        raise TypeError(
+            f"moves must be a MoveList, a MoveBatch or a sequence of Move, not {type(given).__name__}"
+        )
+    rows = np.zeros((len(moves), _ROW), dtype=np.uint8)
+    for i, m in enumerate(moves):
+        if not isinstance(m, Move):
+            raise TypeError(f"item {i} is a {type(m).__name__}, not a Move")
+        rows[i, :N_RANKS] = m.counts
+        rows[i, N_RANKS] = int(m.kind)
+    return rows
+
+
+def _describe_row(row: npt.NDArray[np.uint8]) -> str:
+    """Kind name and cards of one move row, for error messages."""
+    code = int(row[N_RANKS])
+    kind = Kind(code).name if code < len(Kind) else f"kind {code}"
+    cards = "".join(RANKS[r] * int(c) for r, c in enumerate(row[:N_RANKS]))
+    return f"{kind} {cards}".rstrip()
+
+
+def _check_index(i: object, size: int) -> int:
+    if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+        raise TypeError(f"action id must be an int, not {type(i).__name__}")
+    v = int(i)
+    if not 0 <= v < size:
+        raise IndexError(f"action id {v} out of range 0..{size - 1}")
+    return v
+
+
+class ActionSpace:
+    """Dense ids of every move of the full deck under one set of rules.
+
+    Build it with :func:`action_space` (cached per rules).  ``len(space)`` and
+    ``space.size`` are the number of ids; ``space.rows`` is the read-only
+    ``(size, 16)`` ``uint8`` table (row 0 is PASS, all zeros).  An
+    ``ActionSpace`` pickles by its rules: unpickling gives the cached space.
+
+    >>> space = action_space("strict")
+    >>> space.size, space.id_to_move(0), space.id_to_move(1)
+    (13531, Move(PASS), Move(SOLO, '3', rank=0, length=1))
+    >>> space.move_to_id(space.id_to_move(123))
+    123
+    """
+
+    def __init__(self, rules: RulesLike = "standard") -> None:
+        r = resolve_rules(rules)
+        full = [r.max_count] * 13 + [r.max_jokers] * 2
+        self._all = legal_moves(full, rules=r)
+        table = np.zeros((len(self._all) + 1, _ROW), dtype=np.uint8)
+        table[1:] = self._all.rows
+        table.setflags(write=False)
+        self._rules = r
+        self._rows = table
+        self._lookup = RowTable(table)
+
+    # Basic facts ----------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        """The rules whose moves this space numbers."""
+        return self._rules
+
+    @property
+    def size(self) -> int:
+        """Number of action ids (PASS included)."""
+        return int(self._rows.shape[0])
+
+    @property
+    def rows(self) -> npt.NDArray[np.uint8]:
+        """The ``(size, 16)`` read-only ``uint8`` table: row ``i`` is action ``i``."""
+        return self._rows
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __repr__(self) -> str:
+        return f"ActionSpace(rules={self._rules.name!r}, size={self.size})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (action_space, (self._rules,))
+
+    # Single moves -----------------------------------------------------------
+    def move_to_id(self, move: Move) -> int:
+        """The id of one move; ``ValueError`` if the move is not in this space."""
+        if not isinstance(move, Move):
+            raise TypeError(f"move must be a Move, not {type(move).__name__}")
+        row = np.empty((1, _ROW), dtype=np.uint8)
+        row[0, :N_RANKS] = move.counts
+        row[0, N_RANKS] = int(move.kind)
+        found = int(self._lookup.find(row)[0])
+        if found < 0:
+            raise ValueError(f"{move!r} is not a legal move under rules {self._rules.name!r}")
+        return found
+
+    def id_to_move(self, i: int) -> Move:
+        """The move of one id (``TypeError`` for a non-integer, ``IndexError`` out of range)."""
+        v = _check_index(i, self.size)
+        return PASS if v == 0 else self._all[v - 1]
+
+    # Many moves -------------------------------------------------------------
+    def _ids_of_rows(self, rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+        """Ids of (M, 16) move rows; ValueError naming the first row not in this space."""
+        ids = self._lookup.find(np.ascontiguousarray(rows, dtype=np.uint8))
+        if ids.size and ids.min() < 0:
+            self._reject(rows, int(np.argmin(ids)))
+        return ids
+
+    def _reject(self, rows: npt.NDArray[np.uint8], bad: int) -> NoReturn:
+        raise ValueError(
+            f"move {bad} ({_describe_row(rows[bad])}) is not a legal move under "
+            f"rules {self._rules.name!r}"
+        )
+
+    def ids(self, moves: MovesLike) -> npt.NDArray[np.int64]:
+        """The ids of many moves as an ``int64`` array (vectorised over the rows).
+
+        >>> space = action_space()
+        >>> space.ids(legal_moves("3345", rules="standard")).tolist()
+        [1, 2, 3, 16]
+        """
+        return self._ids_of_rows(move_rows(moves))
+
+    def moves(self, ids: Sequence[int] | npt.NDArray[np.integer[Any]]) -> list[Move]:
+        """The moves of many ids."""
+        if isinstance(ids, np.ndarray):
+            if ids.dtype == np.bool_ or ids.dtype.kind not in "iu":
+                raise TypeError(f"action ids must have an integer dtype, not {ids.dtype}")
+            if ids.ndim != 1:
+                raise ValueError(f"action ids must be 1-D, not shape {ids.shape}")
+            ids = ids.tolist()
+        if isinstance(ids, (str, bytes)) or not isinstance(ids, Sequence):
+            raise TypeError(f"action ids must be a sequence of ints, not {type(ids).__name__}")
+        return [self.id_to_move(i) for i in ids]
+
+    # Masks ------------------------------------------------------------------
+    def mask(
+        self, hand: CardsLike, last: Move | None = None, *, out: npt.NDArray[np.bool_] | None = None
+    ) -> npt.NDArray[np.bool_]:
+        """Boolean ``(size,)`` mask, True exactly at the ids of ``legal_moves(hand, last)``.
+
+        ``out``: a C-contiguous ``bool`` array of shape ``(size,)`` to write the
+        mask into (cleared first) instead of allocating a new one.
+
+        >>> space = action_space()
+        >>> np.flatnonzero(space.mask("3345")).tolist()
+        [1, 2, 3, 16]
+        """
+        rows = legal_moves(hand, last, rules=self._rules).rows
+        try:
+            return self._lookup.mask(rows, out)
+        except KeyError as e:  # cannot happen: the full deck holds every move
+            self._reject(rows, e.args[0])
+
+    def masks(
+        self,
+        hands: CountsBatchLike,
+        lasts: Sequence[Move | None] | npt.NDArray[np.uint8] | None = None,
+        *,
+        threads: int = 1,
+        out: npt.NDArray[np.bool_] | None = None,
+    ) -> npt.NDArray[np.bool_]:
+        """Boolean ``(N, size)`` masks of many hands (one ``legal_moves_batch`` call).
+
+        ``hands``: an ``(N, 15)`` integer array or anything
+        :func:`~ddz_fast.convert.to_counts_batch` accepts (e.g. card texts).
+
+        ``threads`` is passed to ``legal_moves_batch``; ``out`` is an optional
+        C-contiguous ``bool`` array of shape ``(N, size)`` to fill.
+        """
+        counts = hands if isinstance(hands, np.ndarray) else to_counts_batch(hands, rules=self._rules)
+        batch = legal_moves_batch(counts, lasts, rules=self._rules, threads=threads)
+        try:
+            return self._lookup.masks(batch.rows, batch.offsets, out)
+        except KeyError as e:  # cannot happen: the full deck holds every move
+            self._reject(batch.rows, e.args[0])
+
+
+@functools.lru_cache(maxsize=None)
+def _space(rules: Rules) -> ActionSpace:
+    return ActionSpace(rules)
+
+
+def action_space(rules: RulesLike = "standard") -> ActionSpace:
+    """The (cached) :class:`ActionSpace` of a preset name or a ``Rules``.
+
+    >>> action_space("standard") is action_space("standard")
+    True
+    """
+    return _space(resolve_rules(rules))

@@ -1,0 +1,181 @@
+"""DouZero compatibility: its legal card-play actions, computed by ddz-fast.
+
+DouZero (``douzero.env.game.GameEnv``) lists a player's legal actions in pure
+Python.  :func:`legal_actions` gives the same actions from the compiled
+kernels under the ``douzero`` preset, and :func:`accelerate` makes
+``GameEnv.get_legal_card_play_actions`` use it::
+
+    import ddz_fast.compat.douzero as dz
+    dz.accelerate()          # every GameEnv now lists its actions with ddz-fast
+    ...
+    dz.restore()             # back to DouZero's own generator
+
+Cards are DouZero's ints: 3..14 for 3..A, 17 for 2, 20 and 30 for the low and
+high joker.  An action is a list of them in ascending order; ``[]`` is a pass.
+
+Equality with DouZero
+---------------------
+The result equals DouZero's own list *as a set*: each action once (DouZero
+lists some airplanes and fours-with-two more than once) and in ddz-fast's
+move order (PASS last, as DouZero puts it) instead of DouZero's.
+
+DouZero ranks an airplane with singles by the highest rank held three times
+in it, kickers included, so ``555666777+999`` counts as a 9 there and as a 7
+in the rules; and it cannot classify some airplanes it generates itself
+(``333444555666+7777``, ``333444555666777+8``), answering them with bombs
+only.  In those situations (an airplane with singles of three or more trios
+on the table, and the table or the hand holding more three-of-a-kind ranks
+than the airplane has trios) :func:`legal_actions` calls DouZero's own code
+(the installed package; :func:`legal_actions` raises ImportError there if it
+is missing), so the result stays exactly DouZero's.  How often that happens
+is measured in ``benchmarks/compare.py``; in random games it is rare.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .._fast import classify, legal_moves
+from ..kinds import Kind
+from ..rules import PRESETS
+
+__all__ = ["DOUZERO_CARDS", "legal_actions", "accelerate", "restore", "is_accelerated"]
+
+#: DouZero's int for each of our 15 ranks (3..A, 2, low joker, high joker).
+DOUZERO_CARDS: Tuple[int, ...] = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)
+
+_RULES = PRESETS["douzero"]
+_INDEX = {v: i for i, v in enumerate(DOUZERO_CARDS)}
+_original: Optional[Callable[[Any], List[List[int]]]] = None
+
+
+_CACHE: Dict[Tuple[int, ...], "np.ndarray[Any, np.dtype[np.uint8]]"] = {}
+_CACHE_SIZE = 1 << 16
+
+
+def _counts(cards: Sequence[int], what: str) -> "np.ndarray[Any, np.dtype[np.uint8]]":
+    """Counts of a DouZero card list (read-only; cached, since games repeat
+    the same hands and moves)."""
+    try:
+        key = tuple(cards)
+        hit = _CACHE.get(key)
+    except TypeError:  # unhashable cards: the slow path names the bad one
+        key, hit = (), None
+    if hit is not None:
+        return hit
+    counts = _convert(cards, what)
+    if key:
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.clear()
+        _CACHE[key] = counts
+    return counts
+
+
+def _convert(cards: Sequence[int], what: str) -> "np.ndarray[Any, np.dtype[np.uint8]]":
+    # A plain list, then one conversion: per-card NumPy updates cost more.
+    out = [0] * 15
+    for card in cards:
+        try:
+            out[_INDEX[card]] += 1
+        except (KeyError, TypeError):
+            raise ValueError(
+                f"{what}: {card!r} is not a DouZero card; valid: 3..14, 17, 20, 30"
+            ) from None
+    if max(out) > 255:
+        raise ValueError(f"{what}: more cards than any deck holds")
+    return np.frombuffer(bytes(out), dtype=np.uint8)  # read-only
+
+
+def _needs_douzero(last_kind: int, length: int, last: np.ndarray, hand: np.ndarray) -> bool:
+    """Is this one of the situations where DouZero's airplane ranking or
+    classification departs from the rules (see the module docstring)?"""
+    if last_kind != Kind.AIRPLANE_SOLO or length < 3:
+        return False
+    return int((last >= 3).sum()) > length or int((hand >= 3).sum()) > length
+
+
+def _douzero_own(hand: Sequence[int], rival: Sequence[int]) -> List[List[int]]:
+    from douzero.env.game import GameEnv, InfoSet  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+    env = GameEnv.__new__(GameEnv)
+    env.acting_player_position = "landlord"
+    env.info_sets = {"landlord": InfoSet("landlord")}
+    env.info_sets["landlord"].player_hand_cards = list(hand)
+    env.card_play_action_seq = [list(rival)]
+    own = _original if _original is not None else GameEnv.get_legal_card_play_actions
+    seen = set()
+    out = []
+    for action in own(env):
+        key = tuple(action)
+        if key not in seen:
+            seen.add(key)
+            out.append(sorted(action))
+    return out
+
+
+def legal_actions(hand: Sequence[int], rival_move: Sequence[int] = ()) -> List[List[int]]:
+    """DouZero's legal actions for `hand` facing `rival_move` (``[]``: lead).
+
+    The hand and the rival move are lists of DouZero ints.  Returns fresh
+    lists, each action once; a pass (``[]``) is last and present whenever
+    there is a rival move.
+    """
+    h = _counts(hand, "hand")
+    if len(rival_move) == 0:
+        return legal_moves(h, rules=_RULES).card_lists(DOUZERO_CARDS, unique=True)
+    last_counts = _counts(rival_move, "rival move")
+    readings = classify(last_counts, rules=_RULES)
+    if not readings:
+        # DouZero never generates such a move; let it answer for itself.
+        return _douzero_own(hand, rival_move)
+    # Only an airplane of four trios also reads as an airplane with singles;
+    # DouZero reads it as the plain airplane, which comes first in kind order.
+    last = readings[0]
+    if _needs_douzero(last.kind, last.length, last_counts, h):
+        return _douzero_own(hand, rival_move)
+    moves = legal_moves(h, last, rules=_RULES).card_lists(DOUZERO_CARDS)
+    # legal_moves puts PASS first; DouZero puts it last.
+    moves.append(moves.pop(0))
+    return moves
+
+
+def _get_legal_card_play_actions(self: Any) -> List[List[int]]:
+    # Mirrors GameEnv.get_legal_card_play_actions: the rival move is the last
+    # action, or the one before it when the last is a pass.
+    hand = self.info_sets[self.acting_player_position].player_hand_cards
+    seq = self.card_play_action_seq
+    rival: Sequence[int] = []
+    if len(seq) != 0:
+        rival = seq[-2] if len(seq[-1]) == 0 else seq[-1]
+    return legal_actions(hand, rival)
+
+
+def accelerate() -> None:
+    """Make DouZero's ``GameEnv.get_legal_card_play_actions`` use ddz-fast.
+
+    Patches the class in the installed ``douzero`` package (every instance,
+    existing and future).  Calling it twice is harmless; :func:`restore`
+    undoes it.
+    """
+    global _original
+    from douzero.env.game import GameEnv  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+    if _original is None:
+        _original = GameEnv.get_legal_card_play_actions
+        GameEnv.get_legal_card_play_actions = _get_legal_card_play_actions
+
+
+def restore() -> None:
+    """Undo :func:`accelerate` (no effect when not accelerated)."""
+    global _original
+    if _original is not None:
+        from douzero.env.game import GameEnv  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+        GameEnv.get_legal_card_play_actions = _original
+        _original = None
+
+
+def is_accelerated() -> bool:
+    """Is DouZero's GameEnv currently patched by :func:`accelerate`?"""
+    return _original is not None

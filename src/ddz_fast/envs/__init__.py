@@ -1,0 +1,38 @@
+"""Reinforcement-learning environments on the :class:`~ddz_fast.Game` engine.
+
+* :mod:`ddz_fast.envs.aec`: a PettingZoo AEC environment (``env()``,
+  ``raw_env``), all seats as agents;
+* :mod:`ddz_fast.envs.single`: a Gymnasium environment for one seat against
+  built-in bots (``DouDizhuSingleAgentEnv``).
+
+Both need the optional extra: ``pip install ddz-fast[pettingzoo]`` (PettingZoo
+and Gymnasium).  Importing this package does not import them; the names below
+load their module on first use.  The parts shared by both need only NumPy
+and are imported here: :class:`ActionLayout` (the action ids),
+:class:`ObservationLayout` (the observation vector), :class:`Table` (a game
+driven by action ids) and :class:`IllegalActionError`.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any, List
+
+from .action_layout import ActionLayout
+from .observation import ObservationLayout
+from .table import IllegalActionError, Table
+
+__all__ = ["env", "raw_env", "DouDizhuSingleAgentEnv", "ActionLayout", "ObservationLayout", "Table",
+           "IllegalActionError"]
+
+_LAZY = {"env": "aec", "raw_env": "aec", "DouDizhuSingleAgentEnv": "single"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ddz_fast.envs' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+
+
+def __dir__() -> List[str]:
+    return sorted(list(globals()) + list(_LAZY))

@@ -1,0 +1,113 @@
+"""The environments' action ids: the auction actions, then every card-play move.
+
+One ``Discrete(layout.size)`` space covers a whole deal:
+
+* ids ``0 .. n_auction-1``: the auction (and doubling) actions of the rules'
+  auction, in this fixed order --
+
+  - auction ``"bid"``: ``Bid(0)`` (pass), ``Bid(1)``, ``Bid(2)``, ``Bid(3)``
+    (``n_auction = 4``);
+  - auction ``"rob"``: ``DECLINE``, ``CALL``, ``ROB``, ``NO_DOUBLE``,
+    ``DOUBLE`` (``n_auction = 5``);
+
+* ids ``n_auction + k`` for ``k`` in ``0 .. space.size-1``: the card-play move
+  with dense id ``k`` of :func:`ddz_fast.actions.action_space` for the same
+  rules (``k = 0`` is the play-phase PASS), i.e. ``play_offset = n_auction``.
+
+The auction pass (``Bid(0)`` / ``DECLINE``) and the play-phase PASS are
+different ids.  Nothing here depends on PettingZoo or Gymnasium.
+"""
+from __future__ import annotations
+
+from typing import Dict, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from .._fast import MoveList
+from .._move import Move
+from ..actions import action_space
+from ..game import CALL, DECLINE, DOUBLE, NO_DOUBLE, ROB, AuctionAction, Bid
+from ..rules import Rules, RulesLike, resolve_rules
+
+__all__ = ["ActionLayout", "Action"]
+
+Action = Union[AuctionAction, Move]
+
+_BID_ACTIONS: Tuple[AuctionAction, ...] = (Bid(0), Bid(1), Bid(2), Bid(3))
+_ROB_ACTIONS: Tuple[AuctionAction, ...] = (DECLINE, CALL, ROB, NO_DOUBLE, DOUBLE)
+
+
+class ActionLayout:
+    """The action ids of one set of rules (see the module docstring).
+
+    ``size``: total number of ids; ``n_auction``: how many auction ids come
+    first; ``play_offset``: the id of the play-phase PASS (``== n_auction``);
+    ``auction_actions``: the auction actions in id order.
+    """
+
+    def __init__(self, rules: RulesLike = "standard") -> None:
+        self.rules: Rules = resolve_rules(rules)
+        self._space = action_space(self.rules)
+        self.auction_actions: Tuple[AuctionAction, ...] = (
+            _BID_ACTIONS if self.rules.auction == "bid" else _ROB_ACTIONS)
+        self.n_auction: int = len(self.auction_actions)
+        self.play_offset: int = self.n_auction
+        self.size: int = self.n_auction + int(self._space.size)
+        self._auction_ids: Dict[AuctionAction, int] = {a: i for i, a in enumerate(self.auction_actions)}
+
+    def ids(self, legal: Union[MoveList, Tuple[AuctionAction, ...]]) -> npt.NDArray[np.int64]:
+        """The ids of a ``Game.legal_actions()`` result, in its order (int64)."""
+        if isinstance(legal, MoveList):
+            out: npt.NDArray[np.int64] = np.asarray(self._space.ids(legal), dtype=np.int64) + self.play_offset
+            return out
+        return np.array([self.auction_id(a) for a in legal], dtype=np.int64)
+
+    def auction_id(self, action: AuctionAction) -> int:
+        """The id of an auction action; ValueError if these rules' auction has none such."""
+        try:
+            return self._auction_ids[action]
+        except (KeyError, TypeError):
+            raise ValueError(f"{action!r} is not an action of the {self.rules.auction!r} auction") from None
+
+    def move_id(self, move: Move) -> int:
+        """The id of a card-play move (PASS included)."""
+        if not isinstance(move, Move):
+            raise TypeError(f"move must be a Move, not {type(move).__name__}")
+        return self.play_offset + int(self._space.move_to_id(move))
+
+    def action_id(self, action: Action) -> int:
+        """The id of an auction action or a move."""
+        if isinstance(action, Move):
+            return self.move_id(action)
+        if isinstance(action, AuctionAction):
+            return self.auction_id(action)
+        raise TypeError(f"action must be an AuctionAction or a Move, not {type(action).__name__}")
+
+    def action(self, action_id: int) -> Action:
+        """The action with this id (ValueError when out of range)."""
+        i = check_action_id(action_id, self.size)
+        if i < self.n_auction:
+            return self.auction_actions[i]
+        move: Move = self._space.id_to_move(i - self.play_offset)
+        return move
+
+    def __repr__(self) -> str:
+        return (f"ActionLayout(rules={self.rules.name!r}, size={self.size}, "
+                f"n_auction={self.n_auction}, play_offset={self.play_offset})")
+
+
+def check_action_id(action_id: object, size: int) -> int:
+    """``action_id`` as an int in ``0 .. size-1``; TypeError/ValueError otherwise.
+
+    Accepts Python and NumPy integers and 0-d / single-element integer arrays
+    (what ``Discrete.sample()`` and many RL libraries return).
+    """
+    if isinstance(action_id, np.ndarray) and action_id.size == 1 and np.issubdtype(action_id.dtype, np.integer):
+        action_id = action_id.reshape(()).item()
+    if isinstance(action_id, bool) or not isinstance(action_id, (int, np.integer)):
+        raise TypeError(f"an action id must be an int, not {type(action_id).__name__}")
+    i = int(action_id)
+    if not 0 <= i < size:
+        raise ValueError(f"action id {i} is out of range 0..{size - 1}")
+    return i

@@ -1,0 +1,207 @@
+"""A Gymnasium environment for one seat of Dou Dizhu against built-in bots.
+
+Needs Gymnasium (``pip install ddz-fast[pettingzoo]`` installs it)::
+
+    import numpy as np
+    from ddz_fast.envs.single import DouDizhuSingleAgentEnv
+    env = DouDizhuSingleAgentEnv(rules="standard", seat=0, opponent="random")
+    obs, info = env.reset(seed=42)
+    done = False
+    while not done:
+        action = env.action_space.sample(obs["action_mask"])
+        obs, reward, done, truncated, info = env.step(action)
+    print(reward)                                 # the seat's settled score
+
+* The agent plays ``seat`` (an int, auction included), or with
+  ``seat="landlord"`` the bots play the whole auction and the agent then
+  plays whichever seat became landlord.  The other seats are played by
+  ``opponent``: ``"random"`` (uniform over the legal actions, drawn from the
+  environment's seeded generator), ``"simple"`` (:func:`ddz_fast.game.simple_bot`)
+  or any callable taking a :class:`~ddz_fast.Observation` and returning one of
+  its ``legal_actions``.
+* Actions, observations and the action mask are those of the PettingZoo
+  environment (:mod:`ddz_fast.envs.aec`): ``Discrete`` ids laid out by
+  :class:`~ddz_fast.envs.action_layout.ActionLayout`, and
+  ``{"observation": float32 vector, "action_mask": int8 mask}``;
+  :meth:`DouDizhuSingleAgentEnv.action_masks` gives the mask as booleans (for
+  maskable-policy libraries).
+* Reward: 0 until the deal ends, then the agent's settled score.  A deal that
+  everyone passes is redealt within the episode; a deal that would end before
+  the agent's first turn (a landlord going out in one move) is replaced by the
+  next deal, so ``reset`` always returns a position where the agent acts.
+* Illegal actions (ids of actions that are not legal now; a value that is
+  not an action id at all raises TypeError/ValueError): with
+  ``illegal_action="terminate"`` (the default) the episode ends with reward
+  ``illegal_reward`` and ``info["illegal_action"] = True``; with
+  ``"raise"``, :class:`~ddz_fast.envs.table.IllegalActionError` (a
+  ValueError) is raised and the state is unchanged.
+* ``reset(seed=s)`` makes the episode (and the later unseeded resets)
+  reproducible; the constructor's ``seed`` is used by the first reset when it
+  gets none.  Registered with Gymnasium as ``"ddz_fast/DouDizhuSingle-v0"``.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Optional, SupportsFloat, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+try:
+    import gymnasium as gym
+    from gymnasium import spaces
+except ImportError as e:  # pragma: no cover - exercised without gymnasium installed
+    raise ImportError(
+        "ddz_fast.envs.single needs Gymnasium: pip install ddz-fast[pettingzoo] "
+        f"({e})") from e
+
+from ..game import Game, Observation, simple_bot
+from ..rules import RulesLike, resolve_rules
+from .action_layout import check_action_id
+from .table import Table
+
+__all__ = ["DouDizhuSingleAgentEnv", "ENV_ID"]
+
+ENV_ID = "ddz_fast/DouDizhuSingle-v0"
+_RENDER_MODES = ("ansi", "human")
+_ILLEGAL = ("terminate", "raise")
+
+Obs = Dict[str, Any]           # "observation": float32 vector, "action_mask": int8 mask
+Opponent = Union[str, Callable[[Observation], object]]
+
+
+class DouDizhuSingleAgentEnv(gym.Env[Obs, np.int64]):
+    """One seat against bots (see the module docstring)."""
+
+    metadata = {"render_modes": list(_RENDER_MODES), "render_fps": 4}
+
+    def __init__(self, rules: RulesLike = "standard", seat: Union[int, str] = 0,
+                 opponent: Opponent = "random", seed: Optional[int] = None,
+                 render_mode: Optional[str] = None, illegal_action: str = "terminate",
+                 illegal_reward: float = -1.0) -> None:
+        self.rules = resolve_rules(rules)
+        n = self.rules.players
+        if seat != "landlord" and (isinstance(seat, bool) or not isinstance(seat, (int, np.integer))
+                                   or not 0 <= seat < n):
+            raise ValueError(f"seat must be a seat 0..{n - 1} or 'landlord', not {seat!r}")
+        if render_mode is not None and render_mode not in _RENDER_MODES:
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        if illegal_action not in _ILLEGAL:
+            raise ValueError(f"illegal_action must be 'terminate' or 'raise', not {illegal_action!r}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+            raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+        self._bot = self._make_bot(opponent)
+        self.opponent = opponent
+        self.seat_option = seat
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self._init_seed = seed
+        self.table = Table(self.rules)
+        size = self.table.actions.size
+        ol = self.table.observations
+        self.action_space = spaces.Discrete(size)
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(low=ol.low, high=ol.high, dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
+        })
+        self.seat: int = -1 if seat == "landlord" else int(seat)
+        self._done = True
+
+    def _make_bot(self, opponent: Opponent) -> Callable[[Game, int], object]:
+        if opponent == "random":
+            def random_bot(game: Game, seat: int) -> object:
+                legal = game.legal_actions()
+                return legal[int(self.np_random.integers(len(legal)))]
+            return random_bot
+        if opponent == "simple":
+            def simple(game: Game, seat: int) -> object:
+                return simple_bot(game.observation(seat), game.rules)
+            return simple
+        if callable(opponent):
+            def custom(game: Game, seat: int) -> object:
+                return opponent(game.observation(seat))
+            return custom
+        raise ValueError(f"opponent must be 'random', 'simple' or a callable, not {opponent!r}")
+
+    @property
+    def game(self) -> Game:
+        """The running :class:`~ddz_fast.Game` (read it; act through :meth:`step`)."""
+        return self.table.game
+
+    # -- the API -----------------------------------------------------------------
+    def reset(self, *, seed: Optional[int] = None,
+              options: Optional[Dict[str, Any]] = None) -> Tuple[Obs, Dict[str, Any]]:
+        """Deal until the agent is to act; returns ``(observation, info)``."""
+        if seed is None and self._init_seed is not None and self._np_random is None:
+            seed = self._init_seed
+        super().reset(seed=seed)
+        while True:
+            self.table.new_game(int(self.np_random.integers(0, 2**63)))
+            if self.seat_option == "landlord":
+                self.seat = -1
+            if self._advance():
+                break
+        self._done = False
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), {"seat": self.seat}
+
+    def step(self, action: Any) -> Tuple[Obs, SupportsFloat, bool, bool, Dict[str, Any]]:
+        """Apply the agent's action id, then let the bots play until the
+        agent's next turn or the end of the deal."""
+        if self._done:
+            raise RuntimeError("the episode is over: call reset()")
+        action = check_action_id(action, self.table.actions.size)     # TypeError/ValueError: not an id
+        if self.illegal_action == "terminate" and not self.table.is_legal(action):
+            self._done = True
+            return self._obs(), self.illegal_reward, True, False, {"illegal_action": True}
+        self.table.step(action)
+        self._advance()
+        g = self.table.game
+        if self.render_mode == "human":
+            self.render()
+        if g.result is None:
+            return self._obs(), 0.0, False, False, {}
+        self._done = True
+        scores = g.result.scores
+        return self._obs(), float(scores[self.seat]), True, False, {"scores": scores}
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of the agent as a boolean array (all False when
+        the episode is over)."""
+        out: npt.NDArray[np.bool_] = self.table.action_mask(self.seat).astype(bool)
+        return out
+
+    def render(self) -> Optional[str]:
+        """The table as text (``"ansi"``: returned; ``"human"``: printed)."""
+        if self.render_mode is None:
+            gym.logger.warn("render() was called without a render_mode ('ansi' or 'human')")
+            return None
+        text = self.table.render() if self.table._game is not None else "no game yet"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    # -- helpers ---------------------------------------------------------------
+    def _advance(self) -> bool:
+        """Let the bots act until the agent's turn; True when the agent is to
+        act, False when the deal ended first."""
+        g = self.table.game
+        layout = self.table.actions
+        while not g.is_over:
+            if self.seat < 0 and g.landlord is not None:
+                self.seat = g.landlord
+            if g._to_move == self.seat:
+                return True
+            seat = g._to_move
+            self.table.step(layout.action_id(self._bot(g, seat)))   # type: ignore[arg-type]
+        return False
+
+    def _obs(self) -> Obs:
+        return {"observation": self.table.observe(self.seat),
+                "action_mask": self.table.action_mask(self.seat)}
+
+
+if ENV_ID not in gym.registry:
+    gym.register(id=ENV_ID, entry_point=f"{__name__}:DouDizhuSingleAgentEnv")

@@ -1,0 +1,174 @@
+"""A :class:`~ddz_fast.Game` driven by action ids, with the public bookkeeping
+the observation vector needs (cards played per seat, the auction's level and
+leader).  Both environments (:mod:`ddz_fast.envs.aec`,
+:mod:`ddz_fast.envs.single`) run their deals through a ``Table``; nothing here
+depends on PettingZoo or Gymnasium.
+"""
+from __future__ import annotations
+
+from typing import List, Optional
+
+import numpy as np
+import numpy.typing as npt
+
+from .._fast import MoveList
+from .._move import Move
+from ..cards import format_cards
+from ..game import CALL, ROB, Bid, Game
+from ..rules import RulesLike, resolve_rules
+from .action_layout import Action, ActionLayout, check_action_id
+from .observation import ObservationLayout
+
+__all__ = ["Table", "IllegalActionError"]
+
+
+class IllegalActionError(ValueError):
+    """An action id that is not legal for the player to move."""
+
+
+class Table:
+    """One deal at a time: ``new_game(seed)``, then ``step(action_id)`` until
+    ``game.is_over``.
+
+    ``actions`` (:class:`ActionLayout`) and ``observations``
+    (:class:`ObservationLayout`) describe the ids and the observation vector.
+    ``game`` is the running :class:`~ddz_fast.Game`: read it, but change it
+    only through :meth:`step` (the bookkeeping follows the steps applied here).
+    """
+
+    def __init__(self, rules: RulesLike = "standard") -> None:
+        self.rules = resolve_rules(rules)
+        self.actions = ActionLayout(self.rules)
+        self.observations = ObservationLayout(self.rules)
+        self._game: Optional[Game] = None
+        self._played = np.zeros((self.rules.players, 15), dtype=np.uint8)
+        self._level = 0
+        self._leader: Optional[int] = None
+        self._deal = 0
+        self._legal_ids: Optional[npt.NDArray[np.int64]] = None
+
+    # -- the deal ------------------------------------------------------------
+    def new_game(self, seed: int) -> Game:
+        """Start a new deal, shuffled with ``seed`` (see :class:`~ddz_fast.Game`)."""
+        self._game = Game(self.rules, seed=seed)
+        self._played[:] = 0
+        self._level = 0
+        self._leader = None
+        self._deal = self._game.deal_number
+        self._legal_ids = None
+        return self._game
+
+    @property
+    def game(self) -> Game:
+        """The running game (RuntimeError before :meth:`new_game`)."""
+        if self._game is None:
+            raise RuntimeError("no game yet: call new_game(seed) (the environments' reset) first")
+        return self._game
+
+    @property
+    def played(self) -> npt.NDArray[np.uint8]:
+        """A copy of the cards played per seat this deal, shape (players, 15)."""
+        out: npt.NDArray[np.uint8] = self._played.copy()
+        return out
+
+    # -- actions ---------------------------------------------------------------
+    def legal_ids(self) -> npt.NDArray[np.int64]:
+        """The ids of the legal actions of the player to move, in
+        ``Game.legal_actions()`` order (empty when the game is over).
+        Read-only: cached until the next step."""
+        ids = self._legal_ids
+        if ids is None:
+            ids = self.actions.ids(self.game.legal_actions())
+            ids.flags.writeable = False
+            self._legal_ids = ids
+        return ids
+
+    def action_mask(self, player: Optional[int] = None) -> npt.NDArray[np.int8]:
+        """``int8`` 0/1 mask over all action ids: the legal actions of
+        ``player`` (default: the player to move); all zeros when it is not
+        that player's turn or the game is over."""
+        mask = np.zeros(self.actions.size, dtype=np.int8)
+        g = self.game
+        if not g.is_over and (player is None or player == g._to_move):
+            mask[self.legal_ids()] = 1
+        return mask
+
+    def is_legal(self, action_id: object) -> bool:
+        """Whether ``action_id`` is a legal action of the player to move."""
+        try:
+            i = check_action_id(action_id, self.actions.size)
+        except (TypeError, ValueError):
+            return False
+        return bool(np.any(self.legal_ids() == i))
+
+    def step(self, action_id: object) -> Action:
+        """Apply the action with this id for the player to move; return it.
+
+        Raises :class:`IllegalActionError` (a ValueError) when it is not
+        legal now (the state is unchanged), TypeError/ValueError when it is
+        not an action id at all.
+        """
+        g = self.game
+        i = check_action_id(action_id, self.actions.size)
+        if g.is_over:
+            raise IllegalActionError(f"action id {i}: the game is over")
+        hits = np.flatnonzero(self.legal_ids() == i)
+        if hits.size == 0:
+            raise IllegalActionError(
+                f"action id {i} ({self.describe(i)}) is not legal for seat {g._to_move} now")
+        pos = int(hits[0])
+        legal = g.legal_actions()
+        action: Action = legal[pos]
+        seat = g._to_move
+        g.step(action)
+        self._legal_ids = None
+        if isinstance(legal, MoveList):
+            if not action.is_pass:                     # type: ignore[union-attr]
+                self._played[seat] += legal.counts[pos]
+        elif g.deal_number != self._deal:              # everyone passed: redealt
+            self._deal = g.deal_number
+            self._level = 0
+            self._leader = None
+        elif isinstance(action, Bid):
+            if action.value:
+                self._level, self._leader = action.value, seat
+        elif action == CALL or action == ROB:
+            self._level += 1
+            self._leader = seat
+        return action
+
+    def describe(self, action_id: int) -> str:
+        """Human-readable text of an action id (``"bid 2"``, ``"33 (PAIR)"``...)."""
+        a = self.actions.action(action_id)
+        if isinstance(a, Move):
+            return "pass" if a.is_pass else f"{a.cards} ({a.kind.name})"
+        return str(a)
+
+    # -- views -----------------------------------------------------------------
+    def observe(self, player: int) -> npt.NDArray[np.float32]:
+        """Seat ``player``'s observation vector (see :mod:`ddz_fast.envs.observation`)."""
+        return self.observations.encode(self.game, player, self._played, self._level, self._leader)
+
+    def render(self) -> str:
+        """The whole table as text (all hands shown: an observer's view)."""
+        g = self.game
+        r = self.rules
+        head = f"deal {g.deal_number} ({r.name}), phase {g.phase.name}"
+        if g.landlord is not None:
+            head += f", landlord seat {g.landlord}, base {g.base}, bombs {g.bombs}, doubles {g.doubles}"
+        lines: List[str] = [head]
+        for s in range(g.players):
+            mark = ">" if not g.is_over and g.to_move == s else " "
+            role = "" if g.landlord is None else (" landlord" if s == g.landlord else " farmer")
+            hand = format_cards(g._views[s], rules=r) or "-"
+            played = format_cards(self._played[s], rules=r) or "-"
+            lines.append(f"{mark} seat {s}{role}: {g.hand_sizes[s]:2d} cards {hand}   played {played}")
+        if g.last_move is not None:
+            lines.append(f"  to beat: {g.last_move.cards} ({g.last_move.kind.name}) by seat {g.last_player}")
+        if g.result is not None:
+            lines.append(f"  over: seat {g.result.winner} went out, scores {g.result.scores}")
+        elif g.history:
+            seat, action = g.history[-1]
+            text = ("pass" if action.is_pass else action.cards) if isinstance(action, Move) else str(action)
+            lines.append(f"  last action: seat {seat} {text}")
+        return "\n".join(lines)

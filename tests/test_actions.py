@@ -1,0 +1,324 @@
+"""Dense action ids per rule set (ActionSpace) and legal-action masks.
+
+Sizes are cross-checked against the per-kind full-deck counts of
+tests/test_full_deck_counts.py, which are derived there by combinatorial
+counting (closed forms), not by running the move generator.  Ids and masks
+are checked against plain Python lookups over the space's own move table and
+against legal_moves.
+"""
+import pickle
+
+import ddz_fast
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ddz_fast import PASS, PRESETS, Kind, Move, Rules, legal_moves, legal_moves_batch, parse_move
+from ddz_fast.actions import ActionSpace, action_space, pack_rows
+from optional import require
+from test_full_deck_counts import FOUR_TABLE, STANDARD_TABLE, STRICT_TABLE, count_by_kind, full_deck
+
+ONE_DECK = np.array([4] * 13 + [1, 1])
+TWO_DECKS = np.array([8] * 13 + [2, 2])
+PRESET_NAMES = ["standard", "strict", "four", "douzero", "rlcard"]
+
+
+def random_hands(n, seed, deck=ONE_DECK, max_cards=20):
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(0, max_cards + 1, size=n)
+    return np.array([rng.multivariate_hypergeometric(deck, int(k)) for k in sizes], dtype=np.uint8)
+
+
+def fits(hand, move, deck):
+    """Can `move` have been played while `hand` is held (both within the deck)?"""
+    return bool((hand + np.array(move.counts) <= deck).all())
+
+
+@pytest.mark.parametrize("preset, table", [("standard", STANDARD_TABLE), ("strict", STRICT_TABLE),
+                                           ("four", FOUR_TABLE)])
+def test_sizes_match_independent_counts(preset, table):
+    space = action_space(preset)
+    # PASS plus every lead of the full deck, counted by kind in closed form.
+    assert space.size == len(space) == 1 + sum(table.values())
+    kinds, per_kind = np.unique(space.rows[1:, 15], return_counts=True)
+    assert {Kind(int(k)): int(n) for k, n in zip(kinds, per_kind)} == table
+
+
+def per_kind(space):
+    kinds, n = np.unique(space.rows[1:, 15], return_counts=True)
+    return {Kind(int(k)): int(c) for k, c in zip(kinds, n)}
+
+
+def test_douzero_size_matches_counting():
+    # count_by_kind (test_full_deck_counts.py) counts by combinatorics and
+    # models the douzero options (pairs as two singles, both jokers attached).
+    rules = PRESETS["douzero"]
+    assert per_kind(action_space("douzero")) == count_by_kind(full_deck(rules), rules)
+
+
+def test_rlcard_size_matches_counting_and_rlcard():
+    rules = PRESETS["rlcard"]
+    space = action_space("rlcard")
+    counted = count_by_kind(full_deck(rules), rules)
+    ours = per_kind(space)
+    # The rlcard options only restrict airplane singles: every other kind is
+    # counted as usual.
+    assert {k: v for k, v in ours.items() if k != Kind.AIRPLANE_SOLO} == {
+        k: v for k, v in counted.items() if k != Kind.AIRPLANE_SOLO}
+    # Airplanes with singles of up to 5 trios (20 cards) are RLCard's
+    # trio_solo_chain_2..5 card sets, counted from RLCard's own type table.
+    utils = require("rlcard.games.doudizhu.utils")
+    rl_count = sum(1 for types in utils.CARD_TYPE[0].values()
+                   if types[0][0].startswith("trio_solo_chain_"))
+    solos = space.rows[1:][space.rows[1:, 15] == Kind.AIRPLANE_SOLO]
+    assert int((solos[:, :15].sum(axis=1) <= 20).sum()) == rl_count
+
+
+def test_known_sizes():
+    # 1 + the sums of the closed-form tables (see test_full_deck_counts.py)
+    # and, for douzero, of count_by_kind.
+    assert action_space("standard").size == 53751
+    assert action_space("strict").size == 13531
+    assert action_space("four").size == 7965
+    assert action_space("douzero").size == 59381
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_table_is_pass_then_full_deck_moves_in_order(preset):
+    space = action_space(preset)
+    rules = PRESETS[preset]
+    full = [rules.max_count] * 13 + [rules.max_jokers] * 2
+    rows = space.rows
+    assert rows.dtype == np.uint8 and rows.shape == (space.size, 16)
+    assert not rows.flags.writeable
+    assert not rows[0].any()
+    assert np.array_equal(rows[1:], legal_moves(full, rules=rules).rows)
+    assert space.id_to_move(0) is PASS or space.id_to_move(0) == PASS
+    assert space.move_to_id(PASS) == 0
+    assert space.rules == rules
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_every_id_round_trips(preset):
+    space = action_space(preset)
+    rng = np.random.default_rng(5)
+    sample = np.unique(np.concatenate([[0, 1, space.size - 1], rng.integers(0, space.size, 2000)]))
+    moves = space.moves(sample)
+    for i, m in zip(sample.tolist(), moves):
+        assert isinstance(m, Move)
+        assert space.move_to_id(m) == i
+        # The row of id i holds that move's cards and kind.
+        assert space.rows[i, :15].tolist() == list(m.counts)
+        assert space.rows[i, 15] == int(m.kind)
+    assert space.ids(moves).tolist() == sample.tolist()
+
+
+def test_typed_moves_have_two_ids():
+    space = action_space("standard")
+    a = space.move_to_id(Move("AIRPLANE", "555666777888"))
+    b = space.move_to_id(Move("AIRPLANE_SOLO", "555666777888"))
+    assert a != b
+    assert space.rows[a, :15].tolist() == space.rows[b, :15].tolist()
+    assert 0 < a < b  # kinds in Kind order
+
+
+def test_ids_vectorised_equal_single_lookups():
+    space = action_space("standard")
+    hs = random_hands(200, seed=6)
+    batch = legal_moves_batch(hs)
+    ids = space.ids(batch)
+    assert ids.dtype == np.int64 and ids.shape == (len(batch.rows),)
+    # Independent oracle: a dict over the table's rows.
+    by_row = {bytes(row): i for i, row in enumerate(space.rows)}
+    assert ids.tolist() == [by_row[bytes(r)] for r in batch.rows]
+    ml = legal_moves("3334445556BR")
+    assert space.ids(ml).tolist() == [space.move_to_id(m) for m in ml]
+    assert space.ids(list(ml)).tolist() == space.ids(ml).tolist()
+    assert space.ids([]).shape == (0,)
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_mask_is_true_exactly_at_legal_moves(preset):
+    space = action_space(preset)
+    deck = ONE_DECK if PRESETS[preset].decks == 1 else TWO_DECKS
+    hands = random_hands(60, seed=7, deck=deck, max_cards=25)
+    for h in hands:
+        own = [m for m in list(legal_moves(h, rules=preset))[:6] if fits(h, m, deck)]
+        for last in (None, *own[:3]):
+            mask = space.mask(h, last)
+            assert mask.dtype == np.bool_ and mask.shape == (space.size,)
+            expected = sorted(space.move_to_id(m) for m in legal_moves(h, last, rules=preset))
+            assert np.flatnonzero(mask).tolist() == expected
+
+
+def test_mask_with_last_move():
+    space = action_space("standard")
+    last = parse_move("3334")
+    mask = space.mask("4445556667BR", last)
+    legal = legal_moves("4445556667BR", last)
+    assert mask[0]  # PASS
+    assert mask.sum() == len(legal)
+    assert set(np.flatnonzero(mask).tolist()) == {space.move_to_id(m) for m in legal}
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_masks_batch_equals_single(preset):
+    space = action_space(preset)
+    deck = ONE_DECK if PRESETS[preset].decks == 1 else TWO_DECKS
+    hands = random_hands(80, seed=8, deck=deck, max_cards=20)
+    masks = space.masks(hands)
+    assert masks.shape == (80, space.size) and masks.dtype == np.bool_
+    for h, m in zip(hands, masks):
+        assert np.array_equal(m, space.mask(h))
+    lasts = [None if i % 2 else next(iter(legal_moves(h, rules=preset)), None)
+             for i, h in enumerate(hands)]
+    # Answering one's own first move is fine as long as the cards fit the deck.
+    lasts = [m if m is not None and fits(h, m, deck) else None for h, m in zip(hands, lasts)]
+    masks = space.masks(hands, lasts, threads=2)
+    for h, last, m in zip(hands, lasts, masks):
+        assert np.array_equal(m, space.mask(h, last))
+    # Hands as card text or lists of counts give the same masks.
+    texts = [ddz_fast.format_cards(h, rules=preset) for h in hands[:10]]
+    assert np.array_equal(space.masks(texts), space.masks(hands[:10]))
+    assert np.array_equal(space.masks([h.tolist() for h in hands[:10]]), space.masks(hands[:10]))
+
+
+def test_cached_and_pickled():
+    assert action_space("standard") is action_space("standard")
+    assert action_space(PRESETS["strict"]) is action_space("strict")
+    # A custom Rules equal to a preset shares its space.
+    assert action_space(Rules(airplane_solo_distinct=True)) is action_space("strict")
+    for preset in PRESET_NAMES:
+        space = action_space(preset)
+        clone = pickle.loads(pickle.dumps(space))
+        assert clone is space
+    assert isinstance(action_space(), ActionSpace)
+    assert "standard" in repr(action_space()) and "53751" in repr(action_space())
+
+
+def test_moves_illegal_under_the_rules():
+    strict = action_space("strict")
+    # Two equal singles on an airplane: legal in standard, not in strict.
+    m = Move("AIRPLANE_SOLO", "33344455", rules="standard")
+    assert action_space("standard").move_to_id(m) > 0
+    with pytest.raises(ValueError, match=r"not a legal move under rules 'strict'"):
+        strict.move_to_id(m)
+    with pytest.raises(ValueError, match=r"move 1 \(AIRPLANE_SOLO 33344455\) is not a legal move under rules 'strict'"):
+        strict.ids([PASS, m])
+    # TRIO_SOLO does not exist in the four-player game.
+    with pytest.raises(ValueError, match="rules 'four'"):
+        action_space("four").move_to_id(parse_move("3334"))
+    with pytest.raises(ValueError, match="rules 'four'"):
+        action_space("four").ids(legal_moves("3334"))
+    # A two-deck bomb is not in the one-deck space.
+    big = Move("BOMB", "33333", rules="four")
+    with pytest.raises(ValueError, match="rules 'standard'"):
+        action_space("standard").move_to_id(big)
+
+
+def test_bad_ids_and_types():
+    space = action_space("standard")
+    for bad in (-1, space.size, 10**20, np.int64(space.size)):
+        with pytest.raises(IndexError, match="out of range"):
+            space.id_to_move(bad)
+    for bad in (True, np.bool_(False), 1.0, np.float32(1), "1", None):
+        with pytest.raises(TypeError, match="action id must be an int"):
+            space.id_to_move(bad)
+    assert space.id_to_move(np.int16(1)) == space.id_to_move(1)
+    assert space.id_to_move(np.uint64(2)) == space.id_to_move(2)
+    with pytest.raises(TypeError, match="integer dtype"):
+        space.moves(np.array([1.0]))
+    with pytest.raises(ValueError, match="1-D"):
+        space.moves(np.array([[1]]))
+    with pytest.raises(IndexError):
+        space.moves([0, space.size])
+    with pytest.raises(TypeError):
+        space.moves("12")
+    with pytest.raises(TypeError, match="must be a Move"):
+        space.move_to_id("3334")
+    with pytest.raises(TypeError, match="item 1 is a str, not a Move"):
+        space.ids([PASS, "3"])
+    with pytest.raises(TypeError, match="MoveList, a MoveBatch or a sequence of Move"):
+        space.ids(np.zeros((2, 16), dtype=np.uint8))
+    with pytest.raises(ValueError, match="one deck holds at most 4"):
+        space.mask([5] + [0] * 14)
+    with pytest.raises(ValueError, match="cannot both be in play"):
+        space.mask("3333", parse_move("3334"))
+    with pytest.raises(ValueError, match="unknown rules preset"):
+        action_space("nope")
+    with pytest.raises(TypeError):
+        action_space(3)
+
+
+def test_pack_rows_layout():
+    # Count i in bits 4i..4i+3, the kind in the top 4 bits (hand-computed).
+    row = np.zeros((1, 16), dtype=np.uint8)
+    row[0, 0], row[0, 14], row[0, 15] = 3, 1, Kind.ROCKET
+    assert int(pack_rows(row)[0]) == 3 | (1 << 56) | (int(Kind.ROCKET) << 60)
+    keys = pack_rows(action_space("four").rows)
+    assert np.unique(keys).size == keys.size
+
+
+@settings(max_examples=60)
+@given(st.tuples(*(st.integers(0, int(c)) for c in ONE_DECK)).filter(lambda t: sum(t) <= 20))
+def test_mask_property(hand):
+    space = action_space("strict")
+    mask = space.mask(list(hand))
+    moves = space.moves(np.flatnonzero(mask))
+    assert moves == list(legal_moves(list(hand), rules="strict"))
+
+
+def test_mask_into_a_given_array():
+    space = action_space("standard")
+    buf = np.ones(space.size, dtype=bool)  # stale content must be cleared
+    got = space.mask("3345", out=buf)
+    assert got is buf
+    assert np.array_equal(buf, space.mask("3345"))
+    hands = random_hands(5, seed=9)
+    many = np.ones((5, space.size), dtype=bool)
+    assert space.masks(hands, out=many) is many
+    assert np.array_equal(many, space.masks(hands))
+    with pytest.raises(TypeError, match="dtype bool"):
+        space.mask("3", out=np.zeros(space.size, dtype=np.uint8))
+    with pytest.raises(ValueError, match=r"shape \(53751,\)"):
+        space.mask("3", out=np.zeros(10, dtype=bool))
+    with pytest.raises(ValueError, match=r"shape \(5, 53751\)"):
+        space.masks(hands, out=np.zeros((4, space.size), dtype=bool))
+    with pytest.raises(ValueError, match="C-contiguous and writeable"):
+        space.mask("3", out=np.zeros(2 * space.size, dtype=bool)[::2])
+    ro = np.zeros(space.size, dtype=bool)
+    ro.setflags(write=False)
+    with pytest.raises(ValueError, match="C-contiguous and writeable"):
+        space.mask("3", out=ro)
+    with pytest.raises(TypeError, match="numpy array"):
+        space.mask("3", out=[False] * space.size)
+
+
+def test_row_table():
+    from ddz_fast._lookup import RowTable
+
+    rows = np.array([[0] * 16, [1] + [0] * 14 + [1], [1] + [0] * 14 + [2]], dtype=np.uint8)
+    typed = RowTable(rows)
+    assert typed.n_rows == 3 and not typed.ignore_kind
+    assert typed.find(rows[::-1].copy()).tolist() == [2, 1, 0]
+    assert typed.find(np.array([[2] + [0] * 15], dtype=np.uint8)).tolist() == [-1]
+    # Without the kind, rows 1 and 2 are the same cards: the first row wins.
+    untyped = RowTable(rows, ignore_kind=True)
+    assert untyped.find(rows).tolist() == [0, 1, 1]
+    with pytest.raises(KeyError):
+        typed.mask(np.array([[2] + [0] * 15], dtype=np.uint8))
+    assert typed.mask(rows[1:2].copy()).tolist() == [False, True, False]
+    assert typed.masks(rows, np.array([0, 1, 3])).tolist() == [[True, False, False], [False, True, True]]
+    for bad in (np.array([0, 2, 1]), np.array([0, 4]), np.array([-1, 0])):
+        with pytest.raises(ValueError, match="offsets"):
+            typed.masks(rows, bad)
+    with pytest.raises(ValueError, match=r"shape \(n, 16\)"):
+        RowTable(np.zeros((2, 15), dtype=np.uint8))
+    with pytest.raises(ValueError, match=r"shape \(m, 16\)"):
+        typed.find(np.zeros((2, 15), dtype=np.uint8))
+    with pytest.raises(TypeError, match="dtype uint8"):
+        typed.find(rows.astype(np.int64))
+    # Non-contiguous rows are copied, not misread.
+    assert typed.find(np.repeat(rows, 2, axis=0)[::2]).tolist() == [0, 1, 2]
