@@ -251,3 +251,22 @@ def test_parse_move_checks_a_rules_subclass_like_the_reference():
     for engine in (ddz, reference):
         with pytest.raises(ValueError, match="max_count"):
             engine.parse_move("pass", rules=_BigDeckRules())
+
+
+def test_every_rules_option_set_can_be_registered():
+    # Bug (on main since the two airplane-kicker options): the registry
+    # allowed 256 option sets (MAX_RULES) but its C table had 64 slots, so
+    # the 65th distinct Rules wrote past the table (segfault).  Register all
+    # 2 x 2**7 option sets, then check a few of them and the presets against
+    # the reference engine.
+    import itertools
+    names = ["solo_kickers", "four_with_kickers", "airplane_solo_distinct", "four_two_solo_distinct",
+             "both_jokers_as_kickers", "airplane_bomb_kickers", "airplane_adjacent_trio_kickers"]
+    every = [ddz.Rules(players=p, decks=d, **dict(zip(names, bits)))
+             for p, d in ((3, 1), (4, 2)) for bits in itertools.product([False, True], repeat=len(names))]
+    assert len(every) == 256
+    for r in every:
+        ddz.legal_moves("3", rules=r)
+    for r in every[::37] + ["standard", "four", "rlcard"]:
+        hand = "33334444555BBRR" if ddz.resolve_rules(r).decks == 2 else "3334445556667BR"
+        assert list(ddz.legal_moves(hand, rules=r)) == reference.legal_moves(hand, rules=r)

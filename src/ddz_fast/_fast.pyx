@@ -47,7 +47,7 @@ cdef enum:
     VALID_BITS = 64              # ids below this get a Move._valid_for bit
     K_ROCKET_CODE = 14           # the highest kind code
 
-cdef RulesC _RULES[64]
+cdef RulesC _RULES[MAX_RULES]     # (one slot per possible option set: see _register_locked)
 cdef int _NRULES = 0
 cdef dict _RULE_IDS = {}        # move-option tuple -> id
 cdef dict _BY_NAME = {}         # preset name -> (id, Rules)
