@@ -270,3 +270,20 @@ def test_every_rules_option_set_can_be_registered():
     for r in every[::37] + ["standard", "four", "rlcard"]:
         hand = "33334444555BBRR" if ddz.resolve_rules(r).decks == 2 else "3334445556667BR"
         assert list(ddz.legal_moves(hand, rules=r)) == reference.legal_moves(hand, rules=r)
+
+
+@pytest.mark.parametrize("cards, exc", [
+    ([3] * 14 + [2**63], ValueError),         # OverflowError (int64 conversion) before
+    ([2**70], ValueError),
+    ("masked", TypeError),                      # numpy.ma.MaskError before
+])
+def test_douzero_cards_out_of_int64_or_masked_are_refused(cards, exc):
+    import numpy as np
+    convert = pytest.importorskip("ddz_fast.convert")
+    if cards == "masked":
+        cards = np.ma.masked_array([3, 4, 5], mask=[True, False, False])
+    with pytest.raises(exc):
+        convert.douzero_to_counts(cards)
+    with pytest.raises(exc):
+        convert.douzero_to_counts_batch([cards])
+    assert convert.douzero_to_counts([3, 3, 20, 30]).tolist() == [2] + [0] * 12 + [1, 1]
