@@ -554,6 +554,78 @@ def small_api(a: Any, b: Any, rules: Any, args: List[Any]) -> None:
 
 
 # ---------------------------------------------------------------------------
+# Interop (branch interop): conversions, encoders, action ids, RLCard ids
+# ---------------------------------------------------------------------------
+
+try:
+    from ddz_fast import actions as _actions
+    from ddz_fast import convert as _convert
+    from ddz_fast import encode as _encode
+    from ddz_fast.compat import rlcard as _rlcard
+except ImportError:      # (a build without the interop modules)
+    _convert = None  # type: ignore[assignment]
+
+ID_JUNK = st.one_of(st.integers(-3, 60000), st.sampled_from([2**31, 2**63, 2**64, -(2**63) - 1, 10**30,
+                                                               np.int64(-1), np.uint64(2**64 - 1)]),
+                    S.scalars_junk())
+
+if _convert is not None:
+    @target
+    @given(data=st.data(), rules=S.rules_valid(), junk=S.junk_values(), i=ID_JUNK)
+    def interop(data: st.DataObject, rules: Any, junk: Any, i: Any) -> None:
+        tried()
+        r = S.resolved(rules)
+        counts = np.array(data.draw(S.counts_in_deck(r, 20)), dtype=np.uint8)
+        batch = np.array([data.draw(S.counts_in_deck(r, 20)) for _ in range(data.draw(st.integers(0, 3)))],
+                         dtype=np.uint8).reshape(-1, 15)
+        # Round trips on valid cards.
+        assert _convert.card_counts(counts, rules=rules).tolist() == counts.tolist()
+        dz = call(_convert.counts_to_douzero, counts, rules=rules)
+        if not isinstance(dz, Raised):
+            assert _convert.douzero_to_counts(dz, rules=rules).tolist() == counts.tolist()
+        text = call(_convert.counts_to_rlcard, counts, rules=rules)
+        if not isinstance(text, Raised):
+            assert _convert.rlcard_to_counts(text, rules=rules).tolist() == counts.tolist()
+        assert _convert.to_counts_batch(batch, rules=rules).tolist() == batch.tolist()
+        if r.decks == 1:      # (DouZero's encoding holds one deck)
+            enc = _encode.encode_douzero(counts, rules=rules)
+            assert enc.shape == (54,) and int(enc.sum()) == int(counts.sum())
+        assert _encode.encode_counts(counts, rules=rules).tolist() == counts.tolist()
+        # Junk into every function: a result or a documented exception.
+        for fn in (_convert.card_counts, _convert.to_counts_batch, _convert.douzero_to_counts,
+                   _convert.counts_to_douzero, _convert.douzero_to_counts_batch, _convert.counts_to_douzero_batch,
+                   _convert.rlcard_to_counts, _convert.counts_to_rlcard, _convert.rlcard_to_counts_batch,
+                   _convert.counts_to_rlcard_batch, _encode.encode_douzero, _encode.encode_counts):
+            call(fn, junk, rules=rules)
+        call(_encode.encode_counts, counts, dtype=junk, rules=rules)
+        # Action ids: a valid id round-trips, junk or out-of-range ids are refused.
+        space = _actions.action_space(rules)
+        legal = ddz.legal_moves(counts, rules=rules)
+        ids = space.ids(legal)
+        assert space.moves(ids) == list(legal)
+        mask = space.mask(counts)
+        assert mask.sum() == len(set(ids.tolist())) and mask[ids].all()
+        got = call(space.id_to_move, i, allowed=(TypeError, ValueError, IndexError))
+        if not isinstance(got, Raised):
+            assert space.move_to_id(got) == int(i)
+        call(space.moves, junk, allowed=(TypeError, ValueError, IndexError))
+        call(space.ids, junk)
+        call(space.move_to_id, junk)
+        call(space.mask, junk)
+        call(space.mask, counts, out=junk)
+        call(space.masks, junk)
+        call(space.masks, batch, junk)
+        if r.decks == 1:
+            got = call(_rlcard.rlcard_move_cards, i, allowed=(TypeError, ValueError, IndexError))
+            if not isinstance(got, Raised):
+                assert _rlcard.rlcard_id(got if got != "pass" else ddz.PASS) == int(i) or got == "pass"
+            call(_rlcard.rlcard_id, junk)
+            call(_rlcard.rlcard_ids, junk)
+            call(_rlcard.rlcard_mask, junk)
+            call(_rlcard.rlcard_mask, counts, out=junk)
+
+
+# ---------------------------------------------------------------------------
 # The command line
 # ---------------------------------------------------------------------------
 

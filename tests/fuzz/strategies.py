@@ -18,7 +18,7 @@ from hypothesis.extra import numpy as hnp
 import ddz_fast as ddz
 from ddz_fast import Kind, Move, Rules
 
-PRESET_NAMES = ("standard", "strict", "four")
+PRESET_NAMES = tuple(ddz.PRESETS)      # standard, strict, four (+ douzero, rlcard with interop)
 RANKS = "3456789TJQKA2BR"
 
 INT_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
@@ -78,12 +78,14 @@ def tampered_rules(**fields: Any) -> Rules:
 
 def rules_valid() -> st.SearchStrategy[Any]:
     """A preset name, a preset Rules, a custom Rules, a Rules subclass or a str subclass."""
+    extra = {name: st.booleans() for name in ("airplane_bomb_kickers", "airplane_adjacent_trio_kickers")
+             if hasattr(ddz.PRESETS["standard"], name)}
     custom = st.builds(
         Rules,
         players=st.just(3), decks=st.just(1), solo_kickers=st.booleans(),
         four_with_kickers=st.booleans(), airplane_solo_distinct=st.booleans(),
         four_two_solo_distinct=st.booleans(), both_jokers_as_kickers=st.booleans(),
-        auction=st.sampled_from(["bid", "rob"]),
+        auction=st.sampled_from(["bid", "rob"]), **extra,
     ) | st.builds(
         Rules,
         players=st.just(4), decks=st.just(2), solo_kickers=st.booleans(),
