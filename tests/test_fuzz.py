@@ -3,7 +3,7 @@
 The driver runs Hypothesis with a fixed seed and a fixed number of examples
 per target; running it in its own process means that a segfault, an abort or
 a hang (the timeout) fails this test instead of killing pytest.  Budget:
-``DDZ_FUZZ_EXAMPLES`` examples per target (default 150, about 30-40 s on a
+``DDZ_FUZZ_EXAMPLES`` examples per target (default 300, about 30 s on a
 shared 2-CPU machine) and ``DDZ_FUZZ_SEED`` (default 0); long runs: see
 docs/hardening.md.
 """
@@ -22,7 +22,7 @@ def _run_driver(*args, timeout):
 
 
 def test_every_entry_point_survives_the_fuzzer():
-    examples = int(os.environ.get("DDZ_FUZZ_EXAMPLES", "150"))
+    examples = int(os.environ.get("DDZ_FUZZ_EXAMPLES", "300"))
     seed = os.environ.get("DDZ_FUZZ_SEED", "0")
     proc = _run_driver("--examples", str(examples), "--seed", seed, timeout=600)
     out = proc.stdout + proc.stderr
