@@ -34,7 +34,7 @@ import numpy as np
 import ddz_fast as ddz
 from ddz_fast import Game, Move
 
-PAGE = os.sysconf("SC_PAGE_SIZE")
+PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 # Bounds (after warm-up): RSS may move by allocator noise (arenas, page
 # reuse), so it gets 1 MB plus 1 MB per million calls; a leak of even 8
@@ -47,8 +47,13 @@ TRACED_LIMIT_KB = 32
 
 
 def rss_kb() -> int:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * PAGE // 1024
+    """Resident set size in KB (Linux /proc); 0 where there is no /proc
+    (macOS, Windows: only the block and tracemalloc measures apply there)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * PAGE // 1024
+    except OSError:
+        return 0
 
 
 def _entry_points() -> Dict[str, Callable[[], object]]:
