@@ -15,6 +15,7 @@ from cpython.tuple cimport PyTuple_GET_ITEM
 from cpython.ref cimport PyObject, Py_INCREF
 from libc.string cimport memcpy, memcmp
 
+import operator
 import threading
 
 from ._parallel import run_parts
@@ -28,7 +29,7 @@ from ._kernels cimport (
 )
 from .cards import to_counts, format_cards
 from .moves import parse_move_with
-from .rules import PRESETS, Rules, resolve_rules
+from .rules import PRESETS, Rules, check_rules, resolve_rules
 
 cnp.import_array()
 
@@ -44,8 +45,9 @@ __all__ = ["legal_moves", "classify", "beats", "parse_move", "legal_moves_batch"
 cdef enum:
     MAX_RULES = 256
     VALID_BITS = 64              # ids below this get a Move._valid_for bit
+    K_ROCKET_CODE = 14           # the highest kind code
 
-cdef RulesC _RULES[64]
+cdef RulesC _RULES[MAX_RULES]     # (one slot per possible option set: see _register_locked)
 cdef int _NRULES = 0
 cdef dict _RULE_IDS = {}        # move-option tuple -> id
 cdef dict _BY_NAME = {}         # preset name -> (id, Rules)
@@ -78,6 +80,7 @@ cdef int _register(rules) except -1:
 
 cdef int _register_locked(rules) except -1:
     global _NRULES
+    check_rules(rules)   # the C struct below sizes the kernels' work: only sound rules
     key = _move_options(rules)
     cid = _RULE_IDS.get(key)
     if cid is not None:
@@ -87,8 +90,8 @@ cdef int _register_locked(rules) except -1:
     cdef RulesC* rc = &_RULES[_NRULES]
     rc.id = _NRULES
     rc.decks = rules.decks
-    rc.max_count = rules.max_count
-    rc.max_joker = rules.max_jokers
+    rc.max_count = 4 * rules.decks      # (from decks itself, never from an overridable property)
+    rc.max_joker = rules.decks
     rc.solo_kickers = rules.solo_kickers
     rc.four_with_kickers = rules.four_with_kickers
     rc.airplane_solo_distinct = rules.airplane_solo_distinct
@@ -138,7 +141,7 @@ cdef const RulesC* rules_c(object rules) except NULL:
 
 
 cdef object _rules_obj(object rules):
-    return rules if isinstance(rules, Rules) else resolve_rules(rules)
+    return resolve_rules(rules)    # (checks a Rules subclass; a plain Rules is returned as is)
 
 
 # ---------------------------------------------------------------------------
@@ -178,9 +181,26 @@ cdef int _load_hand(object hand, object rules, const RulesC* rc, unsigned char* 
     elif type(hand) is str:
         b = _text_counts(<str>hand, rules, rc.decks)
         memcpy(out, <const char*>b, 15)
+        _check_within(out, rc)
         return 0
     b = bytes(to_counts(hand, rules=_rules_obj(rules)))
+    if len(b) != 15:    # to_counts guarantees 15; never copy from a shorter buffer
+        raise ValueError(f"expected 15 counts, got {len(b)}")
     memcpy(out, <const char*>b, 15)
+    _check_within(out, rc)
+    return 0
+
+
+cdef int _check_within(const unsigned char* h, const RulesC* rc) except -1:
+    """The kernels' invariant, checked against the registered C rules
+    whatever the Python-level check said (a Rules object changed after it
+    was registered must not get more cards than the deck into a kernel)."""
+    cdef int i
+    if not _within(h, rc):
+        for i in range(15):
+            if h[i] > (rc.max_joker if i >= 13 else rc.max_count):
+                raise ValueError(f"{h[i]} cards in slot {i} ({'3456789TJQKA2BR'[i]}): "
+                                 f"the deck holds at most {rc.max_joker if i >= 13 else rc.max_count}")
     return 0
 
 
@@ -238,6 +258,7 @@ cdef int _check_together(const unsigned char* h, Move last, const RulesC* rc, ob
             to_counts([int(both[i]) for i in range(15)], rules=_rules_obj(rules))
         except ValueError as e:
             raise ValueError(f"hand and last move cannot both be in play: {e}") from None
+        raise ValueError("hand and last move cannot both be in play: more cards than the deck holds")
     return 0
 
 
@@ -501,7 +522,31 @@ cdef object _rules_of(int cid):
     return _RULE_OBJS[cid] if 0 <= cid < _NRULES else None
 
 
+cdef int _check_rows(const unsigned char* rows, Py_ssize_t n, object rules) except -1:
+    """ValueError unless each of the n rows is a legal move under `rules`
+    (None: unless each kind byte is a Kind).  Unpickling goes through this:
+    a forged pickle must not make moves the kernels or Move would trust."""
+    cdef Py_ssize_t i
+    cdef MoveInfo mi
+    cdef const RulesC* rc = NULL if rules is None else rules_c(rules)
+    for i in range(n):
+        if rows[i * ROW + KIND_BYTE] > K_ROCKET_CODE:
+            raise ValueError(f"move row {i} has no kind {rows[i * ROW + KIND_BYTE]}")
+        if rc != NULL and not valid_move_c(rows + i * ROW, rc, &mi):
+            raise ValueError(f"move row {i} is not a legal move under the rules")
+    return 0
+
+
 def _movelist_from_rows(bytes rows, rules):
+    """A MoveList over a copy of `rows` (ROW bytes a move), each checked to
+    be a legal move under `rules` (the unpickler of MoveList)."""
+    if len(rows) % ROW:
+        raise ValueError(f"move rows must be a multiple of {ROW} bytes")
+    _check_rows(<const unsigned char*>rows, len(rows) // ROW, rules)
+    return _movelist_trusted(rows, rules)
+
+
+cdef MoveList _movelist_trusted(bytes rows, rules):
     """A MoveList over a copy of `rows` (ROW bytes a move); its moves are
     trusted as legal under `rules` (None: not trusted)."""
     cdef MoveList ml = MoveList.__new__(MoveList)
@@ -602,14 +647,15 @@ cdef class MoveBatch:
     def __len__(self):
         return len(self.offsets) - 1
 
-    def __getitem__(self, Py_ssize_t i):
+    def __getitem__(self, index):
         cdef Py_ssize_t n = len(self.offsets) - 1
+        i = operator.index(index)          # TypeError for floats, slices, None
         if i < 0:
             i += n
-        if i < 0 or i >= n:
+        if i < 0 or i >= n:                 # (a Python int: no overflow for huge indices)
             raise IndexError("hand index out of range")
         a, b = int(self.offsets[i]), int(self.offsets[i + 1])
-        return _movelist_from_rows(self.rows[a:b].tobytes(), _rules_of(self.cid))
+        return _movelist_trusted(self.rows[a:b].tobytes(), _rules_of(self.cid))
 
     def __reduce__(self):
         return (_movebatch_from_arrays, (np.asarray(self.rows), np.asarray(self.offsets),
@@ -635,8 +681,18 @@ cdef class MoveBatch:
 
 
 def _movebatch_from_arrays(rows, offsets, rules):
-    return _make_batch(np.array(rows, dtype=np.uint8), np.array(offsets, dtype=np.int64),
-                       -1 if rules is None else _rules_id(rules))
+    """The unpickler of MoveBatch: checks that `rows` are (T, 16) legal moves
+    under `rules` and `offsets` run from 0 to T without going down."""
+    rows = np.asarray(rows)
+    offsets = np.asarray(offsets)
+    if rows.dtype != np.uint8 or rows.ndim != 2 or rows.shape[1] != ROW:
+        raise ValueError(f"MoveBatch rows must be a uint8 (T, {ROW}) array, not {rows.dtype} {rows.shape}")
+    if (offsets.dtype.kind not in "iu" or offsets.ndim != 1 or len(offsets) < 1 or offsets[0] != 0
+            or offsets[-1] != len(rows) or (np.diff(offsets.astype(np.int64)) < 0).any()):
+        raise ValueError("MoveBatch offsets must run from 0 to the number of rows without going down")
+    rows = np.ascontiguousarray(rows)
+    _check_rows(<const unsigned char*>cnp.PyArray_DATA(rows), len(rows), rules)
+    return _make_batch(rows, offsets.astype(np.int64), -1 if rules is None else _rules_id(rules))
 
 
 cdef class _Job:
@@ -691,6 +747,7 @@ cdef object _check_batch_hands(object hands, object rules, const RulesC* rc):
                 to_counts(hands[i], rules=_rules_obj(rules))
             except ValueError as e:
                 raise ValueError(f"hand {i}: {e}") from None
+            raise ValueError(f"hand {i}: more cards than the deck holds")
     return np.ascontiguousarray(hands, dtype=np.uint8)
 
 

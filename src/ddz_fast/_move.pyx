@@ -17,6 +17,15 @@ cdef tuple _INTS = tuple(range(256))
 cdef str _RANK_CHARS = "3456789TJQKA2BR"
 
 
+cdef object _kind_obj(Move m):
+    """The Kind of a move; ValueError for a Move that was never initialised
+    (``Move.__new__(Move)``, or a subclass that skipped ``Move.__init__``):
+    its kind code is not a Kind and must not index the Kind table."""
+    if not 0 <= m.kind_ < N_KINDS:
+        raise ValueError("uninitialised Move: build moves with Move(kind, cards) or parse_move")
+    return _KINDS[m.kind_]
+
+
 cdef Move make_move(int kind, const unsigned char* counts, int rank, int length):
     """Make a Move without validation (callers guarantee the invariants)."""
     cdef Move m = Move.__new__(Move)
@@ -65,19 +74,30 @@ cdef class Move:
         self._valid_for = bit
 
     @staticmethod
-    def _make(kind, counts, int rank, int length):
-        """Internal: build a move from trusted fields (no validation)."""
+    def _make(kind, counts, rank, length):
+        """Internal (the reference engine and unpickling): build a move from
+        fields that are not checked against the rules, only for being in
+        range (a kind code 0..14, 15 counts 0..255, rank -1..14, length
+        0..20), so that a forged pickle cannot make a Move that indexes out
+        of bounds.  The fast path re-validates such a move before use."""
         cdef unsigned char buf[15]
         cdef int i
-        if len(counts) != N_RANKS:
+        for name, value, low, high in (("kind", kind, 0, N_KINDS - 1), ("rank", rank, -1, N_RANKS - 1),
+                                       ("length", length, 0, 20)):
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise ValueError(f"Move {name} must be an int {low}..{high}, not {value!r}")
+        if isinstance(counts, (str, bytes)) or len(counts) != N_RANKS:
             raise ValueError("expected 15 counts")
         for i in range(N_RANKS):
-            buf[i] = counts[i]
-        return make_move(int(kind), buf, rank, length)
+            v = counts[i]
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 255:
+                raise ValueError(f"count {i} must be an int 0..255, not {v!r}")
+            buf[i] = v
+        return make_move(kind, buf, rank, length)
 
     @property
     def kind(self):
-        return _KINDS[self.kind_]
+        return _kind_obj(self)
 
     @property
     def rank(self):
@@ -120,7 +140,9 @@ cdef class Move:
     def __repr__(self):
         if self.kind_ == K_PASS:
             return "Move(PASS)"
-        return f"Move({_KINDS[self.kind_].name}, {self.cards!r}, rank={self.rank_}, length={self.length_})"
+        if not 0 <= self.kind_ < N_KINDS:
+            return "Move(<uninitialised>)"
+        return f"Move({_kind_obj(self).name}, {self.cards!r}, rank={self.rank_}, length={self.length_})"
 
     def __len__(self):
         return self.ncards

@@ -57,7 +57,7 @@ from ._kernels cimport (
 from ._move cimport Move, K_PASS, K_BOMB, K_ROCKET
 from ._fast cimport rules_c
 from ._fast import legal_moves as _legal_moves
-from .rules import resolve_rules
+from .rules import check_rules, resolve_rules
 
 cnp.import_array()
 
@@ -127,6 +127,14 @@ cdef enum:
 # SplitMix64 for Python
 # ---------------------------------------------------------------------------
 
+cdef uint64_t _u64(object value, str what) except? 0:
+    """An int (or NumPy integer) taken mod 2**64; TypeError for anything else
+    (floats, text, None: ``int()`` would truncate, parse or overflow them)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
+    return <uint64_t>(int(value) & _MASK)
+
+
 cdef class SplitMix64:
     """The project's random generator (see the module docstring).
 
@@ -137,7 +145,7 @@ cdef class SplitMix64:
     cdef uint64_t s
 
     def __init__(self, seed=0):
-        self.s = <uint64_t>(int(seed) & _MASK)
+        self.s = _u64(seed, "seed")
 
     @property
     def state(self):
@@ -145,7 +153,7 @@ cdef class SplitMix64:
 
     @state.setter
     def state(self, value):
-        self.s = <uint64_t>(int(value) & _MASK)
+        self.s = _u64(value, "state")
 
     def next(self):
         return ddz_next(&self.s)
@@ -182,12 +190,12 @@ cdef class SplitMix64:
 
 def game_seed(seed, i):
     """Game seed of game ``i`` (0-based) of a run with ``seed``."""
-    return ddz_game_seed(<uint64_t>(int(seed) & _MASK), <uint64_t>(int(i) & _MASK))
+    return ddz_game_seed(_u64(seed, "seed"), _u64(i, "game index"))
 
 
 def policy_seed(g):
     """Initial state of the random-policy stream of the game with seed ``g``."""
-    return ddz_policy_seed(<uint64_t>(int(g) & _MASK))
+    return ddz_policy_seed(_u64(g, "game seed"))
 
 
 # ---------------------------------------------------------------------------
@@ -226,7 +234,7 @@ cdef void deal_c(uint64_t* s, int players, int decks, int hand_size,
 def deal(SplitMix64 rng, rules="standard"):
     """Shuffle and deal with ``rng`` (advancing it): returns ``(hands,
     kitty)``, a ``(players, 15)`` and a ``(15,)`` uint8 array."""
-    r = resolve_rules(rules)
+    r = check_rules(resolve_rules(rules))
     cdef int players = r.players, decks = r.decks, hs = r.hand_size
     cdef unsigned char hb[MAXP * HB]
     cdef unsigned char kb[HB]
@@ -288,6 +296,7 @@ cdef class GameCore:
     # -- setting up ----------------------------------------------------------
     def _configure(self, rules, seed):
         """Set the rules and the seed (a fresh deal stream when not None)."""
+        check_rules(rules)     # players and hand sizes size C arrays below
         self.rules = rules
         self.seed = seed
         self._n = rules.players
@@ -895,7 +904,8 @@ cdef class _Job:
     cdef int players, hand_size
     cdef bint rob
     cdef uint64_t seed
-    cdef Py_ssize_t first, start, stop
+    cdef uint64_t first
+    cdef Py_ssize_t start, stop
     cdef bint failed
     cdef signed char* landlord
     cdef cnp.npy_bool* won
@@ -921,7 +931,7 @@ cdef class _Job:
             self.failed = True
             return
         for i in range(self.start, self.stop):
-            g = ddz_game_seed(self.seed, <uint64_t>(self.first + i))
+            g = ddz_game_seed(self.seed, self.first + <uint64_t>i)
             if play_game(&self.rc, self.players, self.hand_size, self.rob, g, &o, &res) < 0:
                 self.failed = True
                 break
@@ -1018,13 +1028,14 @@ def play_random_games(n_games, *, rules="standard", seed=0, threads=1, first_gam
     :class:`PlayoutResults`.
     """
     import time
-    r = resolve_rules(rules)
-    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 0:
-        raise ValueError(f"n_games must be a non-negative int, not {n_games!r}")
+    r = check_rules(resolve_rules(rules))
+    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or not 0 <= n_games < 2**62:
+        raise ValueError(f"n_games must be an int 0 <= n_games < 2**62, not {n_games!r}")
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
         raise ValueError(f"threads must be a positive int, not {threads!r}")
-    if isinstance(first_game, bool) or not isinstance(first_game, (int, np.integer)) or first_game < 0:
-        raise ValueError(f"first_game must be a non-negative int, not {first_game!r}")
+    if (isinstance(first_game, bool) or not isinstance(first_game, (int, np.integer))
+            or not 0 <= first_game < 2**64):
+        raise ValueError(f"first_game must be an int 0 <= first_game < 2**64, not {first_game!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an int, not {type(seed).__name__}")
     cdef Py_ssize_t n = n_games

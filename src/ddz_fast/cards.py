@@ -113,8 +113,13 @@ def to_counts(cards: CardsLike, *, rules: RulesLike = "standard") -> np.ndarray:
     if isinstance(cards, (bytes, bytearray, memoryview)):
         raise TypeError("card counts must be text, a sequence of 15 ints or a numpy array, not bytes")
     if hasattr(cards, "counts") and hasattr(cards, "kind"):
-        # A Move: its cards.
-        return _checked_array(list(cards.counts), r)
+        # A Move (or a Move-like object): its cards, checked like any other
+        # sequence of counts (a forged .counts of the wrong length or of
+        # floats must not pass).
+        counts = cards.counts
+        if isinstance(counts, str) or (hasattr(counts, "counts") and hasattr(counts, "kind")):
+            raise TypeError(f"a move's counts must be a sequence of 15 ints, not {type(counts).__name__}")
+        return to_counts(counts, rules=r)
     if not isinstance(cards, (Sequence, Iterable)):
         raise TypeError(
             f"cards must be text, a sequence of 15 ints or a numpy array, not {type(cards).__name__}"

@@ -147,14 +147,20 @@ def _douzero_ints(cards: object, where: str) -> npt.NDArray[np.int64]:
     ):
         raise TypeError(f"{where}DouZero cards must be a list of ints, not {type(cards).__name__}")
     if isinstance(cards, np.ndarray):
+        if isinstance(cards, np.ma.MaskedArray):
+            raise TypeError(f"{where}DouZero cards must be a plain list or array, not a masked array")
         if cards.ndim != 1:
             raise ValueError(f"{where}DouZero cards must be a 1-D list, not shape {cards.shape}")
         if cards.dtype == np.bool_ or cards.dtype.kind not in "iu":
             raise TypeError(f"{where}DouZero cards must be ints, not {cards.dtype}")
+        if cards.dtype.kind == "u" and cards.size and int(cards.max()) > _DOUZERO_INDEX.size:
+            raise ValueError(f"{where}DouZero card {int(cards.max())} is not a card; valid: {_DOUZERO_VALID}")
         return cards.astype(np.int64)
     for v in cards:
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
             raise TypeError(f"{where}DouZero card {v!r} is a {type(v).__name__}, not an int")
+        if not 0 <= v < _DOUZERO_INDEX.size:       # (also keeps huge ints out of the int64 array)
+            raise ValueError(f"{where}DouZero card {v!r} is not a card; valid: {_DOUZERO_VALID}")
     return np.array(cards, dtype=np.int64).reshape(-1)
 
 

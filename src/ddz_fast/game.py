@@ -247,11 +247,36 @@ def settle(players: int, landlord: int, landlord_won: bool, base: int, bombs: in
     >>> settle(3, 0, True, base=2, bombs=1, spring=0)   # RULES.md's known answer
     (4, (8, -4, -4))
     """
+    _check_settle_args(players, landlord, base, bombs, spring, doubles)
     value = base << (bombs + doubles + (1 if spring else 0))
     sign = 1 if landlord_won else -1
     scores = tuple(sign * (players - 1) * value if s == landlord else -sign * value
                    for s in range(players))
     return value, scores
+
+
+# More doublings than any real deal can have (54 or 108 cards: at most 27
+# bombs); the bound keeps ``base << doublings`` a small int.
+_MAX_DOUBLINGS = 1000
+
+
+def _check_settle_args(players: object, landlord: object, base: object, bombs: object,
+                       spring: object, doubles: object) -> None:
+    """ValueError/TypeError for arguments of :func:`settle` that no deal has."""
+    def whole(x: object, what: str, low: int, high: int) -> int:
+        if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+            raise TypeError(f"settle: {what} must be an int, not {type(x).__name__}")
+        if not low <= x <= high:
+            raise ValueError(f"settle: {what} must be {low}..{high}, not {x!r}")
+        return int(x)
+
+    n = whole(players, "players", 3, 4)
+    whole(landlord, "landlord", 0, n - 1)
+    whole(base, "base", 0, 2**32)
+    total = whole(bombs, "bombs", 0, _MAX_DOUBLINGS) + whole(doubles, "doubles", 0, _MAX_DOUBLINGS)
+    whole(spring, "spring", 0, 2)
+    if total > _MAX_DOUBLINGS:
+        raise ValueError(f"settle: bombs + doubles must be at most {_MAX_DOUBLINGS}, not {total}")
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any, Dict, Mapping, Union
 
-__all__ = ["Rules", "PRESETS", "resolve_rules", "RulesLike"]
+__all__ = ["Rules", "PRESETS", "resolve_rules", "check_rules", "RulesLike"]
 
 _AUCTIONS = ("bid", "rob")
 
@@ -147,14 +147,54 @@ PRESETS: Mapping[str, Rules] = MappingProxyType({
 RulesLike = Union[str, Rules]
 
 
+_BOOL_OPTIONS = ("solo_kickers", "four_with_kickers", "airplane_solo_distinct",
+                 "four_two_solo_distinct", "both_jokers_as_kickers", "airplane_bomb_kickers",
+                 "airplane_adjacent_trio_kickers")
+
+
+def check_rules(rules: Rules) -> Rules:
+    """Return `rules` after checking that it is sound: supported ``players``
+    and ``decks`` (plain ints), bool options, a known auction, and derived
+    deck facts (``max_count``, ``max_jokers``, ``deck_size``, ``hand_size``,
+    ``kitty_size``) equal to those of a plain ``Rules`` with these options.
+
+    ``Rules.__post_init__`` checks the options of a plain ``Rules``; a
+    subclass can skip that or override the properties, and the compiled
+    code sizes its buffers from these facts, so :func:`resolve_rules` checks
+    every subclass instance here (TypeError/ValueError naming the problem).
+    """
+    for name in ("players", "decks"):
+        if type(getattr(rules, name)) is not int:
+            raise TypeError(f"Rules.{name} must be an int, not {type(getattr(rules, name)).__name__}")
+    if (rules.players, rules.decks) not in ((3, 1), (4, 2)):
+        raise ValueError(f"unsupported game: players={rules.players}, decks={rules.decks}")
+    for name in _BOOL_OPTIONS:
+        if type(getattr(rules, name)) is not bool:
+            raise TypeError(f"Rules.{name} must be a bool, not {type(getattr(rules, name)).__name__}")
+    if not isinstance(rules.auction, str) or rules.auction not in _AUCTIONS:
+        raise ValueError(f"unknown auction {rules.auction!r}; valid: {', '.join(_AUCTIONS)}")
+    d = rules.decks
+    want = {"max_count": 4 * d, "max_jokers": d, "deck_size": 54 * d,
+            "hand_size": 17 if rules.players == 3 else 25}
+    want["kitty_size"] = want["deck_size"] - rules.players * want["hand_size"]
+    for name, value in want.items():
+        got = getattr(rules, name)
+        if type(got) is not int or got != value:
+            raise ValueError(f"Rules.{name} is {got!r}; the {rules.players}-player {d}-deck game has {value}")
+    return rules
+
+
 def resolve_rules(rules: RulesLike) -> Rules:
     """Turn a preset name or a ``Rules`` into a ``Rules``.
 
     Raises ``ValueError`` for an unknown preset name (listing the valid ones)
-    and ``TypeError`` for anything that is neither.
+    and ``TypeError`` for anything that is neither.  An instance of a
+    subclass of ``Rules`` is checked with :func:`check_rules`.
     """
-    if isinstance(rules, Rules):
+    if type(rules) is Rules:
         return rules
+    if isinstance(rules, Rules):
+        return check_rules(rules)
     if isinstance(rules, str):
         try:
             return PRESETS[rules]

@@ -1,0 +1,714 @@
+"""Fuzz driver: runs Hypothesis over every public entry point of ddz_fast.
+
+Run it in its own process (tests/test_fuzz.py does), so that a segfault or
+an abort fails the caller instead of killing it::
+
+    python tests/fuzz/driver.py --examples 200 --seed 0          # CI budget
+    python tests/fuzz/driver.py --examples 20000 --seed 7        # a long run
+    python tests/fuzz/driver.py --only legal_moves,batch         # some targets
+
+The contract checked for every call: it either returns a correct result
+(checked against the reference engine, a round trip or an invariant) or
+raises one of the documented exceptions (TypeError or ValueError; IndexError
+or KeyError where documented).  Anything else -- SystemError, OverflowError,
+MemoryError, RecursionError, AttributeError, a wrong result -- is reported
+as a failure with the shrunk input, and the driver exits with status 1.
+The last line printed is ``inputs tried: N`` (every call of a target body
+counts once, shrinking included).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import pickle
+import re
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import numpy as np  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import seed as hypothesis_seed  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import ddz_fast as ddz  # noqa: E402
+from ddz_fast import Game, Kind, Move, Rules, reference  # noqa: E402
+from ddz_fast.cli import main as cli_main  # noqa: E402
+
+import strategies as S  # noqa: E402
+
+DOCUMENTED: Tuple[type, ...] = (TypeError, ValueError)
+INPUTS = 0
+TARGETS: Dict[str, Callable[..., None]] = {}
+
+
+def target(fn: Callable[..., None]) -> Callable[..., None]:
+    TARGETS[fn.__name__] = fn
+    return fn
+
+
+def tried() -> None:
+    global INPUTS
+    INPUTS += 1
+
+
+class Raised:
+    """The outcome of a call that raised a documented exception."""
+
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
+        self.type = type(exc)
+
+    def __repr__(self) -> str:
+        return f"Raised({self.type.__name__}: {self.exc})"
+
+
+def call(fn: Callable[..., Any], *args: Any, allowed: Tuple[type, ...] = DOCUMENTED,
+         **kwargs: Any) -> Any:
+    """fn(*args, **kwargs), or a Raised for a documented exception (with a
+    message).  Any other exception propagates and fails the target."""
+    try:
+        return fn(*args, **kwargs)
+    except allowed as e:
+        if type(e) not in allowed and not any(type(e) is a for a in allowed):
+            # A subclass of an allowed type (e.g. numpy's AxisError): still a
+            # documented type, but say which.
+            pass
+        assert str(e), f"{type(e).__name__} without a message from {getattr(fn, '__name__', fn)}"
+        return Raised(e)
+
+
+def same_outcome(fast: Any, ref: Any, what: str, rules: Any = None) -> None:
+    """Fast and reference both raised the same documented type, or gave equal
+    results (not compared for tampered rules, which only the fast path refuses)."""
+    if S.tampered(rules):
+        return
+    if isinstance(fast, Raised) or isinstance(ref, Raised):
+        assert isinstance(fast, Raised) and isinstance(ref, Raised), \
+            f"{what}: fast {fast!r} vs reference {ref!r}"
+        assert fast.type is ref.type, f"{what}: fast {fast!r} vs reference {ref!r}"
+        return
+    assert fast == ref, f"{what}: fast {fast!r} vs reference {ref!r}"
+
+
+def as_list(moves: Any) -> Any:
+    return moves if isinstance(moves, Raised) else list(moves)
+
+
+# ---------------------------------------------------------------------------
+# Cards
+# ---------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"10|[3-9TJQKA2BRXD]", re.IGNORECASE)
+_SEPS = set(" \t\n\r,-+/|")
+
+
+@target
+@given(text=st.one_of(st.text(), st.text(alphabet="3456789tTjJqQkKaA2bBrRxXdD10 ,-+/|\t\n\x00é"),
+                      st.binary(), S.scalars_junk()),
+       rules=S.rules_any())
+def parse_cards(text: Any, rules: Any) -> None:
+    tried()
+    out = call(ddz.parse_cards, text, rules=rules)
+    if isinstance(out, Raised):
+        return
+    # An independent tokenizer: every non-separator character is part of a token.
+    assert isinstance(text, str)
+    tokens = _TOKEN.findall(text)
+    assert sum(len(t) for t in tokens) == sum(1 for ch in text if ch not in _SEPS), text
+    want = [0] * 15
+    for t in tokens:
+        t = t.upper()
+        want[{"10": 7, "X": 13, "D": 14}.get(t, S.RANKS.find(t))] += 1
+    assert out.dtype == np.uint8 and out.shape == (15,) and out.tolist() == want
+    assert ddz.parse_cards(ddz.format_cards(out, rules=rules), rules=rules).tolist() == want
+
+
+@target
+@given(cards=S.junk_values(), rules=S.rules_any())
+def to_counts_junk(cards: Any, rules: Any) -> None:
+    tried()
+    out = call(ddz.to_counts, cards, rules=rules)
+    if isinstance(out, Raised) or S.tampered(rules):   # (the Python layer trusts a plain Rules)
+        return
+    assert isinstance(out, np.ndarray) and out.dtype == np.uint8 and out.shape == (15,), repr(out)
+    r = S.resolved(rules)
+    assert all(0 <= c <= (r.max_jokers if i >= 13 else r.max_count) for i, c in enumerate(out))
+    if isinstance(cards, np.ndarray):
+        assert cards.dtype.kind in "iu" and np.array_equal(cards.astype(np.int64), out.astype(np.int64))
+    elif isinstance(cards, (list, tuple)):
+        assert [int(x) for x in cards] == out.tolist()
+    text = ddz.format_cards(out, rules=rules)
+    assert ddz.to_counts(text, rules=rules).tolist() == out.tolist()
+
+
+@target
+@given(data=st.data(), rules=S.rules_valid())
+def to_counts_forms(data: st.DataObject, rules: Any) -> None:
+    tried()
+    r = S.resolved(rules)
+    counts = data.draw(S.counts_in_deck(r, 40))
+    form = data.draw(S.hand_form(counts))
+    out = ddz.to_counts(form, rules=rules)
+    assert out.tolist() == list(counts), (form, out)
+    assert ddz.format_cards(counts, rules=rules) == "".join(
+        S.RANKS[i] * c for i, c in enumerate(counts))
+    bad = data.draw(S.counts_out_of_deck(r))
+    got = call(ddz.to_counts, data.draw(S.hand_form(bad)) if min(bad) >= 0 and max(bad) < 128
+               else list(bad), rules=rules)
+    assert isinstance(got, Raised) and got.type is ValueError, (bad, got)
+
+
+# ---------------------------------------------------------------------------
+# Moves: single-hand entry points against the reference engine
+# ---------------------------------------------------------------------------
+
+@target
+@given(data=st.data(), rules=S.rules_valid())
+def legal_moves(data: st.DataObject, rules: Any) -> None:
+    tried()
+    r = S.resolved(rules)
+    counts = data.draw(S.counts_in_deck(r, 20))
+    form = data.draw(S.hand_form(counts))
+    last = data.draw(S.any_move(rules))
+    fast = as_list(call(ddz.legal_moves, form, last, rules=rules))
+    ref = as_list(call(reference.legal_moves, counts, last, rules=r))
+    same_outcome(fast, ref, f"legal_moves({counts}, {last!r}, {rules!r})")
+
+
+@target
+@given(hand=S.junk_values(), last=S.junk_values() | st.none(), rules=S.rules_any())
+def legal_moves_junk(hand: Any, last: Any, rules: Any) -> None:
+    tried()
+    fast = call(ddz.legal_moves, hand, last, rules=rules)
+    if isinstance(fast, Raised):
+        return
+    ref = reference.legal_moves(ddz.to_counts(hand, rules=S.resolved(rules)), last, rules=S.resolved(rules))
+    assert list(fast) == ref
+
+
+@target
+@given(data=st.data(), rules=S.rules_any())
+def classify(data: st.DataObject, rules: Any) -> None:
+    tried()
+    valid = not isinstance(call(S.resolved, rules), Raised)
+    cards: Any = data.draw(S.junk_values())
+    if valid and data.draw(st.booleans()):
+        r = S.resolved(rules)
+        cards = data.draw(st.one_of(S.counts_in_deck(r, 14).flatmap(S.hand_form),
+                                    S.moves_from(r).map(lambda m: m.counts)))
+    fast = call(ddz.classify, cards, rules=rules)
+    if isinstance(cards, (str, list, tuple, np.ndarray)) or isinstance(fast, Raised):
+        ref = call(reference.classify, cards, rules=rules)
+        same_outcome(fast, ref, f"classify({cards!r})", rules)
+    for m in [] if isinstance(fast, Raised) else fast:
+        assert isinstance(m, Move) and ddz.parse_move(m.cards, m.kind, rules=rules) == m
+
+
+@target
+@given(data=st.data(), rules=S.rules_valid())
+def beats(data: st.DataObject, rules: Any) -> None:
+    tried()
+    a = data.draw(S.any_move(rules))
+    b = data.draw(S.any_move(rules))
+    fast = call(ddz.beats, a, b, rules=rules)
+    ref = call(reference.beats, a, b, rules=S.resolved(rules))
+    same_outcome(fast, ref, f"beats({a!r}, {b!r})")
+
+
+@target
+@given(data=st.data(), rules=S.rules_any(),
+       kind=st.one_of(st.none(), st.sampled_from(list(Kind)), st.integers(-2, 16),
+                      st.sampled_from(["bomb", " Rocket ", "PASS", "nope", 1.0, b"SOLO"])))
+def parse_move(data: st.DataObject, rules: Any, kind: Any) -> None:
+    tried()
+    text = data.draw(st.one_of(
+        st.text(max_size=30), S.scalars_junk(),
+        S.moves_from(rules if isinstance(rules, (str, Rules)) and not isinstance(rules, S.FakeRules)
+                     and rules in S.PRESET_NAMES else "standard").map(str),
+        st.sampled_from(["pass", " PASS ", "555666777888", "3333BR", "BR", "10JQKA", "RRBB"])))
+    fast = call(ddz.parse_move, text, kind, rules=rules)
+    ref = call(reference.parse_move, text, kind, rules=rules)
+    same_outcome(fast, ref, f"parse_move({text!r}, {kind!r}, {rules!r})", rules)
+
+
+# ---------------------------------------------------------------------------
+# MoveList / Move objects
+# ---------------------------------------------------------------------------
+
+@target
+@given(data=st.data(), rules=S.rules_valid(),
+       index=st.one_of(st.integers(), st.sampled_from([2**63, -(2**63) - 1, 2**64, np.int64(-1),
+                                                        np.uint64(2**64 - 1), np.int8(3)]),
+                       st.floats(), st.none(), st.text(max_size=3),
+                       st.builds(slice, st.none() | st.integers(-20, 20), st.none() | st.integers(-20, 20),
+                                 st.none() | st.integers(-3, 3).filter(bool))),
+       other=S.junk_values())
+def movelist_methods(data: st.DataObject, rules: Any, index: Any, other: Any) -> None:
+    tried()
+    r = S.resolved(rules)
+    counts = data.draw(S.counts_in_deck(r, 14))
+    ml = ddz.legal_moves(counts, rules=rules)
+    moves = list(ml)
+    got = call(ml.__getitem__, index, allowed=(TypeError, IndexError))
+    if not isinstance(got, Raised):
+        if isinstance(index, slice):
+            assert got == moves[index]
+        else:
+            assert got == moves[int(index)]
+    assert (other in ml) == (isinstance(other, Move) and other in moves)
+    got = call(ml.index, other)
+    if not isinstance(got, Raised):
+        assert moves[got] == other
+    assert ml.count(other) == moves.count(other) if isinstance(other, Move) else ml.count(other) == 0
+    if not isinstance(other, (np.ndarray, np.generic)):   # (NumPy compares elementwise itself)
+        assert (ml == other) == (isinstance(other, (list, tuple)) and list(other) == moves)
+    assert list(reversed(ml)) == moves[::-1]
+    assert pickle.loads(pickle.dumps(ml)) == ml
+    rows = ml.rows
+    assert call(rows.__setitem__, (0, 0) if len(ml) else 0, 1, allowed=(ValueError, IndexError)) \
+        .__class__ is Raised
+    repr(ml)
+    assert ml.ranks.tolist() == [m.rank for m in moves]
+
+
+@target
+@given(kind=st.one_of(st.sampled_from(list(Kind)), st.integers(-3, 20), st.text(max_size=12),
+                      S.scalars_junk()),
+       data=st.data(), rules=S.rules_any())
+def move_construction(kind: Any, data: st.DataObject, rules: Any) -> None:
+    tried()
+    cards = data.draw(st.one_of(S.junk_values(), S.moves_from("standard").map(str),
+                                S.moves_from("four").map(lambda m: m.counts)))
+    m = call(Move, kind, cards, rules=rules)
+    if isinstance(m, Raised):
+        return
+    k = Kind.coerce(kind)
+    assert m.kind is k
+    if k != Kind.PASS:
+        assert m in reference.classify(cards, rules=S.resolved(rules))
+    assert pickle.loads(pickle.dumps(m)) == m and hash(m) == hash(pickle.loads(pickle.dumps(m)))
+    assert call(setattr, m, "kind", Kind.SOLO, allowed=(AttributeError,)).__class__ is Raised
+
+
+@target
+@given(move=S.forged_moves(), rules=S.rules_valid(), data=st.data())
+def forged_moves(move: Any, rules: Any, data: st.DataObject) -> None:
+    """Forged or uninitialised Move objects through every entry point that takes a move."""
+    tried()
+    r = S.resolved(rules)
+    hand = data.draw(S.counts_in_deck(r, 17))
+    for fn in (repr, str, hash, len, lambda m: m.kind, lambda m: m.counts, lambda m: m.cards,
+               lambda m: m.is_pass, lambda m: m == ddz.PASS, lambda m: m.to_array()):
+        call(fn, move, allowed=(TypeError, ValueError, AttributeError))
+    same_outcome(as_list(call(ddz.legal_moves, hand, move, rules=rules)),
+                 as_list(call(reference.legal_moves, hand, move, rules=r)), f"legal_moves(last={move!r})")
+    same_outcome(call(ddz.beats, move, ddz.PASS, rules=rules),
+                 call(reference.beats, move, ddz.PASS, rules=r), f"beats({move!r}, PASS)")
+    call(ddz.to_counts, move, rules=rules)
+    call(ddz.count_moves, [hand], [move], rules=rules)
+    call(ddz.legal_moves_batch, [hand], [move], rules=rules)
+    call(lambda: pickle.loads(pickle.dumps(move)), allowed=(TypeError, ValueError, pickle.PicklingError,
+                                                             AttributeError))
+
+
+# ---------------------------------------------------------------------------
+# Batches
+# ---------------------------------------------------------------------------
+
+@target
+@given(data=st.data(), rules=S.rules_valid(), threads=st.one_of(
+    st.integers(1, 4), st.sampled_from([0, -1, 2**63, 10**30, True, 1.0, None, "2", np.int64(2)])))
+def batch(data: st.DataObject, rules: Any, threads: Any) -> None:
+    tried()
+    r = S.resolved(rules)
+    n = data.draw(st.integers(0, 5))
+    hands = [data.draw(S.counts_in_deck(r, 20)) for _ in range(n)]
+    dt = data.draw(st.sampled_from(S.INT_DTYPES + [np.dtype(">i4")]))
+    arr = S.layout(np.array(hands, dtype=dt).reshape(n, 15), data.draw(st.sampled_from(S.LAYOUTS)))
+    hands_in: Any = data.draw(st.sampled_from(["array", "array", "list"]))
+    hands_in = arr if hands_in == "array" else [list(h) for h in hands]
+    lasts_kind = data.draw(st.sampled_from(["none", "moves", "rows", "junk"]))
+    lasts: Any = None
+    if lasts_kind == "moves":
+        lasts = [data.draw(S.any_move(rules)) for _ in range(n)]
+    elif lasts_kind == "rows":
+        ms = [data.draw(S.moves_from(rules)) for _ in range(n)]
+        rows = np.array([list(m.counts) + [int(m.kind)] for m in ms], dtype=np.uint8).reshape(n, 16)
+        if n and data.draw(st.booleans()):
+            rows[data.draw(st.integers(0, n - 1)), data.draw(st.integers(0, 15))] = data.draw(
+                st.integers(0, 255))
+        lasts = S.layout(rows, data.draw(st.sampled_from(S.LAYOUTS)))
+    elif lasts_kind == "junk":
+        lasts = data.draw(S.junk_values())
+    got = call(ddz.legal_moves_batch, hands_in, lasts, rules=rules, threads=threads)
+    counts = call(ddz.count_moves, hands_in, lasts, rules=rules, threads=threads)
+    if n == 1 and not isinstance(hands_in, np.ndarray) and isinstance(counts, int):
+        counts = np.array([counts])  # a flat single hand is counted as one hand
+    if isinstance(got, Raised):
+        assert isinstance(counts, Raised) and counts.type is got.type, (got, counts)
+        return
+    assert not isinstance(counts, Raised), counts
+    assert len(got) == n and got.offsets.tolist()[0] == 0
+    assert np.diff(got.offsets).tolist() == list(counts)
+    for i in range(n):
+        last_i = None
+        if lasts_kind == "rows":
+            row = np.asarray(lasts)[i]
+            last_i = ddz.PASS if not row[:15].any() else Move(int(row[15]), row[:15].astype(np.int64), rules=rules)
+        elif lasts_kind in ("moves", "junk"):
+            last_i = list(lasts)[i]
+        assert list(got[i]) == reference.legal_moves(hands[i], last_i, rules=r), i
+    assert call(got.__getitem__, data.draw(st.sampled_from([n, -n - 1, 2**63, 10**30, -(2**70)])),
+                allowed=(IndexError,)).__class__ is Raised
+    assert pickle.loads(pickle.dumps(got)).rows.tolist() == got.rows.tolist()
+    assert call(got.rows.__setitem__, 0, 1, allowed=(ValueError, IndexError)).__class__ is Raised
+
+
+@target
+@given(hands=S.junk_values(), lasts=st.none() | S.junk_values(), rules=S.rules_any(),
+       threads=st.sampled_from([1, 2]))
+def batch_junk(hands: Any, lasts: Any, rules: Any, threads: int) -> None:
+    tried()
+    got = call(ddz.legal_moves_batch, hands, lasts, rules=rules, threads=threads)
+    cnt = call(ddz.count_moves, hands, lasts, rules=rules, threads=threads)
+    if isinstance(got, Raised) or lasts is not None:
+        return
+    arr = np.asarray(hands)
+    r = S.resolved(rules)
+    assert not isinstance(cnt, Raised) and np.diff(got.offsets).tolist() == np.atleast_1d(cnt).tolist()
+    for i in range(len(got)):
+        assert list(got[i]) == reference.legal_moves(arr[i], None, rules=r), i
+
+
+# ---------------------------------------------------------------------------
+# Rules
+# ---------------------------------------------------------------------------
+
+@target
+@given(kwargs=st.dictionaries(
+    st.sampled_from(["players", "decks", "solo_kickers", "four_with_kickers", "airplane_solo_distinct",
+                     "four_two_solo_distinct", "both_jokers_as_kickers", "auction", "name", "bogus"]),
+    S.scalars_junk() | st.sampled_from([3, 4, 1, 2, True, False, "bid", "rob"]), max_size=5),
+    name=S.rules_junk() | st.sampled_from(S.PRESET_NAMES))
+def rules(kwargs: Dict[str, Any], name: Any) -> None:
+    tried()
+    r = call(Rules, **kwargs)
+    if not isinstance(r, Raised):
+        assert (r.players, r.decks) in ((3, 1), (4, 2)) and r.auction in ("bid", "rob")
+        assert pickle.loads(pickle.dumps(r)) == r and hash(r) == hash(pickle.loads(pickle.dumps(r)))
+        ddz.legal_moves("3334BR", rules=r)
+        call(r.replace, **kwargs)
+    got = call(ddz.resolve_rules, name)
+    # A name resolves to its preset; a plain Rules to itself (a subclass is checked).
+    assert isinstance(got, Raised) or got is name or got is ddz.PRESETS.get(name), (name, got)
+    call(ddz.PRESETS.__getitem__, name, allowed=(KeyError, TypeError))
+
+
+# ---------------------------------------------------------------------------
+# Games
+# ---------------------------------------------------------------------------
+
+AUCTION_JUNK = [ddz.Bid(0), ddz.Bid(3), ddz.CALL, ddz.ROB, ddz.DECLINE, ddz.DOUBLE, ddz.NO_DOUBLE, 0, 1,
+                "bid 1", None, ddz.PASS]
+
+
+@target
+@given(rules=S.rules_any(), seed=st.one_of(st.none(), st.integers(), S.scalars_junk()),
+       ops=st.lists(st.tuples(st.sampled_from(["legal", "legal", "legal", "junk", "undo", "clone",
+                                               "observe", "hand", "pickle"]),
+                              st.integers(0, 10**6), S.junk_values() | st.sampled_from(AUCTION_JUNK)),
+                    max_size=40))
+def game(rules: Any, seed: Any, ops: List[Tuple[str, int, Any]]) -> None:
+    tried()
+    g = call(Game, rules, seed)
+    if isinstance(g, Raised):
+        return
+    snapshots = [g.snapshot()]
+    for op, k, junk in ops:
+        before = g.snapshot()
+        if op == "legal" and not g.is_over:
+            acts = g.legal_actions()
+            g.step(acts[k % len(acts)])
+            snapshots.append(g.snapshot())
+        elif op == "junk":
+            out = call(g.step, junk)
+            if isinstance(out, Raised):
+                assert g.snapshot() == before, "a rejected action changed the state"
+            else:
+                snapshots.append(g.snapshot())
+        elif op == "undo":
+            if call(g.undo, allowed=(IndexError,)).__class__ is not Raised:
+                snapshots.pop()
+                assert g.snapshot()["hands"] == snapshots[-1]["hands"]
+                assert g.snapshot()["history"] == snapshots[-1]["history"]
+            else:
+                assert g.snapshot() == before
+        elif op == "clone":
+            c = g.clone()
+            assert c.snapshot() == before
+            if not c.is_over:
+                c.step(c.legal_actions()[0])
+            assert g.snapshot() == before, "stepping a clone changed the original"
+        elif op == "observe":
+            out = call(g.observation, junk)
+            if not isinstance(out, Raised):
+                assert out.hand.tolist() == g.hand(out.player).tolist()
+        elif op == "hand":
+            out = call(g.hand, junk, allowed=(TypeError, ValueError, IndexError))
+            if not isinstance(out, Raised):
+                assert out.shape == (15,)
+        elif op == "pickle":
+            assert pickle.loads(pickle.dumps(g)).snapshot() == before
+    if g.result is not None:
+        assert sum(g.result.scores) == 0
+
+
+@target
+@given(data=st.data(), rules=S.rules_valid())
+def game_from_position(data: st.DataObject, rules: Any) -> None:
+    tried()
+    r = S.resolved(rules)
+    g = Game(rules, seed=data.draw(st.integers(0, 2**64 - 1)))
+    hands: Any = [ddz.format_cards(h, rules=r) if data.draw(st.booleans()) else h for h in g.hands]
+    if data.draw(st.booleans()):
+        hands = data.draw(S.junk_values())
+    kwargs = {}
+    for key in ("base", "bombs", "doubles", "last_player", "to_move", "played", "kitty"):
+        if data.draw(st.integers(0, 3)) == 0:
+            kwargs[key] = data.draw(S.junk_values() | st.integers(-1, 5))
+    landlord = data.draw(st.integers(-1, 4) | S.scalars_junk())
+    last = data.draw(st.none() | S.any_move(rules))
+    p = call(Game.from_position, hands, landlord, last=last, rules=rules, **kwargs)
+    if isinstance(p, Raised):
+        return
+    acts = p.legal_actions()
+    assert list(acts) == reference.legal_moves(p.hand(p.to_move), p.last_move, rules=r)
+    p.step(acts[data.draw(st.integers(0, len(acts) - 1))])
+    p.undo()
+    assert list(p.legal_actions()) == list(acts)
+
+
+@target
+@given(n=st.one_of(st.integers(0, 6), S.scalars_junk()), seed=st.one_of(st.integers(), S.scalars_junk()),
+       threads=st.one_of(st.integers(1, 3), S.scalars_junk()),
+       first=st.one_of(st.integers(0, 2**64), S.scalars_junk()), rules=S.rules_any())
+def playouts(n: Any, seed: Any, threads: Any, first: Any, rules: Any) -> None:
+    tried()
+    if isinstance(n, int) and not isinstance(n, bool) and n > 6:
+        n = n % 7    # keep the run short; huge counts are checked in playouts_bounds
+    res = call(ddz.play_random_games, n, rules=rules, seed=seed, threads=threads, first_game=first)
+    if isinstance(res, Raised):
+        return
+    assert res.scores.shape == (n, S.resolved(rules).players)
+    assert (res.scores.sum(axis=1) == 0).all()
+    again = ddz.play_random_games(n, rules=rules, seed=seed, threads=1, first_game=first)
+    assert again.scores.tolist() == res.scores.tolist()
+
+
+@target
+@given(n=st.sampled_from([2**62, 2**63, 2**64, 10**30, 10**12]), first=st.sampled_from([0, 2**63, 2**70]))
+def playouts_bounds(n: int, first: int) -> None:
+    """Counts beyond 64 bits are ValueError; a count that fits but whose
+    result arrays cannot be allocated (10**12 games: ~60 TB) is NumPy's
+    MemoryError, the one place a MemoryError is the documented outcome."""
+    tried()
+    call(ddz.play_random_games, n, first_game=first,
+         allowed=DOCUMENTED + ((MemoryError,) if n < 2**62 else ()))
+    out = call(ddz.play_random_games, 1, first_game=first)
+    assert isinstance(out, Raised) == (first >= 2**64), out
+
+
+@target
+@given(a=S.scalars_junk() | st.integers(), b=S.scalars_junk() | st.integers(),
+       rules=S.rules_any(), args=st.lists(S.scalars_junk() | st.integers(-2, 5), min_size=7, max_size=7))
+def small_api(a: Any, b: Any, rules: Any, args: List[Any]) -> None:
+    """SplitMix64, game_seed, policy_seed, settle, Session, the auction actions."""
+    tried()
+    rng = call(ddz.SplitMix64, a)
+    if not isinstance(rng, Raised):
+        c = rng.copy()
+        x = call(rng.below, b)
+        if not isinstance(x, Raised):
+            assert 0 <= x < b
+        assert rng.next() == (c.next() if isinstance(x, Raised) else (c.below(b), c.next())[1])
+        call(setattr, rng, "state", b)
+        assert pickle.loads(pickle.dumps(rng)) == rng
+    out = call(ddz.game_seed, a, b)
+    assert isinstance(out, Raised) or 0 <= out < 2**64
+    out = call(ddz.policy_seed, a)
+    assert isinstance(out, Raised) or 0 <= out < 2**64
+    out = call(ddz.settle, *args)
+    if not isinstance(out, Raised):
+        assert sum(out[1]) == 0
+    s = call(ddz.Session, rules, a)
+    if not isinstance(s, Raised):
+        call(lambda: s.record(s.new_game()))
+    call(ddz.Bid, a)
+    call(ddz.Double, a)
+
+
+# ---------------------------------------------------------------------------
+# Interop (branch interop): conversions, encoders, action ids, RLCard ids
+# ---------------------------------------------------------------------------
+
+try:
+    from ddz_fast import actions as _actions
+    from ddz_fast import convert as _convert
+    from ddz_fast import encode as _encode
+    from ddz_fast.compat import rlcard as _rlcard
+except ImportError:      # (a build without the interop modules)
+    _convert = None  # type: ignore[assignment]
+
+ID_JUNK = st.one_of(st.integers(-3, 60000), st.sampled_from([2**31, 2**63, 2**64, -(2**63) - 1, 10**30,
+                                                               np.int64(-1), np.uint64(2**64 - 1)]),
+                    S.scalars_junk())
+
+if _convert is not None:
+    @target
+    @given(data=st.data(), rules=S.rules_valid(), junk=S.junk_values(), i=ID_JUNK)
+    def interop(data: st.DataObject, rules: Any, junk: Any, i: Any) -> None:
+        tried()
+        r = S.resolved(rules)
+        counts = np.array(data.draw(S.counts_in_deck(r, 20)), dtype=np.uint8)
+        batch = np.array([data.draw(S.counts_in_deck(r, 20)) for _ in range(data.draw(st.integers(0, 3)))],
+                         dtype=np.uint8).reshape(-1, 15)
+        # Round trips on valid cards.
+        assert _convert.card_counts(counts, rules=rules).tolist() == counts.tolist()
+        dz = call(_convert.counts_to_douzero, counts, rules=rules)
+        if not isinstance(dz, Raised):
+            assert _convert.douzero_to_counts(dz, rules=rules).tolist() == counts.tolist()
+        text = call(_convert.counts_to_rlcard, counts, rules=rules)
+        if not isinstance(text, Raised):
+            assert _convert.rlcard_to_counts(text, rules=rules).tolist() == counts.tolist()
+        assert _convert.to_counts_batch(batch, rules=rules).tolist() == batch.tolist()
+        if r.decks == 1:      # (DouZero's encoding holds one deck)
+            enc = _encode.encode_douzero(counts, rules=rules)
+            assert enc.shape == (54,) and int(enc.sum()) == int(counts.sum())
+        assert _encode.encode_counts(counts, rules=rules).tolist() == counts.tolist()
+        # Junk into every function: a result or a documented exception.
+        for fn in (_convert.card_counts, _convert.to_counts_batch, _convert.douzero_to_counts,
+                   _convert.counts_to_douzero, _convert.douzero_to_counts_batch, _convert.counts_to_douzero_batch,
+                   _convert.rlcard_to_counts, _convert.counts_to_rlcard, _convert.rlcard_to_counts_batch,
+                   _convert.counts_to_rlcard_batch, _encode.encode_douzero, _encode.encode_counts):
+            call(fn, junk, rules=rules)
+        call(_encode.encode_counts, counts, dtype=junk, rules=rules)
+        # Action ids: a valid id round-trips, junk or out-of-range ids are refused.
+        space = _actions.action_space(rules)
+        legal = ddz.legal_moves(counts, rules=rules)
+        ids = space.ids(legal)
+        assert space.moves(ids) == list(legal)
+        mask = space.mask(counts)
+        assert mask.sum() == len(set(ids.tolist())) and mask[ids].all()
+        got = call(space.id_to_move, i, allowed=(TypeError, ValueError, IndexError))
+        if not isinstance(got, Raised):
+            assert space.move_to_id(got) == int(i)
+        call(space.moves, junk, allowed=(TypeError, ValueError, IndexError))
+        call(space.ids, junk)
+        call(space.move_to_id, junk)
+        call(space.mask, junk)
+        call(space.mask, counts, out=junk)
+        call(space.masks, junk)
+        call(space.masks, batch, junk)
+        if r.decks == 1:
+            got = call(_rlcard.rlcard_move_cards, i, allowed=(TypeError, ValueError, IndexError))
+            if not isinstance(got, Raised):
+                assert _rlcard.rlcard_id(got if got != "pass" else ddz.PASS) == int(i) or got == "pass"
+            call(_rlcard.rlcard_id, junk)
+            call(_rlcard.rlcard_ids, junk)
+            call(_rlcard.rlcard_mask, junk)
+            call(_rlcard.rlcard_mask, counts, out=junk)
+
+
+# ---------------------------------------------------------------------------
+# The command line
+# ---------------------------------------------------------------------------
+
+@target
+@given(argv=st.one_of(
+    st.lists(st.text(max_size=12), max_size=6),
+    st.tuples(st.just("moves"), st.text(alphabet="3456789TJQKA2BRx10 ", max_size=20),
+              st.sampled_from([[], ["--json"], ["--rules", "four"], ["--rules", "bogus"], ["--last"],
+                               ["--last-kind", "bomb"]]),
+              st.sampled_from([[], ["--last", "3"], ["--last", "555666777888"], ["--last", "x"],
+                               ["--last", "555666777888", "--last-kind", "AIRPLANE"]]))
+    .map(lambda t: [t[0], t[1]] + t[2] + t[3]),
+    st.tuples(st.just("selfplay"), st.sampled_from([["--games", "3"], ["--games", "-1"], ["--games", "x"],
+                                                    ["--games", "0"], ["--games", "2", "--json"]]),
+              st.sampled_from([[], ["--threads", "0"], ["--threads", "2"], ["--seed", "-5"],
+                               ["--auction", "rob", "-q"], ["--rules", "four", "-q"]]))
+    .map(lambda t: [t[0]] + t[1] + t[2]),
+    st.tuples(st.just("play"), st.sampled_from([[], ["--seat", "9"], ["--seat", "-1"], ["--deals", "0"],
+                                                ["--rules", "four"], ["--seed", "3"]]))
+    .map(lambda t: [t[0]] + t[1]),
+), stdin=st.text(max_size=40))
+def cli(argv: List[str], stdin: str) -> None:
+    tried()
+    out, err = io.StringIO(), io.StringIO()
+    old_stdin = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                rc = cli_main(list(argv))
+            except SystemExit as e:      # argparse: --help, --version, usage errors
+                rc = e.code if isinstance(e.code, int) else 2
+    finally:
+        sys.stdin = old_stdin
+    assert rc in (0, 1, 2), (argv, rc, err.getvalue())
+    if rc == 0 and argv and argv[0] == "moves" and "--json" not in argv and "--last" not in argv \
+            and "--rules" not in argv and not {"-h", "--help"} & set(argv):
+        n = len(ddz.legal_moves(argv[1]))
+        assert out.getvalue().strip().endswith(f"{n} moves"), (argv, out.getvalue()[-200:])
+
+
+# ---------------------------------------------------------------------------
+# Running
+# ---------------------------------------------------------------------------
+
+def run(names: List[str], examples: int, seed_value: int) -> int:
+    failures = 0
+    for name in names:
+        fn = TARGETS[name]
+        configured = settings(max_examples=examples, database=None, deadline=None, derandomize=False,
+                              print_blob=True, suppress_health_check=list(HealthCheck))(fn)
+        configured = hypothesis_seed(seed_value)(configured)
+        start, t0 = INPUTS, time.perf_counter()
+        try:
+            configured()
+            status = "ok"
+        except Exception:
+            failures += 1
+            status = "FAILED"
+            traceback.print_exc()
+        print(f"{name:<22} {status:<6} {INPUTS - start:>7} inputs {time.perf_counter() - t0:6.1f} s",
+              flush=True)
+    print(f"targets: {len(names)}, failed: {failures}")
+    print(f"inputs tried: {INPUTS}", flush=True)
+    return 1 if failures else 0
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--examples", type=int, default=200, help="Hypothesis examples per target")
+    p.add_argument("--seed", type=int, default=0, help="Hypothesis seed (fixed: reproducible runs)")
+    p.add_argument("--only", default="", help="comma-separated target names")
+    p.add_argument("--list", action="store_true", help="list the targets")
+    args = p.parse_args(argv)
+    if args.list:
+        print("\n".join(TARGETS))
+        return 0
+    names = [n for n in args.only.split(",") if n] or list(TARGETS)
+    unknown = [n for n in names if n not in TARGETS]
+    if unknown:
+        p.error(f"unknown targets: {unknown}")
+    return run(names, args.examples, args.seed)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,143 @@
+"""The batch API, the single-hand calls and the compiled playouts called from
+several Python threads at once give exactly the results of one thread.
+
+Inputs are shared between the threads (one read-only hands array, one list of
+last moves, shared Rules objects), and the batch calls also split their work
+with ``threads=k`` inside.  On a free-threaded build (``sys._is_gil_enabled()``
+is False) the stress runs more rounds, since the threads then really run the
+Python layer at the same time; with the GIL the same test still interleaves
+the GIL-free kernels and the validation code.  Budget: well under 20 s.
+"""
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+import ddz_fast as ddz
+from ddz_fast import reference
+
+FREE_THREADED = not getattr(sys, "_is_gil_enabled", lambda: True)()
+ROUNDS = 600 if FREE_THREADED else 200
+WORKERS = 8
+
+
+def _shared_inputs(rules, n=1024, seed=11):
+    """Hands dealt by seeded games (read-only array) and, per hand, a last
+    move taken from another hand's legal moves when it fits in the deck."""
+    r = ddz.resolve_rules(rules)
+    hands, lasts = [], []
+    for i in range(n):
+        g = ddz.Game(r, seed=seed * 1000 + i)
+        hands.append(g.hand(i % r.players))
+        other = g.hand((i + 1) % r.players)
+        moves = ddz.legal_moves(other, rules=r)
+        lasts.append(None if i % 3 == 0 else moves[(i * 7) % len(moves)])
+    arr = np.array(hands, dtype=np.uint8)
+    arr.flags.writeable = False
+    return arr, lasts
+
+
+@pytest.fixture(scope="module", params=["standard", "four"])
+def case(request):
+    rules = request.param
+    hands, lasts = _shared_inputs(rules)
+    want_batch = ddz.legal_moves_batch(hands, lasts, rules=rules)
+    want = {
+        "rows": np.asarray(want_batch.rows).copy(),
+        "offsets": np.asarray(want_batch.offsets).copy(),
+        "counts": ddz.count_moves(hands, lasts, rules=rules).copy(),
+        "lead_counts": ddz.count_moves(hands, rules=rules).copy(),
+        "single": [np.asarray(ddz.legal_moves(hands[i], lasts[i], rules=rules).rows).copy()
+                   for i in range(0, len(hands), 8)],
+        "playouts": ddz.play_random_games(64, rules=rules, seed=5).scores.copy(),
+    }
+    return rules, hands, lasts, want
+
+
+def _job(kind, k, rules, hands, lasts, want):
+    """One call of an entry point; returns True when it matches the one-thread result."""
+    if kind == "batch":
+        b = ddz.legal_moves_batch(hands, lasts, rules=rules, threads=k)
+        return np.array_equal(b.rows, want["rows"]) and np.array_equal(b.offsets, want["offsets"])
+    if kind == "count":
+        return np.array_equal(ddz.count_moves(hands, lasts, rules=rules, threads=k), want["counts"])
+    if kind == "lead_count":
+        return np.array_equal(ddz.count_moves(hands, rules=rules, threads=k), want["lead_counts"])
+    if kind == "single":
+        return all(np.array_equal(ddz.legal_moves(hands[i * 8], lasts[i * 8], rules=rules).rows, rows)
+                   for i, rows in enumerate(want["single"]))
+    if kind == "playouts":
+        return np.array_equal(ddz.play_random_games(64, rules=rules, seed=5, threads=k).scores,
+                              want["playouts"])
+    if kind == "errors":
+        # Error paths interleaved with the rest: must raise, never corrupt shared state.
+        bad = np.array(hands, dtype=np.int64)
+        bad[0, 0] = 99
+        with pytest.raises(ValueError):
+            ddz.legal_moves_batch(bad, rules=rules, threads=k)
+        with pytest.raises(TypeError):
+            ddz.legal_moves_batch(hands, ["junk"] * len(hands), rules=rules)
+        return True
+    raise AssertionError(kind)
+
+
+KINDS = ["batch", "count", "lead_count", "single", "playouts", "errors"]
+
+
+def test_concurrent_calls_match_one_thread(case):
+    rules, hands, lasts, want = case
+    before = hands.copy()
+    jobs = [(kind, 1 + (n % 4)) for n in range(ROUNDS) for kind in KINDS]
+    t0 = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+        results = list(pool.map(lambda job: (job, _job(job[0], job[1], rules, hands, lasts, want)), jobs))
+    bad = [job for job, ok in results if not ok]
+    assert not bad, f"results differ from one thread for {bad}"
+    assert np.array_equal(hands, before), "a call changed the shared input"
+    assert time.perf_counter() - t0 < 20
+
+
+def test_threads_register_new_rules_at_once():
+    # Each thread brings its own Rules objects with the same new option set:
+    # the registry (a lock around a small C table) must give all of them one
+    # id and the same results as the preset-free reference engine.
+    opts = dict(both_jokers_as_kickers=True, four_two_solo_distinct=False, airplane_solo_distinct=True)
+    hand = ddz.parse_cards("3333444555BR2")
+    expect = reference.legal_moves(hand, rules=ddz.Rules(**opts))
+
+    def work(_):
+        r = ddz.Rules(**opts)
+        return list(ddz.legal_moves(hand, rules=r)) == expect and \
+            list(ddz.legal_moves_batch(hand[None, :], rules=r)[0]) == expect
+
+    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+        assert all(pool.map(work, range(WORKERS * 4)))
+
+
+def test_games_in_threads_match_games_in_one_thread():
+    # Game objects are per thread (a Game is not meant to be shared); the
+    # module-level state they use (rules registry, caches) is.
+    def play(seed):
+        g = ddz.Game("standard", seed=seed)
+        rng = ddz.SplitMix64(seed)
+        while not g.is_over:
+            acts = g.legal_actions()
+            g.step(acts[rng.below(len(acts))])
+        return g.result.scores, tuple(g.history)
+
+    seeds = list(range(48))
+    want = [play(s) for s in seeds]
+    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+        assert list(pool.map(play, seeds)) == want
+
+
+def test_the_comparison_can_fail():
+    # The check in _job compares real data: a different seed gives other
+    # playout scores, and a different hand other move rows.
+    hands, lasts = _shared_inputs("standard", n=16)
+    want = {"playouts": ddz.play_random_games(64, seed=6).scores, "rows": np.zeros((0, 16), np.uint8),
+            "offsets": np.zeros(17, np.int64)}
+    assert not _job("playouts", 1, "standard", hands, lasts, want)
+    assert not _job("batch", 2, "standard", hands, lasts, want)
