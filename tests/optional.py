@@ -21,5 +21,5 @@ def require(name: str) -> ModuleType:
     except ImportError as e:
         if os.environ.get("DDZ_REQUIRE_OPTIONAL") == "1":
             pytest.fail(f"optional test dependency {name!r} is required here but missing: {e}")
-        pytest.skip(f"optional test dependency {name!r} is not installed")
+        pytest.skip(f"optional test dependency {name!r} is not installed", allow_module_level=True)
         raise  # unreachable; pytest.skip raises
