@@ -150,7 +150,7 @@ EOF
 step "tests (from the sdist) against the installed wheel"
 args=()
 for t in $TESTS; do args+=("$SRC_TREE/tests/$t"); done
-DDZ_FAST_EXPECT_INSTALLED=1 CI=${CI:-true} "$V" -m pytest "${args[@]}" \
+DDZ_FAST_EXPECT_INSTALLED=1 CI=${CI:-true} "$V" -m pytest -n auto "${args[@]}" \
     -p no:cacheprovider --import-mode=importlib -m "not slow" -q
 
 step "packaging check passed"
