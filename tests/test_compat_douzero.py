@@ -231,3 +231,34 @@ def test_impossible_hands_raise():
         dz.legal_actions([3] * 5)
     with pytest.raises(ValueError, match="cannot both be in play"):
         dz.legal_actions([3, 3, 3], [3, 3])
+
+
+def test_douzeros_own_quirks_and_the_accelerator_follows_them():
+    """The two documented departures of DouZero from the rules, built on
+    purpose (random deals almost never reach them): the douzero preset
+    follows the rules, the accelerator follows DouZero."""
+    # 1. An airplane with a trio as kickers ranks by that trio in DouZero:
+    #    444555666+JJJ (a 6 by the rules) beats 777888999+3TQ (a 9) there.
+    hand = [4, 4, 4, 5, 5, 5, 6, 6, 6, 11, 11, 11]
+    rival = [3, 7, 7, 7, 8, 8, 8, 9, 9, 9, 10, 12]
+    move = (4, 4, 4, 5, 5, 5, 6, 6, 6, 11, 11, 11)
+    assert move in as_set(douzero_own(hand, rival))
+    last = ddz.classify(to_counts(rival), rules="douzero")[0]
+    assert (last.kind, last.length) == (Kind.AIRPLANE_SOLO, 3)
+    preset = {to_ints(m.counts) for m in ddz.legal_moves(to_counts(hand), last, rules="douzero")}
+    assert move not in preset
+    assert as_set(dz.legal_actions(hand, rival)) == as_set(douzero_own(hand, rival))
+
+    # 2. An airplane with a bomb as singles is a move DouZero generates but
+    #    cannot classify: it answers with bombs (and pass) only.
+    other = [3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6, 8, 8, 8, 8]
+    rival = list(other)
+    assert tuple(rival) in as_set(MovesGener(other).gen_moves())
+    assert md.get_move_type(rival)["type"] == md.TYPE_15_WRONG
+    hand = [7, 7, 7, 7, 9, 9, 9, 10, 10, 10, 11, 11, 11, 12, 12, 12, 13]
+    theirs = as_set(douzero_own(hand, rival))
+    assert theirs == {(), (7, 7, 7, 7)}
+    last = ddz.classify(to_counts(rival), rules="douzero")[0]
+    preset = {to_ints(m.counts) for m in ddz.legal_moves(to_counts(hand), last, rules="douzero")}
+    assert preset > theirs  # the rules also allow 999TTTJJJQQQ+7777-style answers
+    assert as_set(dz.legal_actions(hand, rival)) == theirs
