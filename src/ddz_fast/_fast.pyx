@@ -401,7 +401,7 @@ cdef class MoveList:
         cdef list out = []
         cdef list cards
         cdef Py_ssize_t i, j, total, slot, mask = 0
-        cdef int r, c
+        cdef int r, _copy
         cdef PyObject* item
         cdef unsigned long long key
         cdef unsigned long long* seen = NULL
@@ -436,7 +436,7 @@ cdef class MoveList:
                 j = 0
                 for r in range(15):
                     item = PyTuple_GET_ITEM(vals, r)
-                    for c in range(row[r]):
+                    for _copy in range(row[r]):
                         Py_INCREF(<object>item)
                         PyList_SET_ITEM(cards, j, <object>item)
                         j += 1
