@@ -397,22 +397,25 @@ cdef class GameCore:
         cdef Move m
         cdef int p, i, passes
         cdef unsigned char* h
+        cdef unsigned char row[16]
+        cdef MoveInfo info
         if self._phase != PH_PLAY:
             self._step_other(action)
             return
         legal = self._legal
         if legal is None:
             legal = self._legal = _legal_moves(self._views[self._to_move], self._last, rules=self.rules)
-        if type(action) is not Move:
+        if type(action) is not Move or action not in legal:
             raise self._illegal(action)
-        try:
-            i = legal.index(action)
-        except ValueError:
-            raise self._illegal(action) from None
-        # Keep the list's own Move: equal kind and cards, and its rank and
-        # length made by the kernels (a Move forged through Move._make with
-        # another rank would otherwise reach the table).
-        m = <Move>legal[i]
+        m = <Move>action
+        # Equal kind and cards, but a Move forged through Move._make can carry
+        # another rank or length: then take the list's own Move, whose rank
+        # and length the kernels made.
+        memcpy(row, m.c, 15)
+        row[KIND_BYTE] = <unsigned char>m.kind_
+        row_info(row, &info)
+        if info.rank != m.rank_ or info.length != m.length_:
+            m = <Move>legal[legal.index(action)]
         p = self._to_move
         self._undo.append((p, m, self._last, self._last_player, self._passes, legal))
         self.history.append((p, m))
