@@ -234,7 +234,11 @@ cdef void deal_c(uint64_t* s, int players, int decks, int hand_size,
 def deal(SplitMix64 rng, rules="standard"):
     """Shuffle and deal with ``rng`` (advancing it): returns ``(hands,
     kitty)``, a ``(players, 15)`` and a ``(15,)`` uint8 array."""
-    r = check_rules(resolve_rules(rules))
+    return _deal(rng, check_rules(resolve_rules(rules)))
+
+
+cdef tuple _deal(SplitMix64 rng, r):
+    # r: checked rules (check_rules); its players and hand size size hb.
     cdef int players = r.players, decks = r.decks, hs = r.hand_size
     cdef unsigned char hb[MAXP * HB]
     cdef unsigned char kb[HB]
@@ -335,7 +339,7 @@ cdef class GameCore:
     def _new_deal(self):
         """Shuffle and deal from the deal stream; start the auction."""
         cdef int s, n = self._n
-        hands, kitty = deal(self._rng, self.rules)
+        hands, kitty = _deal(self._rng, self.rules)   # checked by _configure
         self.first_bidder = self._rng.below(n)
         self._set_hands(hands)
         for s in range(n):

@@ -248,6 +248,12 @@ def settle(players: int, landlord: int, landlord_won: bool, base: int, bombs: in
     (4, (8, -4, -4))
     """
     _check_settle_args(players, landlord, base, bombs, spring, doubles)
+    return _settle(players, landlord, landlord_won, base, bombs, spring, doubles)
+
+
+def _settle(players: int, landlord: int, landlord_won: bool, base: int, bombs: int,
+            spring: int, doubles: int) -> Tuple[int, Tuple[int, ...]]:
+    # settle() without the argument checks, for the engine's own sound facts.
     value = base << (bombs + doubles + (1 if spring else 0))
     sign = 1 if landlord_won else -1
     scores = tuple(sign * (players - 1) * value if s == landlord else -sign * value
@@ -542,7 +548,7 @@ class Game(GameCore):
     # -- hooks called by GameCore ----------------------------------------------
     def _make_result(self, winner: int, won: bool, spring: int) -> GameResult:
         ll = self._landlord
-        value, scores = settle(self._n, ll, won, self.base, self.bombs, spring, self._doubles)
+        value, scores = _settle(self._n, ll, won, self.base, self.bombs, spring, self._doubles)
         return GameResult(
             landlord=ll, landlord_won=bool(won), winner=winner, base=self.base, bombs=self.bombs,
             spring=spring, doubles=self._doubles, value=value, scores=scores,

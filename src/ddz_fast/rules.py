@@ -13,6 +13,7 @@ from typing import Any, Dict, Mapping, Union
 __all__ = ["Rules", "PRESETS", "resolve_rules", "check_rules", "RulesLike"]
 
 _AUCTIONS = ("bid", "rob")
+_GAMES = ((3, 1), (4, 2))
 
 
 @dataclass(frozen=True)
@@ -163,6 +164,20 @@ def check_rules(rules: Rules) -> Rules:
     code sizes its buffers from these facts, so :func:`resolve_rules` checks
     every subclass instance here (TypeError/ValueError naming the problem).
     """
+    if type(rules) is Rules:
+        # A plain Rules: the deck facts are class properties of players and
+        # decks, so only its stored options can be unsound (changed with
+        # object.__setattr__).  One quick look at them; the checks below
+        # name the problem when there is one.  (Game() calls this per deal.)
+        v = rules.__dict__
+        if (type(v.get("players")) is int and type(v.get("decks")) is int
+                and (v["players"], v["decks"]) in _GAMES
+                and type(v.get("auction")) is str and v["auction"] in _AUCTIONS):
+            for name in _BOOL_OPTIONS:
+                if type(v.get(name)) is not bool:
+                    break
+            else:
+                return rules
     for name in ("players", "decks"):
         if type(getattr(rules, name)) is not int:
             raise TypeError(f"Rules.{name} must be an int, not {type(getattr(rules, name)).__name__}")
