@@ -261,13 +261,6 @@ def engine_section(out, args, ours, others, deals, prevs, results):
 COMPAT_PRESET = {"DouZero": "douzero", "RLCard": "rlcard"}
 
 
-def _preset_call(ours, deal, scen, prevs, i, preset):
-    import ddz_fast
-    if scen == "lead":
-        return ddz_fast.legal_moves(D.as_u8(deal["landlord"]), rules=preset)
-    return ddz_fast.legal_moves(D.as_u8(deal["farmer1"]), ours.move_for(prevs[scen][i]), rules=preset)
-
-
 def agreement_section(out, args, ours, others, deals, prevs, results):
     """Our move sets against each engine's; then our exact lists against
     ddz_fast.reference on the first few deals plus every deal where some
@@ -303,8 +296,9 @@ def agreement_section(out, args, ours, others, deals, prevs, results):
             if preset is not None:
                 psame, pdiff = 0, []
                 for i, b in enumerate(theirs):
-                    a = {tuple(m.counts) for m in _preset_call(ours, deals[i], scen, prevs, i, preset)
-                         if m.kind != 0}
+                    call = (ours.lead_call(deals[i], rules=preset) if scen == "lead"
+                            else ours.response_call(deals[i], prevs[scen][i], rules=preset))
+                    a = ours.move_set(call)
                     if a == b:
                         psame += 1
                     else:

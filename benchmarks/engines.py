@@ -113,11 +113,12 @@ class DdzFast(Engine):
         kind, counts = prev
         return self.mod.parse_move(counts_to_text(counts), _OUR_KIND[kind])
 
-    def lead_call(self, deal):
-        return partial(self.mod.legal_moves, as_u8(deal["landlord"]))
+    def lead_call(self, deal, rules="standard"):
+        return partial(self.mod.legal_moves, as_u8(deal["landlord"]), rules=rules)
 
-    def response_call(self, deal, prev):
-        return partial(self.mod.legal_moves, as_u8(deal["farmer1"]), self.move_for(prev))
+    def response_call(self, deal, prev, rules="standard"):
+        return partial(self.mod.legal_moves, as_u8(deal["farmer1"]), self.move_for(prev),
+                       rules=rules)
 
     def move_set(self, call):
         return {tuple(m.counts) for m in call() if m.kind != 0}
@@ -152,7 +153,8 @@ def openspiel_string_to_counts(s: str) -> list:
     """OpenSpiel play-action string -> counts ("333444-56", "(BWJ)(CJ)", "Pass")."""
     if s == "Pass":
         return [0] * N_RANKS
-    return rlcard_str_to_counts(s.replace("(BWJ)", "B").replace("(CJ)", "R").replace("-", ""))
+    from ddz_fast.convert import rlcard_to_counts  # imported on use, like every engine
+    return rlcard_to_counts(s.replace("(BWJ)", "B").replace("(CJ)", "R").replace("-", "")).tolist()
 
 
 class OpenSpiel(Engine):
@@ -248,9 +250,8 @@ class OpenSpiel(Engine):
 # ---------------------------------------------------------------------------
 # DouZero (douzero.env only; never douzero.dmc / douzero.evaluation: torch)
 # ---------------------------------------------------------------------------
-# Cards: ints 3..14 for 3..A, 17 for 2, 20 low joker, 30 high joker.
-DZ_RANK = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30]
-_DZ_INDEX = {v: i for i, v in enumerate(DZ_RANK)}
+# Cards: ints 3..14 for 3..A, 17 for 2, 20 low joker, 30 high joker
+# (ddz_fast.convert.counts_to_douzero / douzero_to_counts).
 
 
 def _load_douzero_game():
@@ -291,17 +292,6 @@ def _load_douzero_game():
     return sys.modules["douzero.env.game"]
 
 
-def counts_to_douzero(counts) -> list:
-    return [DZ_RANK[r] for r in range(N_RANKS) for _ in range(int(counts[r]))]
-
-
-def douzero_to_counts(cards) -> list:
-    c = [0] * N_RANKS
-    for v in cards:
-        c[_DZ_INDEX[v]] += 1
-    return c
-
-
 class DouZero(Engine):
     name = "DouZero"
     dist = "douzero"
@@ -317,15 +307,18 @@ class DouZero(Engine):
             card_play_action_seq=seq)
 
     def lead_call(self, deal):
+        from ddz_fast.convert import counts_to_douzero
         stub = self._stub(counts_to_douzero(deal["landlord"]), [])
         return partial(self.GameEnv.get_legal_card_play_actions, stub)
 
     def response_call(self, deal, prev):
+        from ddz_fast.convert import counts_to_douzero
         stub = self._stub(counts_to_douzero(deal["farmer1"]), [counts_to_douzero(prev[1])])
         return partial(self.GameEnv.get_legal_card_play_actions, stub)
 
     def move_set(self, call):
-        return {tuple(douzero_to_counts(m)) for m in call() if m}
+        from ddz_fast.convert import douzero_to_counts
+        return {tuple(douzero_to_counts(m).tolist()) for m in call() if m}
 
 
 # ---------------------------------------------------------------------------
@@ -336,15 +329,6 @@ class DouZero(Engine):
 # the game are lists of rlcard.games.base.Card(suit, rank); jokers are
 # Card('BJ', '') / Card('RJ', '').
 _RL_SUITS = "SHDC"
-
-
-def rlcard_str_to_counts(s: str) -> list:
-    c = [0] * N_RANKS
-    if s == "pass":
-        return c
-    for ch in s:
-        c[RANKS.index(ch)] += 1
-    return c
 
 
 class RLCard(Engine):
@@ -378,7 +362,8 @@ class RLCard(Engine):
         return partial(self.utils.get_gt_cards, player, greater)
 
     def move_set(self, call):
-        return {tuple(rlcard_str_to_counts(m)) for m in call() if m != "pass"}
+        from ddz_fast.convert import rlcard_to_counts
+        return {tuple(rlcard_to_counts(m).tolist()) for m in call() if m != "pass"}
 
 
 OTHER_ENGINES = (OpenSpiel, DouZero, RLCard)

@@ -11,6 +11,7 @@ import pytest
 from deals import HAND_SETS, N_SINGLE
 
 from ddz_fast.compat import douzero as dz
+from ddz_fast.convert import counts_to_douzero
 
 game = pytest.importorskip("douzero.env.game")
 
@@ -20,8 +21,8 @@ THREE_PLAYER = [h for h in HAND_SETS if h in ("17", "20")]
 def _stubs(hs, respond):
     out = []
     for h, last in zip(hs.hands, hs.lasts):
-        hand = [v for v, n in zip(dz.DOUZERO_CARDS, h) for _ in range(int(n))]
-        seq = [[v for v, n in zip(dz.DOUZERO_CARDS, last.counts) for _ in range(int(n))]] if respond else []
+        hand = counts_to_douzero(h)
+        seq = [counts_to_douzero(last)] if respond else []
         out.append(SimpleNamespace(acting_player_position="landlord",
                                    info_sets={"landlord": SimpleNamespace(player_hand_cards=hand)},
                                    card_play_action_seq=seq))
