@@ -25,7 +25,7 @@ import numpy as np
 from ._move cimport Move, make_move, K_PASS
 from ._kernels cimport (
     RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_free, gen_moves,
-    row_info, classify_c, beats_c, valid_move_c,
+    row_info, classify_c, beats_c, valid_move_c, pack_row, key_hash, CARD_KEY_BITS,
 )
 from .cards import to_counts, format_cards
 from .moves import parse_move_with
@@ -418,12 +418,10 @@ cdef class MoveList:
             for i in range(self.n):
                 row = self.data + i * ROW
                 if seen != NULL:
-                    # Counts are <= 8, so 4 bits a rank make an exact 60-bit
-                    # key; +1 keeps 0 free as the empty-slot marker.
-                    key = 1
-                    for r in range(15):
-                        key += (<unsigned long long>row[r]) << (4 * r)
-                    slot = <Py_ssize_t>((key * 0x9E3779B97F4A7C15ULL) >> 40) & mask
+                    # The cards of the row as one exact key (the kind left
+                    # out); +1 keeps 0 free as the empty-slot marker.
+                    key = (pack_row(row) & ((1ULL << CARD_KEY_BITS) - 1)) + 1
+                    slot = <Py_ssize_t>(key_hash(key) >> 40) & mask
                     while seen[slot] != 0 and seen[slot] != key:
                         slot = (slot + 1) & mask
                     if seen[slot] == key:

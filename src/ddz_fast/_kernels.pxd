@@ -9,6 +9,25 @@ cdef enum:
     ROW = 16
     KIND_BYTE = 15
 
+# Every byte of a move row is below 16, so a row packs into one 64-bit key:
+# byte j in bits 4j..4j+3 (the 15 counts in bits 0..59, the kind in 60..63).
+# Shared by the id tables (_lookup) and MoveList.card_lists.
+cdef enum:
+    CARD_KEY_BITS = 60
+
+cdef inline unsigned long long pack_row(const unsigned char* row) noexcept nogil:
+    cdef unsigned long long key = 0
+    cdef int j
+    for j in range(ROW):
+        key |= (<unsigned long long>row[j]) << (4 * j)
+    return key
+
+
+cdef inline unsigned long long key_hash(unsigned long long key) noexcept nogil:
+    # Fibonacci hashing (key * 2^64 / golden ratio): use the top bits.
+    return key * <unsigned long long>0x9E3779B97F4A7C15
+
+
 cdef struct RulesC:
     int id                       # registry id (0..63) or -1
     int decks

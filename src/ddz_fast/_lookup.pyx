@@ -12,6 +12,8 @@ cimport numpy as cnp
 from libc.stdint cimport uint8_t, uint64_t, int64_t
 from libc.string cimport memset
 
+from ._kernels cimport pack_row, key_hash
+
 import numpy as np
 
 cnp.import_array()
@@ -20,19 +22,6 @@ __all__ = ["RowTable"]
 
 cdef uint64_t _EMPTY = 0xFFFFFFFFFFFFFFFF  # above every packed key (kind <= 15)
 cdef uint64_t _CARDS = 0x0FFFFFFFFFFFFFFF  # the key bits of the 15 counts
-
-
-cdef inline uint64_t _pack(const uint8_t* row) noexcept nogil:
-    cdef uint64_t key = 0
-    cdef int j
-    for j in range(16):
-        key |= (<uint64_t>row[j]) << (4 * j)
-    return key
-
-
-cdef inline uint64_t _hash(uint64_t key) noexcept nogil:
-    # Fibonacci hashing: the top bits of key * 2^64 / golden ratio are used.
-    return key * <uint64_t>0x9E3779B97F4A7C15
 
 
 cdef inline int _n_cards(const uint8_t* row) noexcept nogil:
@@ -139,12 +128,12 @@ cdef class RowTable:
                 self._slots[2 * (self._offset[n] + slot) + 1] = <uint64_t>i
 
     cdef inline uint64_t _key(self, const uint8_t* row) noexcept nogil:
-        cdef uint64_t key = _pack(row)
+        cdef uint64_t key = pack_row(row)
         return key & _CARDS if self.ignore_kind else key
 
     cdef inline uint64_t _home(self, uint64_t key, int n) noexcept nogil:
         # A region of one slot has shift 64: no bits of the hash.
-        return 0 if self._shift[n] >= 64 else _hash(key) >> self._shift[n]
+        return 0 if self._shift[n] >= 64 else key_hash(key) >> self._shift[n]
 
     cdef inline int64_t _find(self, const uint8_t* row) noexcept nogil:
         cdef int n = _n_cards(row)
