@@ -92,7 +92,7 @@ for m in modules:
     for ext in (".pyx",):
         if f"ddz_fast/{m}{ext}" not in wnames:
             problems.append(f"wheel lacks ddz_fast/{m}{ext}")
-for n in ["ddz_fast/py.typed", "ddz_fast/_move.pyi", "ddz_fast/_fast.pyi", "ddz_fast/_playout.pyi",
+for n in ["ddz_fast/py.typed", "ddz_fast/_move.pyi", "ddz_fast/_fast.pyi", "ddz_fast/_engine.pyi", "ddz_fast/_rng.pyi", "ddz_fast/_checks.pyi",
           f"ddz_fast-{version}.dist-info/licenses/LICENSE"]:
     if n not in wnames:
         problems.append(f"wheel lacks {n}")

@@ -213,7 +213,7 @@ def full_state(g: Game) -> Tuple[Any, ...]:
 
 
 def _beats(a: Move, b: Move) -> bool:
-    """RULES.md's "beats", written out again from the moves' fields: the
+    """docs/rules.md's "beats", written out again from the moves' fields: the
     rocket beats everything, a bomb every non-bomb and every smaller bomb
     (more cards, then higher rank), otherwise the same kind and length with
     a higher rank."""

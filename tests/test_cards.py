@@ -1,4 +1,4 @@
-"""Cards, their text form and count-vector validation (RULES.md, "Cards and ranks").
+"""Cards, their text form and count-vector validation (docs/rules.md, "Cards and ranks").
 
 Known answers are written by hand from the rank table:
 index 0..14 = 3 4 5 6 7 8 9 T J Q K A 2 B R.

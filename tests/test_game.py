@@ -1,4 +1,4 @@
-"""The game engine (RULES.md "One deal", "Scoring", the 4-player variant):
+"""The game engine (docs/rules.md "One deal", "Scoring", the 4-player variant):
 deals, both auctions, play, scoring, undo/clone, observations, sessions."""
 import pickle
 
@@ -11,7 +11,7 @@ from ddz_fast import (
     Phase, Rules, Session, SplitMix64, game_seed, parse_move, play_random_games,
     policy_seed, settle,
 )
-from ddz_fast._playout import deal
+from ddz_fast._engine import deal
 
 ROB_STD = Rules(auction="rob")
 ROB_FOUR = d.PRESETS["four"].replace(auction="rob")
@@ -125,7 +125,7 @@ def test_same_seed_same_deal_and_seed_kept():
 # ---------------------------------------------------------------------------
 
 def test_worked_example_settle():
-    # RULES.md / 001: bid 2, one bomb, no spring, landlord wins.
+    # docs/rules.md, the worked example: bid 2, one bomb, no spring, landlord wins.
     assert settle(3, 0, True, base=2, bombs=1, spring=0) == (4, (8, -4, -4))
     assert settle(3, 1, False, base=2, bombs=1, spring=0) == (4, (4, -8, 4))
     assert settle(4, 2, True, base=1, bombs=0, spring=1) == (2, (-2, -2, 6, -2))
@@ -398,7 +398,6 @@ def test_illegal_actions_rejected_state_unchanged():
 
 def test_step_without_legal_actions_call_and_equal_moves():
     g = Game.from_position(["3344", "5", "6"], landlord=0)
-    g._legal = None
     g.step(Move(Kind.PAIR, "33"))     # a fresh, equal Move object is accepted
     assert g.last_move == parse_move("33")
 
@@ -486,8 +485,9 @@ def test_observation_hides_other_hands():
     assert np.array_equal(o.hand, g.hand(1)) and o.hand_sizes == (17, 17, 17)
     assert o.kitty is None and o.landlord is None and o.legal_actions == ()
     assert g.observation(0).legal_actions == g.legal_actions()
-    arrays = [v for v in vars(o).values() if isinstance(v, np.ndarray)]
+    arrays = [v for k, v in vars(o).items() if isinstance(v, np.ndarray) and k != "played_cards"]
     assert len(arrays) == 1 and arrays[0] is o.hand      # no other hand, no kitty yet
+    assert not o.played_cards.any()                      # (public: the cards played so far)
     g.step(Bid(3))
     o = g.observation(2)
     assert o.landlord == 0 and np.array_equal(o.kitty, g.kitty) and o.hand_sizes == (20, 17, 17)

@@ -81,49 +81,77 @@ def test_compiled_playouts_100k_per_player_count(players):
 # The checker catches broken engines
 # ---------------------------------------------------------------------------
 
-class _AcceptsAnything(Game):
-    __slots__ = ()
+class _Broken:
+    """A Game with one planted fault: the engine is final, so the faults
+    are planted in a wrapper that forwards everything else."""
 
+    def __init__(self, rules, seed=None, *, game=None):
+        self._g = Game(rules, seed=seed) if game is None else game
+
+    def __getattr__(self, name):
+        if name == "_g":
+            raise AttributeError(name)
+        return getattr(self._g, name)
+
+    def clone(self):
+        return type(self)(None, game=self._g.clone())
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+
+class _AcceptsAnything(_Broken):
     def step(self, action):
         try:
-            super().step(action)
+            self._g.step(action)
         except ValueError:
             pass                                 # silently ignores illegal actions
 
 
-class _UndoLosesBase(Game):
-    __slots__ = ()
+class _UndoLosesBase(_Broken):
+    lost = 0
 
     def undo(self):
-        super().undo()
-        if self.phase is Phase.PLAY:
-            self.base += 1
+        self._g.undo()
+        if self._g.phase is Phase.PLAY:
+            self.lost += 1
+
+    @property
+    def base(self):
+        return self._g.base + self.lost
+
+    def snapshot(self):
+        return {**self._g.snapshot(), "base": self.base}
 
 
-class _CloneIsSelf(Game):
-    __slots__ = ()
-
+class _CloneIsSelf(_Broken):
     def clone(self):
         return self
 
 
-class _HandsMissACard(Game):
-    __slots__ = ()
-
+class _HandsMissACard(_Broken):
     @property
     def hands(self):
-        h = super().hands
-        if self.phase is Phase.PLAY:
-            h[self.to_move, h[self.to_move].argmax()] -= 1
+        h = self._g.hands
+        if self._g.phase is Phase.PLAY:
+            h[self._g.to_move, h[self._g.to_move].argmax()] -= 1
         return h
 
 
-class _ScoresNotZeroSum(Game):
-    __slots__ = ()
-
-    def _make_result(self, winner, won, spring):
-        r = super()._make_result(winner, won, spring)
+class _ScoresNotZeroSum(_Broken):
+    @property
+    def result(self):
+        r = self._g.result
+        if r is None:
+            return None
         return type(r)(**{**r.__dict__, "scores": (r.scores[0] + 1,) + r.scores[1:]})
+
+    def returns(self):
+        r = self.result
+        return (0,) * self._g.players if r is None else r.scores
 
 
 @pytest.mark.parametrize("broken, rates, expected", [

@@ -130,9 +130,11 @@ def test_summary():
 
 @pytest.mark.parametrize("kwargs,exc", [
     (dict(n_games=-1), ValueError),
-    (dict(n_games=1.5), ValueError),
+    (dict(n_games=1.5), TypeError),
     (dict(n_games=10, threads=0), ValueError),
-    (dict(n_games=10, threads=True), ValueError),
+    (dict(n_games=10, threads=True), TypeError),
+    (dict(n_games=10, threads="2"), TypeError),
+    (dict(n_games=10, threads=10**6), ValueError),
     (dict(n_games=10, seed="1"), TypeError),
     (dict(n_games=10, rules="nope"), ValueError),
     (dict(n_games=10, first_game=-1), ValueError),

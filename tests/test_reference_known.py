@@ -1,8 +1,8 @@
 """Hand-built known answers for every kind, every kicker rule and every option of
-RULES.md, for each preset, plus beating, parsing of moves and the errors of the
+docs/rules.md, for each preset, plus beating, parsing of moves and the errors of the
 move functions.
 
-Every expected value here was written by hand from RULES.md, not produced by
+Every expected value here was written by hand from docs/rules.md, not produced by
 running the engine.  Ranks are written as their card character (``"6"`` is rank
 index 3) and converted with ``RANKS.index``.
 
@@ -268,7 +268,7 @@ def test_known_tables_cover_every_kind():
 
 
 def test_airplane_solo_rank_is_the_highest_reading():
-    # RULES.md: 333444555666 as AIRPLANE_SOLO is one move of rank 6 (index 3)
+    # docs/rules.md: 333444555666 as AIRPLANE_SOLO is one move of rank 6 (index 3)
     m = reference.parse_move("333444555666", kind="AIRPLANE_SOLO")
     assert (m.rank, m.length) == (3, 3)
     assert RANKS[m.rank] == "6"
@@ -411,7 +411,7 @@ def test_airplane_length_limits_from_the_hand(engine):
     def longest(hand, kind):
         return max(m.length for m in engine.legal_moves(hand) if m.kind == kind)
 
-    # RULES.md: a 20-card hand allows airplanes of at most 6 trios, 5 with
+    # docs/rules.md: a 20-card hand allows airplanes of at most 6 trios, 5 with
     # singles, 4 with pairs.
     h1 = "333444555666777888" + "9T"
     assert longest(h1, K.AIRPLANE) == 6

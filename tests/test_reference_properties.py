@@ -1,6 +1,6 @@
 """Properties of the reference engine, and a second, independent engine.
 
-Part 1 is a brute force written from RULES.md alone: for a small hand it takes
+Part 1 is a brute force written from docs/rules.md alone: for a small hand it takes
 every sub-multiset of the hand and every way to split it into a primal part
 (one rank, a run of equal counts, or all the jokers) and attachments, and
 applies the kicker rules to the attachments as the rules page words them.  Its
@@ -57,7 +57,7 @@ def sub_multisets(counts):
 # ---------------------------------------------------------------------------
 
 def primal_shapes(p, rules):
-    """The ways a count vector can be the primal part of a move, per RULES.md.
+    """The ways a count vector can be the primal part of a move, per docs/rules.md.
 
     Yields (shape, top_rank, groups): shape is one of 'solo', 'pair', 'trios'
     (one or more consecutive trios), 'four', 'bomb', 'rocket', 'chain',
@@ -458,7 +458,7 @@ def special_moves(rules):
 
 
 def beats_by_the_rules(a, b):
-    """RULES.md "Beating a move", written out a second time."""
+    """docs/rules.md "Beating a move", written out a second time."""
     if a.kind == K.PASS:
         return False
     if b.kind == K.PASS:

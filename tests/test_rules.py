@@ -1,4 +1,4 @@
-"""Rule options and presets (RULES.md, "Where the sources disagree: options", "Presets")."""
+"""Rule options and presets (docs/rules.md, "Where the sources disagree: options", "Presets")."""
 import dataclasses
 import pickle
 

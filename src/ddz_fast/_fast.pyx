@@ -140,6 +140,22 @@ cdef const RulesC* rules_c(object rules) except NULL:
     return &_RULES[_rules_id(rules)]
 
 
+cdef int rules_id(object rules) except -1:
+    return _rules_id(rules)
+
+
+cdef const RulesC* rules_by_id(int cid) noexcept nogil:
+    return &_RULES[cid]
+
+
+cdef object movelist_from_out(Out* o, int cid):
+    return _wrap(o, cid)
+
+
+cdef Move row_move(const unsigned char* row, int cid):
+    return _row_move(row, cid)
+
+
 cdef object _rules_obj(object rules):
     return resolve_rules(rules)    # (checks a Rules subclass; a plain Rules is returned as is)
 

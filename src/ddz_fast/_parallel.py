@@ -9,13 +9,21 @@ __all__ = ["run_parts"]
 
 
 def run_parts(parts: Sequence[Callable[[], None]]) -> None:
-    """Call every part and wait for all: one part runs on the calling thread,
-    several run on a thread each."""
+    """Call every part and wait for all: the first runs on the calling
+    thread, each other one on a thread of its own."""
     if len(parts) == 1:
         parts[0]()
         return
-    workers = [threading.Thread(target=part) for part in parts]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
+    workers = [threading.Thread(target=part) for part in parts[1:]]
+    started = []
+    try:
+        for w in workers:
+            w.start()
+            started.append(w)
+        parts[0]()
+    finally:
+        # Even when a thread could not be started, the ones that were keep
+        # writing into the caller's buffers: wait for them before the error
+        # (or the result) reaches the caller.
+        for w in started:
+            w.join()

@@ -1,4 +1,4 @@
-"""Cards as 15-slot rank-count vectors, and their text form (RULES.md, "Cards and ranks").
+"""Cards as 15-slot rank-count vectors, and their text form (docs/rules.md, "Cards and ranks").
 
 Rank index 0..14 stands for ``3 4 5 6 7 8 9 T J Q K A 2 B R``: ``B`` is the low
 (black-and-white) joker, ``R`` the high (coloured) joker.  A hand or a move is

@@ -70,7 +70,7 @@ def _progress(done: int, total: int, started: float) -> None:
 
 
 def _cmd_selfplay(args: argparse.Namespace) -> int:
-    from ._playout import PlayoutResults, play_random_games
+    from ._engine import PlayoutResults, play_random_games
 
     if args.games < 0:
         raise ValueError(f"--games must be >= 0, not {args.games}")

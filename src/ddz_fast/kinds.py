@@ -13,7 +13,7 @@ __all__ = ["Kind"]
 
 
 class Kind(IntEnum):
-    """The kind of a move (RULES.md, "Move kinds")."""
+    """The kind of a move (docs/rules.md, "Move kinds")."""
 
     PASS = 0
     SOLO = 1

@@ -1,4 +1,4 @@
-"""Rule options and the named presets (RULES.md, "Where the sources disagree").
+"""Rule options and the named presets (docs/rules.md, "Where the sources disagree").
 
 A :class:`Rules` value is frozen and hashable.  Every public function takes
 ``rules=`` as either a preset name or a ``Rules``; :func:`resolve_rules` turns

@@ -41,7 +41,7 @@ Needs PettingZoo (``pip install ddz-fast[pettingzoo]``)::
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -189,7 +189,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             import warnings
             warnings.warn("render() was called without a render_mode ('ansi' or 'human')", stacklevel=2)
             return None
-        text = self.table.render() if self.agents or self.table._game is not None else "no game yet"
+        text = self.table.render() if self.agents or self.table.has_game else "no game yet"
         if self.render_mode == "human":
             print(text)
             return None
@@ -200,7 +200,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def _agent_to_move(self) -> str:
         g = self.table.game
-        return self.possible_agents[g._to_move]
+        return self.possible_agents[cast(int, g.to_move)]
 
     def __str__(self) -> str:
         return ENV_NAME

@@ -33,11 +33,12 @@ Nothing here depends on PettingZoo or Gymnasium.
 """
 from __future__ import annotations
 
-from typing import Dict, Optional, Sequence, Tuple
+from typing import Dict, Sequence, Tuple, cast
 
 import numpy as np
 import numpy.typing as npt
 
+from .._engine import max_bombs
 from ..game import Game
 from ..rules import Rules, RulesLike, resolve_rules
 
@@ -69,7 +70,7 @@ class ObservationLayout:
             ("auction_level", 1, 3 if r.auction == "bid" else n),
             ("auction_leader", n, 1),
             ("base", 1, _max_base(r)),
-            ("bombs", 1, _max_bombs(r)),
+            ("bombs", 1, max_bombs(r)),
             ("doubles", 1, n),
         )
         self.fields: Dict[str, slice] = {}
@@ -100,38 +101,37 @@ class ObservationLayout:
         self._bombs = f["bombs"].start
         self._doubles = f["doubles"].start
 
-    def encode(self, game: Game, player: int, played: npt.NDArray[np.uint8],
-               auction_level: int, auction_leader: Optional[int]) -> npt.NDArray[np.float32]:
-        """The observation of seat ``player`` (a new array).
-
-        ``played``: ``(n, 15)`` cards played per seat this deal;
-        ``auction_level`` / ``auction_leader``: see the field table (the
-        environments track them from the actions they apply).
-        """
+    def encode(self, game: Game, player: int) -> npt.NDArray[np.float32]:
+        """The observation of seat ``player`` (a new array), from the game's
+        public state only."""
         out = np.zeros(self.size, dtype=np.float32)
-        out[0:15] = game._views[player]
-        out[self._played] = played.reshape(-1)
+        out[0:15] = game.hand(player)
+        out[self._played] = game.played_cards.reshape(-1)
         out[self._sizes] = game.hand_sizes
-        if game.kitty_revealed and game.kitty is not None:
-            out[self._kitty] = game.kitty
-        last = game._last
+        if game.kitty_revealed:
+            kitty = game.kitty
+            if kitty is not None:
+                out[self._kitty] = kitty
+        last = game.last_move
         if last is not None:
             out[self._last] = last.counts
             out[self._kind0 + int(last.kind)] = 1.0
-            out[self._lastp0 + game._last_player] = 1.0
+            out[self._lastp0 + cast(int, game.last_player)] = 1.0
         out[self._me0 + player] = 1.0
-        phase = game._phase
-        if phase != 3:
-            out[self._to0 + game._to_move] = 1.0
-        if game._landlord >= 0:
-            out[self._ll0 + game._landlord] = 1.0
-        out[self._ph0 + phase] = 1.0
-        out[self._level] = auction_level
-        if auction_leader is not None:
-            out[self._leader0 + auction_leader] = 1.0
+        to_move = game.to_move
+        if to_move is not None:
+            out[self._to0 + to_move] = 1.0
+        landlord = game.landlord
+        if landlord is not None:
+            out[self._ll0 + landlord] = 1.0
+        out[self._ph0 + int(game.phase)] = 1.0
+        out[self._level] = game.auction_level
+        leader = game.auction_leader
+        if leader is not None:
+            out[self._leader0 + leader] = 1.0
         out[self._base] = game.base
         out[self._bombs] = game.bombs
-        out[self._doubles] = game._doubles
+        out[self._doubles] = game.doubles
         return out
 
     def split(self, observation: Sequence[float]) -> Dict[str, npt.NDArray[np.float32]]:
@@ -148,9 +148,3 @@ class ObservationLayout:
 def _max_base(r: Rules) -> int:
     """Highest possible base: a bid of 3, or 2**robs with at most players-1 robs."""
     return 3 if r.auction == "bid" else 1 << (r.players - 1)
-
-
-def _max_bombs(r: Rules) -> int:
-    """Most bombs and rockets one deal can hold: every rank split into as many
-    4-card bombs as it has cards for, plus the rocket."""
-    return 13 * (r.max_count // 4) + 1

@@ -177,7 +177,7 @@ class DouDizhuSingleAgentEnv(gym.Env[Obs, np.int64]):
         if self.render_mode is None:
             gym.logger.warn("render() was called without a render_mode ('ansi' or 'human')")
             return None
-        text = self.table.render() if self.table._game is not None else "no game yet"
+        text = self.table.render() if self.table.has_game else "no game yet"
         if self.render_mode == "human":
             print(text)
             return None
@@ -192,9 +192,9 @@ class DouDizhuSingleAgentEnv(gym.Env[Obs, np.int64]):
         while not g.is_over:
             if self.seat < 0 and g.landlord is not None:
                 self.seat = g.landlord
-            if g._to_move == self.seat:
+            if g.to_move == self.seat:
                 return True
-            seat = g._to_move
+            seat = g.to_move
             self.table.step(layout.action_id(self._bot(g, seat)))   # type: ignore[arg-type]
         return False
 

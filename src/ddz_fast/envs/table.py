@@ -1,6 +1,5 @@
-"""A :class:`~ddz_fast.Game` driven by action ids, with the public bookkeeping
-the observation vector needs (cards played per seat, the auction's level and
-leader).  Both environments (:mod:`ddz_fast.envs.aec`,
+"""A :class:`~ddz_fast.Game` driven by action ids, with its legal-action ids,
+masks and observation vector.  Both environments (:mod:`ddz_fast.envs.aec`,
 :mod:`ddz_fast.envs.single`) run their deals through a ``Table``; nothing here
 depends on PettingZoo or Gymnasium.
 """
@@ -11,10 +10,9 @@ from typing import List, Optional
 import numpy as np
 import numpy.typing as npt
 
-from .._fast import MoveList
 from .._move import Move
 from ..cards import format_cards
-from ..game import CALL, ROB, Bid, Game
+from ..game import Game
 from ..rules import RulesLike, resolve_rules
 from .action_layout import Action, ActionLayout, check_action_id
 from .observation import ObservationLayout
@@ -32,8 +30,8 @@ class Table:
 
     ``actions`` (:class:`ActionLayout`) and ``observations``
     (:class:`ObservationLayout`) describe the ids and the observation vector.
-    ``game`` is the running :class:`~ddz_fast.Game`: read it, but change it
-    only through :meth:`step` (the bookkeeping follows the steps applied here).
+    ``game`` is the running :class:`~ddz_fast.Game` (read-only; steps go
+    through :meth:`step`, which keeps the cached legal ids in step).
     """
 
     def __init__(self, rules: RulesLike = "standard") -> None:
@@ -41,22 +39,19 @@ class Table:
         self.actions = ActionLayout(self.rules)
         self.observations = ObservationLayout(self.rules)
         self._game: Optional[Game] = None
-        self._played = np.zeros((self.rules.players, 15), dtype=np.uint8)
-        self._level = 0
-        self._leader: Optional[int] = None
-        self._deal = 0
         self._legal_ids: Optional[npt.NDArray[np.int64]] = None
 
     # -- the deal ------------------------------------------------------------
     def new_game(self, seed: int) -> Game:
         """Start a new deal, shuffled with ``seed`` (see :class:`~ddz_fast.Game`)."""
         self._game = Game(self.rules, seed=seed)
-        self._played[:] = 0
-        self._level = 0
-        self._leader = None
-        self._deal = self._game.deal_number
         self._legal_ids = None
         return self._game
+
+    @property
+    def has_game(self) -> bool:
+        """Has :meth:`new_game` been called?"""
+        return self._game is not None
 
     @property
     def game(self) -> Game:
@@ -68,19 +63,21 @@ class Table:
     @property
     def played(self) -> npt.NDArray[np.uint8]:
         """A copy of the cards played per seat this deal, shape (players, 15)."""
-        out: npt.NDArray[np.uint8] = self._played.copy()
+        out: npt.NDArray[np.uint8] = self.game.played_cards
         return out
 
     # -- actions ---------------------------------------------------------------
     def legal_ids(self) -> npt.NDArray[np.int64]:
         """The ids of the legal actions of the player to move, in
         ``Game.legal_actions()`` order (empty when the game is over).
-        Read-only: cached until the next step."""
+        A new array on each call (the cached ids stay private)."""
+        out: npt.NDArray[np.int64] = self._ids().copy()
+        return out
+
+    def _ids(self) -> npt.NDArray[np.int64]:
         ids = self._legal_ids
         if ids is None:
-            ids = self.actions.ids(self.game.legal_actions())
-            ids.flags.writeable = False
-            self._legal_ids = ids
+            ids = self._legal_ids = self.actions.ids(self.game.legal_actions())
         return ids
 
     def action_mask(self, player: Optional[int] = None) -> npt.NDArray[np.int8]:
@@ -89,8 +86,8 @@ class Table:
         that player's turn or the game is over."""
         mask = np.zeros(self.actions.size, dtype=np.int8)
         g = self.game
-        if not g.is_over and (player is None or player == g._to_move):
-            mask[self.legal_ids()] = 1
+        if not g.is_over and (player is None or player == g.to_move):
+            mask[self._ids()] = 1
         return mask
 
     def is_legal(self, action_id: object) -> bool:
@@ -99,7 +96,7 @@ class Table:
             i = check_action_id(action_id, self.actions.size)
         except (TypeError, ValueError):
             return False
-        return bool(np.any(self.legal_ids() == i))
+        return bool(np.any(self._ids() == i))
 
     def step(self, action_id: object) -> Action:
         """Apply the action with this id for the player to move; return it.
@@ -112,29 +109,13 @@ class Table:
         i = check_action_id(action_id, self.actions.size)
         if g.is_over:
             raise IllegalActionError(f"action id {i}: the game is over")
-        hits = np.flatnonzero(self.legal_ids() == i)
+        hits = np.flatnonzero(self._ids() == i)
         if hits.size == 0:
             raise IllegalActionError(
-                f"action id {i} ({self.describe(i)}) is not legal for seat {g._to_move} now")
-        pos = int(hits[0])
-        legal = g.legal_actions()
-        action: Action = legal[pos]
-        seat = g._to_move
+                f"action id {i} ({self.describe(i)}) is not legal for seat {g.to_move} now")
+        action: Action = g.legal_actions()[int(hits[0])]
         g.step(action)
         self._legal_ids = None
-        if isinstance(legal, MoveList):
-            if not action.is_pass:                     # type: ignore[union-attr]
-                self._played[seat] += legal.counts[pos]
-        elif g.deal_number != self._deal:              # everyone passed: redealt
-            self._deal = g.deal_number
-            self._level = 0
-            self._leader = None
-        elif isinstance(action, Bid):
-            if action.value:
-                self._level, self._leader = action.value, seat
-        elif action == CALL or action == ROB:
-            self._level += 1
-            self._leader = seat
         return action
 
     def describe(self, action_id: int) -> str:
@@ -147,7 +128,7 @@ class Table:
     # -- views -----------------------------------------------------------------
     def observe(self, player: int) -> npt.NDArray[np.float32]:
         """Seat ``player``'s observation vector (see :mod:`ddz_fast.envs.observation`)."""
-        return self.observations.encode(self.game, player, self._played, self._level, self._leader)
+        return self.observations.encode(self.game, player)
 
     def render(self) -> str:
         """The whole table as text (all hands shown: an observer's view)."""
@@ -160,8 +141,8 @@ class Table:
         for s in range(g.players):
             mark = ">" if not g.is_over and g.to_move == s else " "
             role = "" if g.landlord is None else (" landlord" if s == g.landlord else " farmer")
-            hand = format_cards(g._views[s], rules=r) or "-"
-            played = format_cards(self._played[s], rules=r) or "-"
+            hand = format_cards(g.hand(s), rules=r) or "-"
+            played = format_cards(g.played_cards[s], rules=r) or "-"
             lines.append(f"{mark} seat {s}{role}: {g.hand_sizes[s]:2d} cards {hand}   played {played}")
         if g.last_move is not None:
             lines.append(f"  to beat: {g.last_move.cards} ({g.last_move.kind.name}) by seat {g.last_player}")

@@ -1,0 +1,99 @@
+# cython: language_level=3
+"""Argument checks: the one policy for integers that come from Python.
+
+Every public entry point turns its integer arguments (counts, seats, seeds,
+ids, thread counts) into C or Python ints through these functions, so the
+same wrong value gets the same exception type and wording everywhere:
+
+* the wrong type -- anything that is not an ``int`` or a NumPy integer,
+  including ``bool``/``numpy.bool_``, floats, strings and None -- raises
+  ``TypeError("<what> must be an int, not <type>")``;
+* an int outside the allowed range raises
+  ``ValueError("<what> must be an int <lo>..<hi>, not <value>")``;
+* a seed is any int, taken modulo 2**64 (so -1 is 2**64 - 1).
+
+>>> from ddz_fast._checks import check_int, check_seed
+>>> check_int(3, "players", 3, 4)
+3
+>>> check_int("3", "players", 3, 4)
+Traceback (most recent call last):
+...
+TypeError: players must be an int, not str
+>>> check_seed(-1) == 2**64 - 1
+True
+"""
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from libc.stdint cimport uint64_t
+
+import numpy as np
+
+__all__ = ["check_int", "check_seat", "check_seed", "check_threads", "check_index", "MAX_THREADS"]
+
+# More worker threads than any machine we run on needs; the bound keeps a
+# typo such as threads=10**9 from asking the OS for a billion threads.
+MAX_THREADS = 1024
+
+cdef object _MASK = (1 << 64) - 1
+cdef object _INTEGER = np.integer
+cdef object _NPBOOL = np.bool_
+
+
+cdef inline object _as_pyint(object x, str what):
+    """``x`` as a Python int; TypeError for everything that is not an int."""
+    if type(x) is int:
+        return x
+    if isinstance(x, (bool, _NPBOOL)) or not isinstance(x, (int, _INTEGER)):
+        raise TypeError(f"{what} must be an int, not {type(x).__name__}")
+    return int(x)
+
+
+cdef long long as_int(object x, str what, long long lo, long long hi) except? -1:
+    cdef int overflow = 0
+    cdef long long v
+    x = _as_pyint(x, what)
+    v = PyLong_AsLongLongAndOverflow(x, &overflow)
+    if overflow or v < lo or v > hi:
+        raise ValueError(f"{what} must be an int {lo}..{hi}, not {x!r}")
+    return v
+
+
+cdef uint64_t as_seed(object x, str what) except? 0:
+    return <uint64_t>(_as_pyint(x, what) & _MASK)
+
+
+cdef int as_seat(object x, int players, str what) except? -1:
+    return <int>as_int(x, what, 0, players - 1)
+
+
+cdef int as_threads(object x) except? -1:
+    return <int>as_int(x, "threads", 1, MAX_THREADS)
+
+
+def check_int(x, what, lo, hi):
+    """``x`` as a Python int in ``lo..hi`` (TypeError/ValueError otherwise)."""
+    cdef object v = _as_pyint(x, what)
+    if not lo <= v <= hi:
+        raise ValueError(f"{what} must be an int {lo}..{hi}, not {x!r}")
+    return v
+
+
+def check_seat(x, players, what="seat"):
+    """A seat ``0..players-1``."""
+    return as_seat(x, players, what)
+
+
+def check_seed(x, what="seed"):
+    """A seed: any int, taken modulo 2**64."""
+    return as_seed(x, what)
+
+
+def check_threads(x):
+    """A thread count ``1..MAX_THREADS``."""
+    return as_threads(x)
+
+
+def check_index(x, size, what="id"):
+    """An index or id ``0..size-1`` (ValueError, never IndexError, when out of range)."""
+    if size <= 0:
+        raise ValueError(f"{what} {x!r} is out of range: there are none")
+    return check_int(x, what, 0, size - 1)
