@@ -421,7 +421,7 @@ AUCTION_JUNK = [ddz.Bid(0), ddz.Bid(3), ddz.CALL, ddz.ROB, ddz.DECLINE, ddz.DOUB
 @target
 @given(rules=S.rules_any(), seed=st.one_of(st.none(), st.integers(), S.scalars_junk()),
        ops=st.lists(st.tuples(st.sampled_from(["legal", "legal", "legal", "junk", "undo", "clone",
-                                               "observe", "hand", "pickle"]),
+                                               "observe", "hand", "pickle", "setattr", "search"]),
                               st.integers(0, 10**6), S.junk_values() | st.sampled_from(AUCTION_JUNK)),
                     max_size=40))
 def game(rules: Any, seed: Any, ops: List[Tuple[str, int, Any]]) -> None:
@@ -465,6 +465,29 @@ def game(rules: Any, seed: Any, ops: List[Tuple[str, int, Any]]) -> None:
                 assert out.shape == (15,)
         elif op == "pickle":
             assert pickle.loads(pickle.dumps(g)).snapshot() == before
+        elif op == "setattr":
+            # No attribute of a Game can be set from Python, by any route.
+            names = [n for n in dir(g) if not n.startswith("__")] + ["st", "rc", "_ready", "_rules", "x"]
+            name = names[k % len(names)]
+            for setter in (setattr, object.__setattr__):
+                out = call(setter, g, name, junk, allowed=(AttributeError, TypeError))
+                assert isinstance(out, Raised), f"setting Game.{name} was accepted"
+            assert g.snapshot() == before, f"setting Game.{name} changed the state"
+        elif op == "search":
+            player = junk if k % 2 else k % 4
+            for fn, args in ((g.unseen, (player,)), (g.sample_worlds, (player, k % 7)),
+                             (g.rollout, (k % 5,))):
+                out = call(fn, *args)
+                if isinstance(out, Raised):
+                    continue
+                if fn == g.unseen:
+                    assert int(out.sum()) == sum(g.hand_sizes) - g.hand_sizes[int(player)] + (
+                        0 if g.kitty_revealed else g.rules.kitty_size)
+                elif fn == g.sample_worlds:
+                    assert (out.sum(axis=2) == np.array(g.hand_sizes)).all()
+                else:
+                    assert (out.scores.sum(axis=1) == 0).all()
+            assert g.snapshot() == before, "a search call changed the state"
     if g.result is not None:
         assert sum(g.result.scores) == 0
 
