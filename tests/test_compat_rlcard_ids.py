@@ -138,7 +138,7 @@ def test_bad_input():
     with pytest.raises(TypeError, match="RLCard action id must be an int"):
         rl.rlcard_move_cards(True)
     for bad in (-1, 27472):
-        with pytest.raises(IndexError, match="out of range 0..27471"):
+        with pytest.raises(ValueError, match="out of range 0..27471"):
             rl.rlcard_move_cards(bad)
     with pytest.raises(ValueError, match="RLCard card 'x'"):
         rl.rlcard_id("33x")

@@ -182,8 +182,8 @@ def test_illegal_action_terminates_or_raises(single):
     strict.step(int(np.flatnonzero(obs["action_mask"])[0]))      # still playable
 
 
-@pytest.mark.parametrize("bad, error", [({"seat": 3}, ValueError), ({"seat": "farmer"}, ValueError),
-                                        ({"seat": True}, ValueError), ({"rules": "nope"}, ValueError),
+@pytest.mark.parametrize("bad, error", [({"seat": 3}, ValueError), ({"seat": "farmer"}, TypeError),
+                                        ({"seat": True}, TypeError), ({"rules": "nope"}, ValueError),
                                         ({"illegal_action": "ignore"}, ValueError),
                                         ({"seed": "1"}, TypeError)])
 def test_bad_arguments(single, bad, error):

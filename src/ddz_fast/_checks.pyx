@@ -9,7 +9,7 @@ same wrong value gets the same exception type and wording everywhere:
   including ``bool``/``numpy.bool_``, floats, strings and None -- raises
   ``TypeError("<what> must be an int, not <type>")``;
 * an int outside the allowed range raises
-  ``ValueError("<what> must be an int <lo>..<hi>, not <value>")``;
+  ``ValueError("<what> <value> is out of range <lo>..<hi>")``;
 * a seed is any int, taken modulo 2**64 (so -1 is 2**64 - 1).
 
 >>> from ddz_fast._checks import check_int, check_seed
@@ -53,7 +53,7 @@ cdef long long as_int(object x, str what, long long lo, long long hi) except? -1
     x = _as_pyint(x, what)
     v = PyLong_AsLongLongAndOverflow(x, &overflow)
     if overflow or v < lo or v > hi:
-        raise ValueError(f"{what} must be an int {lo}..{hi}, not {x!r}")
+        raise ValueError(f"{what} {x} is out of range {lo}..{hi}")
     return v
 
 
@@ -73,7 +73,7 @@ def check_int(x, what, lo, hi):
     """``x`` as a Python int in ``lo..hi`` (TypeError/ValueError otherwise)."""
     cdef object v = _as_pyint(x, what)
     if not lo <= v <= hi:
-        raise ValueError(f"{what} must be an int {lo}..{hi}, not {x!r}")
+        raise ValueError(f"{what} {v} is out of range {lo}..{hi}")
     return v
 
 

@@ -43,6 +43,7 @@ from ._move cimport Move, K_PASS, K_BOMB, K_ROCKET
 from ._fast cimport rules_id, rules_by_id, movelist_from_out, row_move
 from ._rng cimport ddz_below, ddz_game_seed, ddz_policy_seed
 from ._checks cimport as_int, as_seed, as_seat, as_threads
+from ._checks import check_int
 
 from ._parallel import run_parts
 from .cards import format_cards, to_counts
@@ -261,6 +262,8 @@ cdef void _reset_position(GState* s) noexcept nogil:
     if s.o_has_last:
         _set_last(s, LAST_ORIGIN)
         s.passes = (s.o_to_move - s.o_last_player - 1 + s.players) % s.players
+        for r in range(15):
+            s.played[s.o_last_player][r] = s.o_last[r]     # on the table: played, and seen
     else:
         _set_last(s, LAST_NONE)
         s.passes = 0
@@ -685,12 +688,11 @@ cdef int gs_play_out(GState* s, const RulesC* rc, int policy, uint64_t* ps, Out*
 
 cdef void gs_unseen(const GState* s, int player, unsigned char* out) noexcept nogil:
     """The cards ``player`` cannot see: the deck minus its own hand, minus
-    every card played (and, for a position, gone before it)."""
+    every card played (for a position: the move on the table counts as
+    played by its player, and the cards gone before it as seen)."""
     cdef int r, t, v
     for r in range(15):
         v = (s.decks if r >= 13 else 4 * s.decks) - s.hands[player][r] - s.gone[r]
-        if s.o_has_last:
-            v -= s.o_last[r]
         for t in range(s.players):
             v -= s.played[t][r]
         out[r] = <unsigned char>v
@@ -705,8 +707,6 @@ cdef void _reserved(const GState* s, int player, unsigned char* out) noexcept no
         return
     for r in range(15):
         v = s.kitty[r] - s.played[ll][r] - s.gone[r]
-        if s.o_has_last and s.o_last_player == ll:
-            v -= s.o_last[r]
         out[r] = <unsigned char>(v if v > 0 else 0)
 
 
@@ -1188,7 +1188,9 @@ cdef class Game:
 
     @property
     def played_cards(self):
-        """A copy of the cards each seat has played, shape (players, 15)."""
+        """A copy of the cards each seat has played this deal, shape
+        (players, 15) (for a position: since the position, the move on the
+        table included)."""
         self._check()
         return _rows_array(&self.st.played[0][0], self.st.players)
 
@@ -1790,7 +1792,7 @@ def play_random_games(n_games, *, rules="standard", seed=0, threads=1, first_gam
     r = check_rules(resolve_rules(rules))
     cdef Py_ssize_t n = as_int(n_games, "n_games", 0, (1 << 40))
     cdef int k = as_threads(threads)
-    cdef uint64_t first = <uint64_t>as_int(first_game, "first_game", 0, (1 << 62) - 1)
+    cdef uint64_t first = <uint64_t>check_int(first_game, "first_game", 0, (1 << 64) - 1)
     cdef uint64_t sd = as_seed(seed, "seed")
     cdef int players = r.players
     cdef const RulesC* rc = rules_by_id(rules_id(r))

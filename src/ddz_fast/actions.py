@@ -19,6 +19,7 @@ from typing import Any, NoReturn, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
+from ._checks import check_index
 from ._fast import MoveBatch, MoveList, legal_moves, legal_moves_batch
 from ._lookup import RowTable
 from ._move import PASS, Move
@@ -76,12 +77,7 @@ def _describe_row(row: npt.NDArray[np.uint8]) -> str:
 
 
 def _check_index(i: object, size: int) -> int:
-    if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
-        raise TypeError(f"action id must be an int, not {type(i).__name__}")
-    v = int(i)
-    if not 0 <= v < size:
-        raise IndexError(f"action id {v} out of range 0..{size - 1}")
-    return v
+    return check_index(i, size, "action id")
 
 
 class ActionSpace:
@@ -149,7 +145,7 @@ class ActionSpace:
         return found
 
     def id_to_move(self, i: int) -> Move:
-        """The move of one id (``TypeError`` for a non-integer, ``IndexError`` out of range)."""
+        """The move of one id (``TypeError`` for a non-integer, ``ValueError`` out of range)."""
         v = _check_index(i, self.size)
         return PASS if v == 0 else self._all[v - 1]
 

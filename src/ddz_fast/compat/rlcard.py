@@ -33,6 +33,7 @@ from typing import Any, NamedTuple, NoReturn
 import numpy as np
 import numpy.typing as npt
 
+from .._checks import check_index
 from .._fast import legal_moves
 from .._lookup import RowTable
 from .._move import Move
@@ -183,12 +184,7 @@ def rlcard_move_cards(action_id: int) -> str:
     >>> rlcard_move_cards(27470)
     'BR'
     """
-    if isinstance(action_id, (bool, np.bool_)) or not isinstance(action_id, (int, np.integer)):
-        raise TypeError(f"RLCard action id must be an int, not {type(action_id).__name__}")
-    i = int(action_id)
-    if not 0 <= i < RLCARD_NUM_ACTIONS:
-        raise IndexError(f"RLCard action id {i} out of range 0..{RLCARD_NUM_ACTIONS - 1}")
-    return _table().actions[i]
+    return _table().actions[check_index(action_id, RLCARD_NUM_ACTIONS, "RLCard action id")]
 
 
 def _reject(rows: npt.NDArray[np.uint8], bad: int) -> NoReturn:

@@ -24,6 +24,7 @@ from typing import Dict, Tuple, Union
 import numpy as np
 import numpy.typing as npt
 
+from .._checks import check_index
 from .._fast import MoveList
 from .._move import Move
 from ..actions import action_space
@@ -105,9 +106,4 @@ def check_action_id(action_id: object, size: int) -> int:
     """
     if isinstance(action_id, np.ndarray) and action_id.size == 1 and np.issubdtype(action_id.dtype, np.integer):
         action_id = action_id.reshape(()).item()
-    if isinstance(action_id, bool) or not isinstance(action_id, (int, np.integer)):
-        raise TypeError(f"an action id must be an int, not {type(action_id).__name__}")
-    i = int(action_id)
-    if not 0 <= i < size:
-        raise ValueError(f"action id {i} is out of range 0..{size - 1}")
-    return i
+    return check_index(action_id, size, "action id")

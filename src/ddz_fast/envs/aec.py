@@ -56,6 +56,7 @@ except ImportError as e:  # pragma: no cover - exercised without pettingzoo inst
         "ddz_fast.envs.aec needs PettingZoo and Gymnasium: pip install ddz-fast[pettingzoo] "
         f"({e})") from e
 
+from .._checks import check_int
 from ..game import Game
 from ..rules import RulesLike, resolve_rules
 from .table import Table
@@ -90,10 +91,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         super().__init__()
         if render_mode is not None and render_mode not in _RENDER_MODES:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
-        if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, int)
-                                       or max_cycles < 1):
-            raise ValueError(f"max_cycles must be None or an int >= 1, not {max_cycles!r}")
-        self.max_cycles = max_cycles
+        self.max_cycles = None if max_cycles is None else check_int(max_cycles, "max_cycles", 1, 1 << 62)
         self._steps = 0
         self.render_mode = render_mode
         self.rules = resolve_rules(rules)

@@ -54,6 +54,7 @@ except ImportError as e:  # pragma: no cover - exercised without gymnasium insta
         "ddz_fast.envs.single needs Gymnasium: pip install ddz-fast[pettingzoo] "
         f"({e})") from e
 
+from .._checks import check_seat, check_seed
 from ..game import Game, Observation, simple_bot
 from ..rules import RulesLike, resolve_rules
 from .action_layout import check_action_id
@@ -80,15 +81,14 @@ class DouDizhuSingleAgentEnv(gym.Env[Obs, np.int64]):
                  illegal_reward: float = -1.0) -> None:
         self.rules = resolve_rules(rules)
         n = self.rules.players
-        if seat != "landlord" and (isinstance(seat, bool) or not isinstance(seat, (int, np.integer))
-                                   or not 0 <= seat < n):
-            raise ValueError(f"seat must be a seat 0..{n - 1} or 'landlord', not {seat!r}")
+        if not (isinstance(seat, str) and seat == "landlord"):
+            check_seat(seat, n, "seat (a seat number or 'landlord')")
         if render_mode is not None and render_mode not in _RENDER_MODES:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         if illegal_action not in _ILLEGAL:
             raise ValueError(f"illegal_action must be 'terminate' or 'raise', not {illegal_action!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
-            raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+        if seed is not None:
+            check_seed(seed)
         self._bot = self._make_bot(opponent)
         self.opponent = opponent
         self.seat_option = seat
