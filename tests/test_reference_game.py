@@ -4,7 +4,6 @@ against the compiled engine (tests/test_game_state_machine.py)."""
 import copy
 import pickle
 
-import numpy as np
 import pytest
 
 import ddz_fast as d
@@ -140,6 +139,8 @@ def test_redeal_continues_the_stream_and_undoes(rules):
     g.undo()
     assert g.deal_number == 0 and g.hands.tolist() == first.tolist()
     assert len(g.history) == r.players - 1
+    g.step(g.legal_actions()[0])            # the same redeal again
+    assert g.deal_number == 1 and g.hands.tolist() == hands
 
 
 def test_illegal_actions_and_undo_leave_the_state_unchanged():

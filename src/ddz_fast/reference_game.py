@@ -140,13 +140,16 @@ class ReferenceGame:
         """Shuffle and deal from the deal stream, draw the first bidder, and
         start the auction with every per-deal field reset."""
         n = self.rules.players
+        assert self._rng is not None
         rng = SplitMix64(self._rng)
-        self._hands, self._kitty = deal(rng, self.rules)
-        self.first_bidder: Optional[int] = rng.below(n)
+        self._hands, kitty = deal(rng, self.rules)
+        self._kitty: Optional[List[int]] = kitty
+        first = rng.below(n)
+        self.first_bidder: Optional[int] = first
         self._rng = rng.state
         self.kitty_revealed = False
         self._phase = Phase.AUCTION
-        self._to_move = self.first_bidder
+        self._to_move = first
         self._landlord: Optional[int] = None
         # The auction.
         self._level = 0                    # bid: highest bid; rob: 1 + robs once called
@@ -322,7 +325,7 @@ class ReferenceGame:
 
     @property
     def value(self) -> int:
-        return self.base * 2 ** (self.bombs + self.doubles)
+        return int(self.base * 2 ** (self.bombs + self.doubles))
 
     @property
     def auction_level(self) -> int:
@@ -389,7 +392,7 @@ class ReferenceGame:
             return (DECLINE, CALL)
         return (DECLINE, ROB)
 
-    def _find_legal(self, action: object) -> Any:
+    def _find_legal(self, action: Any) -> Any:
         """The legal action equal to ``action`` (of exactly its class), else
         ValueError."""
         for legal in self.legal_actions():
@@ -400,10 +403,10 @@ class ReferenceGame:
         raise ValueError(f"illegal action {action!r} for seat {self._to_move} "
                          f"in the {self._phase.name.lower()} phase")
 
-    def step(self, action: object) -> None:
+    def step(self, action: Any) -> None:
         """Apply the action of the player to move (ValueError, state
         unchanged, when it is not legal now)."""
-        action = self._find_legal(action)
+        action = self._find_legal(action)     # the legal list's own action
         saved = self._state()
         p = self._to_move
         n = self.players
@@ -418,6 +421,7 @@ class ReferenceGame:
             if self._doublers:
                 self._to_move = self._doublers[0]
             else:
+                assert self._landlord is not None
                 self._phase = Phase.PLAY
                 self._to_move = self._landlord
         elif self.rules.auction == "bid":
