@@ -301,3 +301,73 @@ def build_hand_set(name: str, n: int, seed: int) -> HandSet:
 
 def moves_in(results) -> int:
     return sum(len(r) for r in results)
+
+
+# ---------------------------------------------------------------------------
+# Mid-game positions (the engine benchmarks: clone, rollouts, world sampling)
+# ---------------------------------------------------------------------------
+
+N_POSITIONS = 2000
+
+
+class MidGame:
+    """One mid-game position of a seeded deal: ``game`` (a ``ddz_fast.Game``)
+    and, when OpenSpiel was given, ``os_state`` (its ``dou_dizhu`` state after
+    the same moves, else None); ``plies`` moves were made since the start of
+    play (the landlord, seat 0, leads with 20 cards)."""
+
+    __slots__ = ("game", "os_state", "plies")
+
+    def __init__(self, game, os_state, plies):
+        self.game = game
+        self.os_state = os_state
+        self.plies = plies
+
+
+def mid_game_positions(n: int = N_POSITIONS, seed: int = DEFAULT_SEED, openspiel=None,
+                       min_plies: int = 6, max_plies: int = 30):
+    """n mid-game positions, one per seeded deal (``make_deals(n, seed)``).
+
+    From the start of play, between min_plies and max_plies uniformly random
+    legal moves are made, never one that would empty a hand (so no position
+    is over).  With ``openspiel`` (an ``engines.OpenSpiel`` adapter) the moves
+    are drawn from OpenSpiel's legal actions and the same cards are played in
+    both engines, so both hold the same position; a move ddz-fast cannot
+    replay the same way (a kicker reading it has no row for) ends that
+    position's moves early.
+    """
+    import ddz_fast
+
+    if openspiel is not None:
+        from engines import openspiel_string_to_counts
+    rng = random.Random(seed)
+    out = []
+    for d in make_deals(n, seed):
+        g = ddz_fast.Game.from_position([as_u8(d["landlord"]), as_u8(d["farmer1"]),
+                                         as_u8(d["farmer2"])], landlord=0)
+        st = openspiel.state_for_deal(d["perm"]) if openspiel is not None else None
+        made = 0
+        for _ in range(rng.randint(min_plies, max_plies)):
+            p = g.to_move
+            if st is None:
+                ml = g.legal_actions()
+                ok = np.flatnonzero(ml.n_cards < g.hand_sizes[p]).tolist()
+                if not ok:
+                    break
+                g.step(ml[rng.choice(ok)])
+            else:
+                acts = st.legal_actions()
+                a = acts[rng.randrange(len(acts))]
+                c = np.array(openspiel_string_to_counts(st.action_to_string(p, a)), dtype=np.uint8)
+                if int(c.sum()) >= g.hand_sizes[p]:
+                    continue  # would end the deal: draw again
+                ml = g.legal_actions()
+                hit = np.flatnonzero((ml.counts == c).all(axis=1))
+                if not len(hit):
+                    break
+                g.step(ml[int(hit[0])])
+                st.apply_action(a)
+            made += 1
+        assert not g.is_over and (st is None or not st.is_terminal())
+        out.append(MidGame(g, st, made))
+    return out
