@@ -362,8 +362,8 @@ class ReferenceGame:
         return None if self._kitty is None else np.array(self._kitty, dtype=np.uint8)
 
     @property
-    def history(self) -> Tuple[Tuple[int, object], ...]:
-        return tuple(self._history)
+    def history(self) -> List[Tuple[int, object]]:
+        return list(self._history)
 
     def unseen(self, player: int) -> np.ndarray:
         """The cards ``player`` cannot see: the other hands, and the kitty
