@@ -56,7 +56,7 @@ def _examples(rules):
         return EXAMPLES
     # The reference move generator takes a tenth of a second on a 25-card
     # hand of the four-player game: fewer of those runs by default.
-    return 4 if rules.players == 4 else 12
+    return 8 if rules.players == 4 else 25
 
 
 # ---------------------------------------------------------------------------

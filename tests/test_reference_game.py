@@ -98,7 +98,7 @@ def test_bid_auction_a_passed_player_may_bid_later():
     g.step(BID_PASS)                        # two passes after a bid end it
     assert g.phase is Phase.PLAY and g.landlord == 0 and g.base == 2 and g.to_move == 0
     assert g.kitty_revealed and g.hand_sizes == (20, 17, 17)
-    assert g.history == ((0, Bid(0)), (1, Bid(1)), (2, Bid(0)), (0, Bid(2)), (1, Bid(0)), (2, Bid(0)))
+    assert g.history == [(0, Bid(0)), (1, Bid(1)), (2, Bid(0)), (0, Bid(2)), (1, Bid(0)), (2, Bid(0))]
 
 
 def test_rob_auction_queue_doubling_and_base():
@@ -129,7 +129,7 @@ def test_redeal_continues_the_stream_and_undoes(rules):
     first = g.hands
     for _ in range(r.players):
         g.step(g.legal_actions()[0])        # pass / decline
-    assert g.deal_number == 1 and g.phase is Phase.AUCTION and g.history == ()
+    assert g.deal_number == 1 and g.phase is Phase.AUCTION and g.history == []
     rng = SplitMix64(1234)
     deal(rng, r)
     rng.below(r.players)
@@ -165,7 +165,7 @@ def test_copies_are_independent():
                  lambda x: pickle.loads(pickle.dumps(x))):
         c = make(g)
         c.step(c.legal_actions()[-1])
-        assert g.history == () and c.history != ()
+        assert g.history == [] and c.history != []
         h = g.hands
         h[:] = 0                            # arrays handed out are copies
         assert g.hand_sizes == (17, 17, 17)

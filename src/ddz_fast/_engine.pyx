@@ -1155,11 +1155,11 @@ cdef class Game:
     @property
     def auction_level(self):
         """Bid auction: the highest bid so far (0 before any); rob auction: 0
-        before a call, then 1 + the robs so far."""
+        before a call, then 1 + the robs so far.  It keeps its value after
+        the auction; a position of the bid auction has its base (when at
+        most 3), a position of the rob auction 0."""
         self._check()
         cdef GState* s = &self.st
-        if s.origin == ORIGIN_POSITION:
-            return 0
         if s.rob:
             return 0 if s.caller < 0 else 1 + s.robs
         return s.bid
