@@ -8,8 +8,9 @@ check runs on.  In short:
 
 * every step: the cards are conserved per rank (hands + cards played this
   deal + the unrevealed kitty = the deck), ``hand_sizes`` matches the
-  hands, the seat to move, the auction choices, the table and the auction
-  outcome agree with a model recomputed here from ``history``, and
+  hands, and the phase, seat to move, auction choices and outcome, table,
+  stake, cards played and legal actions agree with the reference game
+  (``ddz_fast.reference_game``, with the kernels' moves) stepped alongside;
   ``step`` then ``undo`` then ``step`` again reproduce the full state
   exactly (snapshot, hands, views, legal list bytes...);
 * a random subset of steps (``Rates.probe``): illegal actions of every sort
@@ -17,8 +18,8 @@ check runs on.  In short:
   leading, auction actions in the wrong phase, moves of another preset, junk
   objects) must raise ``ValueError`` and leave the full state, and the
   pickled game (on a tenth of those steps), byte-for-byte unchanged; the
-  chosen action and held moves are checked against "beats" written out
-  again here; observations are checked against the state;
+  chosen action and held moves are checked against the oracle's "beats";
+  observations are checked against the state;
 * a random subset (``Rates.clone``): a clone equals its original, stepping
   and undoing the clone (even past the clone point) leaves the original
   untouched, and stepping the original leaves the clone untouched;
@@ -26,8 +27,8 @@ check runs on.  In short:
   state on the way, then replay them;
 * every game end: scores sum to zero, ``returns()`` agrees, ``settle``
   recomputed from the result's facts gives the same value and scores, the
-  facts themselves (landlord, base, bombs, spring, doubles, winner, plies,
-  redeals) agree with the history, no action is accepted after the end, and
+  result (landlord, base, bombs, spring, doubles, winner, plies, redeals,
+  scores) equals the reference game's, no action is accepted after the end, and
   the result equals game ``i`` of ``play_random_games`` (the random policy
   is the documented one, so the Python game *is* that compiled game);
   a random subset of games (``Rates.unwind``) is undone to the very start
@@ -69,7 +70,6 @@ from ddz_fast import (
     PRESETS,
     ROB,
     Bid,
-    Double,
     Game,
     Kind,
     Move,
@@ -84,6 +84,8 @@ from ddz_fast import (
     policy_seed,
     settle,
 )
+from ddz_fast import reference
+from ddz_fast.reference_game import ReferenceGame
 
 __all__ = [
     "RULES_BY_PLAYERS",
@@ -212,18 +214,10 @@ def full_state(g: Game) -> Tuple[Any, ...]:
     return (g.snapshot(), legal_data, _move_key(g.last_move), g.returns(), g.value)
 
 
-def _beats(a: Move, b: Move) -> bool:
-    """docs/rules.md's "beats", written out again from the moves' fields: the
-    rocket beats everything, a bomb every non-bomb and every smaller bomb
-    (more cards, then higher rank), otherwise the same kind and length with
-    a higher rank."""
-    if a.is_pass or b.kind is Kind.ROCKET:
-        return False
-    if a.kind is Kind.ROCKET:
-        return True
-    if a.kind is Kind.BOMB:
-        return b.kind is not Kind.BOMB or (a.n_cards, a.rank) > (b.n_cards, b.rank)
-    return a.kind is b.kind and a.length == b.length and a.rank > b.rank
+def _beats(a: Move, b: Move, r: Rules) -> bool:
+    """The oracle's "beats" (ddz_fast.reference), the one twin of the
+    kernels' comparison."""
+    return bool(reference.beats(a, b, rules=r))
 
 
 def _deck(r: Rules) -> np.ndarray:
@@ -248,53 +242,34 @@ def _move_pool(r: Rules, rng: random.Random, size: int = 3000) -> List[Move]:
     return [leads[i] for i in idx]
 
 
-def _expected_auction_actions(g: Game, r: Rules) -> Tuple[object, ...]:
-    """The auction or doubling choices, recomputed from the history."""
-    if g.phase is Phase.DOUBLING:
-        return (NO_DOUBLE, DOUBLE)
-    if r.auction == "bid":
-        cur = max((a.value for _, a in g.history if isinstance(a, Bid)), default=0)
-        return (BID_PASS,) + tuple(Bid(v) for v in range(cur + 1, 4))
-    called = any(a == CALL for _, a in g.history)
-    return (DECLINE, ROB) if called else (DECLINE, CALL)
+class FastMovesReferenceGame(ReferenceGame):
+    """The reference game's auction, table and scoring, with the compiled
+    kernels' play-phase moves (checked against the pure-Python oracle by
+    the differential suite): the obvious twin, fast enough for many games."""
+
+    @staticmethod
+    def play_moves(hand: Sequence[int], last: Optional[Move], rules: Rules) -> Tuple[Move, ...]:
+        return tuple(legal_moves(np.array(hand, dtype=np.uint8), last, rules=rules))
+
+    # The checker only steps its twin forward: no undo stack (the reference
+    # game's copy of its whole state per action would dominate the run).
+    def _state(self) -> Dict[str, Any]:
+        return {}
+
+    def undo(self) -> None:
+        raise NotImplementedError("the checker's twin only moves forward")
 
 
-def _expected_to_move(g: Game) -> Optional[int]:
-    if g.is_over:
-        return None
-    if not g.history:
-        return g.first_bidder
-    seat, last = g.history[-1]
-    if g.phase is Phase.DOUBLING and not isinstance(last, Double):
-        return g.landlord            # the auction just ended: the landlord doubles first
-    if g.phase is Phase.PLAY and not isinstance(last, Move):
-        return g.landlord            # the landlord leads
-    return (seat + 1) % g.players
-
-
-def _expected_table(g: Game) -> Tuple[Optional[Move], Optional[int]]:
-    """(last move, its player) from the play history: None after n-1 passes."""
-    passes = 0
-    for seat, a in reversed(g.history):
-        if not isinstance(a, Move):
-            break
-        if a.is_pass:
-            passes += 1
-            continue
-        return (None, None) if passes >= g.players - 1 else (a, seat)
-    return None, None
-
-
-def _auction_outcome(history: Sequence[Tuple[int, object]], r: Rules) -> Tuple[int, int, int]:
-    """(landlord, base, doubles) from a deal's history (auction finished)."""
-    if r.auction == "bid":
-        bids = [(a.value, s) for s, a in history if isinstance(a, Bid) and a.value > 0]
-        value, landlord = max(bids)
-        return landlord, value, 0
-    takers = [s for s, a in history if a == CALL or a == ROB]
-    robs = sum(1 for _, a in history if a == ROB)
-    doubles = sum(1 for _, a in history if isinstance(a, Double) and a.yes)
-    return takers[-1], 1 << robs, doubles
+def _twin_view(g: Any) -> Tuple[Any, ...]:
+    """What the twin and the engine must agree on after every action."""
+    acts = g.legal_actions()
+    legal = tuple((a.kind, a.counts) for a in acts) if isinstance(acts, MoveList) or (
+        acts and isinstance(acts[0], Move)) else tuple(acts)
+    last = g.last_move
+    return (g.phase, g.to_move, g.landlord, g.base, g.bombs, g.doubles, g.kitty_revealed,
+            None if last is None else (last.kind, last.counts, last.rank, last.length), g.last_player,
+            g.passes, g.auction_level, g.auction_leader, legal, g.hand_sizes, g.played,
+            g.hands.tobytes(), g.played_cards.tobytes(), g.plies, g.deal_number, g.result)
 
 
 # ---------------------------------------------------------------------------
@@ -319,11 +294,11 @@ class _GameChecker:
         self.rng = random.Random(gseed)        # the checker's own choices
         self.game_cls = game_cls
         self.g = game_cls(r, seed=gseed)
+        self.twin = FastMovesReferenceGame(r, seed=gseed)
         self.policy = SplitMix64(policy_seed(gseed))
         self.states: List[Tuple[Any, ...]] = [full_state(self.g)]
         self.actions: List[object] = []
         self.played_cards = np.zeros(15, dtype=np.int64)
-        self.outcome = (-1, 0, 0)
 
     def expect(self, ok: bool, what: str, detail: object = "") -> None:
         self.report.checks[what] += 1
@@ -339,25 +314,16 @@ class _GameChecker:
             total += g.kitty
         self.expect(bool((total == self.deck).all()), "cards_conserved", f"hands+played+kitty={total.tolist()}")
         self.expect(tuple(hands.sum(axis=1, dtype=np.int64).tolist()) == g.hand_sizes, "hand_sizes")
-        self.expect(g.to_move == _expected_to_move(g), "to_move", (g.to_move, _expected_to_move(g)))
+        mine, twin = _twin_view(g), _twin_view(self.twin)
+        self.expect(mine == twin, "matches_reference_game",
+                    [(i, x, y) for i, (x, y) in enumerate(zip(mine, twin)) if x != y])
         if not g.history:                          # a fresh deal
             self.expect(g.hand_sizes == (r.hand_size,) * self.n and int(g.kitty.sum()) == r.kitty_size
                         and g.phase is Phase.AUCTION and g.landlord is None and not g.kitty_revealed,
                         "fresh_deal", (g.hand_sizes, g.kitty))
         if g.phase is Phase.AUCTION or g.phase is Phase.DOUBLING:
             self.expect(g.landlord is None or g.phase is Phase.DOUBLING, "auction_landlord")
-            self.expect(tuple(g.legal_actions()) == _expected_auction_actions(g, r), "auction_choices",
-                        (g.legal_actions(), _expected_auction_actions(g, r)))
-        if g.phase is Phase.PLAY:
-            last, who = _expected_table(g)
-            self.expect(_move_key(g.last_move) == _move_key(last) and g.last_player == who, "table",
-                        (g.last_move, g.last_player, last, who))
         if g.landlord is not None:
-            if not g.history or not isinstance(g.history[-1][1], Move):
-                self.outcome = _auction_outcome(g.history, r)     # the auction part changed
-            landlord, base, doubles = self.outcome
-            self.expect((g.landlord, g.base, g.doubles) == (landlord, base, doubles), "auction_outcome",
-                        ((g.landlord, g.base, g.doubles), (landlord, base, doubles)))
             self.expect(g.kitty_revealed, "kitty_revealed")
 
     def check_observations(self) -> None:
@@ -383,7 +349,7 @@ class _GameChecker:
             return out
         acts = g.legal_actions()
         if g.phase is not Phase.PLAY:
-            allowed = _expected_auction_actions(g, r)
+            allowed = tuple(self.twin.legal_actions())
             wrong = [a for a in ALL_AUCTION_ACTIONS if a not in allowed]
             out += [("auction_out_of_turn", a) for a in rng.sample(wrong, 3)]
             out.append(("move_in_auction", rng.choice((PASS, rng.choice(self.pool)))))
@@ -401,15 +367,15 @@ class _GameChecker:
             if any(c > h for c, h in zip(m.counts, hand)):
                 out.append(("not_in_hand", m))
             else:
-                # Held: legal exactly when it beats the table (the checker's own _beats).
-                legal = last is None or _beats(m, last)
+                # Held: legal exactly when it beats the table (the oracle's beats).
+                legal = last is None or _beats(m, last, self.r)
                 self.expect((m in acts) == legal, "held_move_vs_oracle", (m, last))
                 if not legal:
                     out.append(("does_not_beat", m))
         if last is not None:
             leads = legal_moves(hand, None, rules=r)
             for m in (leads[rng.randrange(len(leads))] for _ in range(2)):
-                beat = _beats(m, last)
+                beat = _beats(m, last, self.r)
                 self.expect((m in acts) == beat, "held_move_vs_oracle", (m, last))
                 if not beat:
                     out.append(("does_not_beat", m))
@@ -467,11 +433,13 @@ class _GameChecker:
         return c
 
     # -- the main loop -----------------------------------------------------
-    def step(self, a: object) -> None:
+    def step(self, a: object, twin: bool = True) -> None:
         g = self.g
         deal = g.deal_number
         history = list(g.history)
         g.step(a)
+        if twin:
+            self.twin.step(a)
         if g.deal_number != deal:
             # A redeal: everyone passed (bid) or declined (rob) on the old deal.
             nobody = BID_PASS if self.r.auction == "bid" else DECLINE
@@ -505,10 +473,10 @@ class _GameChecker:
                 hand = g.hand(g.to_move)
                 ok = (a.is_pass and last is not None) or (
                     not a.is_pass and all(c <= h for c, h in zip(a.counts, hand))
-                    and (last is None or _beats(a, last)))
+                    and (last is None or _beats(a, last, self.r)))
                 self.expect(ok, "chosen_move_vs_oracle", (a, last))
             played_before = self.played_cards
-            self.step(a)
+            self.step(a, twin=False)
             after = full_state(g)
             g.undo()
             self.expect(g.snapshot() == before[0], "undo_exact", repr(a))
@@ -555,7 +523,7 @@ class _GameChecker:
             self.expect(full_state(g) == self.states[i + 1], "unwind_replay_exact", i)
 
     def check_end(self) -> None:
-        g, r, n = self.g, self.r, self.n
+        g, n = self.g, self.n
         res = g.result
         self.expect(res is not None and g.phase is Phase.OVER and g.to_move is None
                     and tuple(g.legal_actions()) == (), "over_state")
@@ -564,25 +532,11 @@ class _GameChecker:
         self.expect(g.returns() == res.scores, "returns")
         self.expect(settle(n, res.landlord, res.landlord_won, res.base, res.bombs, res.spring, res.doubles)
                     == (res.value, res.scores), "settle_from_result", res)
-        # The facts, recomputed from the history alone.
-        hist = g.history
-        landlord, base, doubles = _auction_outcome(hist, r)
-        moves = [(s, a) for s, a in hist if isinstance(a, Move)]
-        plays = [(s, a) for s, a in moves if not a.is_pass]
+        # The facts: the reference game, stepped alongside, ended the same way.
+        self.expect(res == self.twin.result, "result_matches_reference_game", (res, self.twin.result))
+        plays = [(s, a) for s, a in g.history if isinstance(a, Move) and not a.is_pass]
         winner = plays[-1][0]
-        bombs = sum(1 for _, a in plays if a.kind in (Kind.BOMB, Kind.ROCKET))
         per_seat = Counter(s for s, _ in plays)
-        won = winner == landlord
-        if won:
-            spring = 1 if all(per_seat[s] == 0 for s in range(n) if s != landlord) else 0
-        else:
-            spring = 2 if per_seat[landlord] == 1 else 0
-        value = base * 2 ** (bombs + doubles + (1 if spring else 0))
-        scores = tuple(((n - 1) * value if s == landlord else -value) * (1 if won else -1) for s in range(n))
-        facts = (landlord, won, winner, base, bombs, spring, doubles, value, scores, len(moves), g.deal_number)
-        got = (res.landlord, res.landlord_won, res.winner, res.base, res.bombs, res.spring, res.doubles,
-               res.value, res.scores, res.plies, res.redeals)
-        self.expect(got == facts, "result_facts_from_history", (got, facts))
         sizes = g.hand_sizes
         self.expect(sizes[winner] == 0 and all(sizes[s] > 0 for s in range(n) if s != winner), "one_empty_hand",
                     sizes)

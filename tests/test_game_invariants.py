@@ -23,8 +23,8 @@ ALL = [pytest.param(r, id=r.name) for pair in RULES_BY_PLAYERS.values() for r in
 
 # Checks that must run on every step / every game (a checker that silently
 # skipped them would pass anything).
-EVERY_STEP = ("cards_conserved", "hand_sizes", "to_move", "undo_exact", "redo_exact")
-EVERY_GAME = ("zero_sum", "returns", "settle_from_result", "result_facts_from_history",
+EVERY_STEP = ("cards_conserved", "hand_sizes", "matches_reference_game", "undo_exact", "redo_exact")
+EVERY_GAME = ("zero_sum", "returns", "settle_from_result", "result_matches_reference_game",
               "matches_compiled_playout", "one_empty_hand", "rejected_after_end")
 
 

@@ -123,6 +123,12 @@ def _int(x: object, what: str, low: int, high: int) -> int:
 class ReferenceGame:
     """One deal of Dou Dizhu in plain Python, with :class:`ddz_fast.Game`'s API."""
 
+    # The play phase's move generator: the pure-Python oracle.  (The game
+    # invariant checker, tests/invariants.py, plays many games with a
+    # subclass that takes the compiled kernels' moves instead; the
+    # differential suite checks those against this oracle.)
+    play_moves = staticmethod(_play_moves)
+
     # -- starting -----------------------------------------------------------
     def __init__(self, rules: RulesLike = "standard", seed: Optional[int] = None) -> None:
         self.rules = resolve_rules(rules)
@@ -243,7 +249,7 @@ class ReferenceGame:
             if isinstance(played, (str, bytes)) or len(played) != n:
                 raise ValueError(f"played needs {n} entries")
             played = [_int(x, "played[i]", 0, 10**6) for x in played]
-        _play_moves(rows[to_move], last, r)   # checks `last` against the rules and the hand
+        cls.play_moves(rows[to_move], last, r)   # checks `last` against the rules and the hand
 
         g = cls.__new__(cls)
         g.rules = r
@@ -383,7 +389,7 @@ class ReferenceGame:
         if self._phase is Phase.OVER:
             return ()
         if self._phase is Phase.PLAY:
-            return _play_moves(self._hands[self._to_move], self._last, self.rules)
+            return self.play_moves(self._hands[self._to_move], self._last, self.rules)
         if self._phase is Phase.DOUBLING:
             return (NO_DOUBLE, DOUBLE)
         if self.rules.auction == "bid":
