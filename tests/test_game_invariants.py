@@ -159,7 +159,7 @@ class _ScoresNotZeroSum(_Broken):
     (_UndoLosesBase, Rates(), "undo_exact"),
     (_CloneIsSelf, Rates(clone=1.0), "clone"),
     (_HandsMissACard, Rates(), "cards_conserved"),
-    (_ScoresNotZeroSum, Rates(), "zero_sum"),
+    (_ScoresNotZeroSum, Rates(), "matches_reference_game"),
 ])
 def test_checker_catches_a_broken_engine(broken, rates, expected):
     rep = check_games(PRESETS["standard"], 5, seed=3, rates=rates, game_cls=broken)

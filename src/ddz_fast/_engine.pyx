@@ -62,6 +62,9 @@ MAX_BASE = 1 << 20
 
 cdef tuple _PHASES = tuple(Phase)
 
+cdef enum:
+    MIN_PART = 16
+
 
 def max_bombs(rules):
     """Most bombs and rockets one deal can hold: every rank split into 4-card
@@ -1675,7 +1678,9 @@ cdef class _Job:
 
 
 cdef list _split(Py_ssize_t n, int threads):
-    cdef int k = max(1, min(threads, n)) if n else 1, t
+    # At least MIN_PART games a thread: starting a thread costs more than a
+    # few games (the results never depend on the split).
+    cdef int k = max(1, min(threads, n // MIN_PART)) if n else 1, t
     return [(n * t // k, n * (t + 1) // k) for t in range(k)]
 
 
