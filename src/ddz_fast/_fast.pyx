@@ -13,7 +13,7 @@ from libc.stdlib cimport malloc, calloc, free
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.tuple cimport PyTuple_GET_ITEM
 from cpython.ref cimport PyObject, Py_INCREF
-from libc.string cimport memcpy, memcmp
+from libc.string cimport memcpy, memcmp, memset
 
 import operator
 import threading
@@ -26,10 +26,11 @@ from ._move cimport Move, make_move, K_PASS
 from ._kernels cimport (
     RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_free, gen_moves,
     row_info, classify_c, beats_c, valid_move_c, pack_row, key_hash, CARD_KEY_BITS,
+    count_moves_c,
 )
 from .cards import to_counts, format_cards
 from .moves import parse_move_with
-from .rules import PRESETS, Rules, check_rules, resolve_rules
+from .rules import MOVE_OPTIONS, PRESETS, Rules, check_rules, resolve_rules
 
 cnp.import_array()
 
@@ -62,10 +63,8 @@ cdef inline unsigned long long _valid_bit(int cid) noexcept nogil:
 
 
 cdef tuple _move_options(rules):
-    return (rules.decks, rules.solo_kickers, rules.four_with_kickers,
-            rules.airplane_solo_distinct, rules.four_two_solo_distinct,
-            rules.both_jokers_as_kickers, rules.airplane_bomb_kickers,
-            rules.airplane_adjacent_trio_kickers)
+    # The registry key: the deck and every move option, in Rules field order.
+    return (rules.decks,) + tuple([getattr(rules, name) for name in MOVE_OPTIONS])
 
 
 _REGISTER_LOCK = threading.Lock()
@@ -87,18 +86,13 @@ cdef int _register_locked(rules) except -1:
         return cid
     if _NRULES >= MAX_RULES:  # cannot happen: there are 256 option combinations
         raise RuntimeError("too many distinct Rules")
-    cdef RulesC* rc = &_RULES[_NRULES]
-    rc.id = _NRULES
-    rc.decks = rules.decks
-    rc.max_count = 4 * rules.decks      # (from decks itself, never from an overridable property)
-    rc.max_joker = rules.decks
-    rc.solo_kickers = rules.solo_kickers
-    rc.four_with_kickers = rules.four_with_kickers
-    rc.airplane_solo_distinct = rules.airplane_solo_distinct
-    rc.four_two_solo_distinct = rules.four_two_solo_distinct
-    rc.both_jokers = rules.both_jokers_as_kickers
-    rc.airplane_bomb_kickers = rules.airplane_bomb_kickers
-    rc.airplane_adjacent_trio = rules.airplane_adjacent_trio_kickers
+    # The options go through a dict keyed by the Rules field names, which
+    # Cython coerces to the struct: a field missing on either side fails.
+    fields = {name: getattr(rules, name) for name in MOVE_OPTIONS}
+    fields.update(id=_NRULES, decks=rules.decks,
+                  max_count=4 * rules.decks,   # (from decks itself, never from an overridable property)
+                  max_joker=rules.decks)
+    _RULES[_NRULES] = fields
     _RULE_IDS[key] = _NRULES
     _RULE_OBJS.append(rules)
     _NRULES += 1
@@ -138,6 +132,14 @@ for _preset in PRESETS:
 cdef const RulesC* rules_c(object rules) except NULL:
     """The C rules of a preset name or a Rules (validated, registered)."""
     return &_RULES[_rules_id(rules)]
+
+
+def _rules_c_fields():
+    """The field names of the C rules struct (for the test that they hold
+    exactly the Rules move options)."""
+    cdef RulesC rc
+    memset(&rc, 0, sizeof(rc))
+    return list(<dict>rc)
 
 
 cdef object _rules_obj(object rules):
@@ -934,3 +936,67 @@ def count_moves(hands, lasts=None, *, rules="standard", threads=1):
         return int(per_hand[0])
     per_hand, _, _ = _run_batch(hands, lasts, rules, threads, True)
     return per_hand
+
+
+# ---------------------------------------------------------------------------
+# Kernel timing (for benchmarks/compare.py): the kernels alone, called from C
+# ---------------------------------------------------------------------------
+
+def _time_kernel(hands, lasts=None, *, rules="standard", int repeat=5, bint count=False):
+    """Best wall time (seconds) of running the move kernel over every hand
+    (one reused output buffer, nothing kept), the rows written, and the best
+    time of a memcpy of those bytes (the floor for writing them).  With
+    count=True the closed-form counter is timed instead."""
+    import time
+    cdef int cid = _rules_id(rules)
+    cdef const RulesC* rc = &_RULES[cid]
+    hands = _check_batch_hands(hands, rules, rc)
+    infos = _check_batch_lasts(lasts, hands, rules, rc)
+    cdef const unsigned char* hp = <const unsigned char*>cnp.PyArray_DATA(hands)
+    cdef const MoveInfo* lp = NULL if infos is None else <const MoveInfo*>cnp.PyArray_DATA(infos)
+    cdef Py_ssize_t n = hands.shape[0], i, total = 0, acc = 0
+    cdef Out o
+    cdef int rep
+    cdef double best = 1e300, best_copy = 1e300, t
+    cdef unsigned char* src
+    cdef unsigned char* dst
+    if not out_init(&o, 4096, False):
+        raise MemoryError()
+    try:
+        for rep in range(repeat):
+            t = time.perf_counter()
+            with nogil:
+                total = 0
+                for i in range(n):
+                    if count:
+                        total += count_moves_c(hp + i * 15, rc, NULL if lp == NULL else &lp[i])
+                    else:
+                        o.n = 0
+                        gen_moves(hp + i * 15, rc, NULL if lp == NULL else &lp[i], &o)
+                        total += o.n
+            t = time.perf_counter() - t
+            if t < best:
+                best = t
+        if o.oom:
+            raise MemoryError()
+        # the same bytes copied: n rows of ROW bytes, in chunks of the hands' sizes
+        src = <unsigned char*>malloc(total * ROW + 1)
+        dst = <unsigned char*>malloc(total * ROW + 1)
+        if src == NULL or dst == NULL:
+            free(src)
+            free(dst)
+            raise MemoryError()
+        memset(src, 1, total * ROW)
+        for rep in range(repeat):
+            t = time.perf_counter()
+            with nogil:
+                memcpy(dst, src, total * ROW)
+            t = time.perf_counter() - t
+            if t < best_copy:
+                best_copy = t
+        acc = dst[total * ROW // 2] if total else 0
+        free(src)
+        free(dst)
+    finally:
+        out_free(&o)
+    return best, total, best_copy + 0 * acc
