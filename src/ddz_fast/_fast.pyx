@@ -44,6 +44,9 @@ __all__ = ["legal_moves", "classify", "beats", "parse_move", "legal_moves_batch"
 # ---------------------------------------------------------------------------
 
 cdef enum:
+    # Rows of the first buffer of a single call: most hands fit (a 20-card
+    # lead has 78 moves on average), so most calls allocate once.
+    FIRST_ROWS = 192
     MAX_RULES = 256
     VALID_BITS = 64              # ids below this get a Move._valid_for bit
     K_ROCKET_CODE = 14           # the highest kind code
@@ -99,9 +102,13 @@ cdef int _register_locked(rules) except -1:
     return _NRULES - 1
 
 
+cdef object _LAST = (None, -1)     # (the last Rules object looked up, its id)
+
+
 cdef inline int _rules_id(object rules) except -1:
     """Registry id of a preset name or a Rules (validated)."""
     cdef object hit
+    cdef tuple last
     if type(rules) is str:
         hit = _BY_NAME.get(rules)
         if hit is not None:
@@ -109,15 +116,26 @@ cdef inline int _rules_id(object rules) except -1:
         r = resolve_rules(rules)          # raises for unknown names
         _BY_NAME[rules] = _register(r)
         return _BY_NAME[rules]
+    last = <tuple>_LAST                   # (one read: another thread may replace it)
+    if <PyObject*>PyTuple_GET_ITEM(last, 0) is <PyObject*>rules:
+        return <int><object>PyTuple_GET_ITEM(last, 1)
+    return _rules_id_slow(rules)
+
+
+cdef int _rules_id_slow(object rules) except -1:
+    global _LAST
+    cdef object hit
     if isinstance(rules, Rules):
         # The id is cached on the object; Rules.__getstate__ leaves it out of
-        # pickles, since ids are local to a process.
+        # pickles, since ids are local to a process.  The last object looked
+        # up is also remembered here (no attribute lookup for a Rules used
+        # call after call).
         hit = getattr(rules, "_ddz_cid", None)
-        if hit is not None:
-            return <int>hit
-        cid = _register(rules)
-        object.__setattr__(rules, "_ddz_cid", cid)
-        return cid
+        if hit is None:
+            hit = _register(rules)
+            object.__setattr__(rules, "_ddz_cid", hit)
+        _LAST = (rules, hit)
+        return <int>hit
     if isinstance(rules, str):           # a str subclass such as numpy.str_
         return _rules_id(str(rules))
     resolve_rules(rules)  # raises TypeError
@@ -465,7 +483,7 @@ cdef class MoveList:
         else:
             arr = cnp.PyArray_SimpleNewFromData(2, dims, cnp.NPY_UINT8, self.data)
             cnp.set_array_base(arr, self)
-        arr.flags.writeable = False
+        cnp.PyArray_CLEARFLAGS(<cnp.ndarray>arr, cnp.NPY_ARRAY_WRITEABLE)   # (in C: no attribute call)
         return arr
 
     @property
@@ -585,7 +603,7 @@ def legal_moves(hand, last=None, *, rules="standard"):
         _load_move(last, rules, rc, &li, "last")
         _check_together(h, <Move>last, rc, rules)
         lp = &li
-    out_init(&o, 64, False)
+    out_init(&o, FIRST_ROWS, False)
     gen_moves(h, rc, lp, &o)
     if o.oom:
         out_free(&o)
