@@ -199,24 +199,28 @@ cdef inline void _commit(Out* o, unsigned char* p) noexcept nogil:
 # room it needs once (an exact bound) and writes through a local cursor.
 # ---------------------------------------------------------------------------
 
-cdef void gen_same(const Hand* k, int kind, int each, int rmin, Out* o) noexcept nogil:
-    # SOLO / PAIR / TRIO: `each` cards of one rank (jokers included: with two
-    # decks two equal jokers are a pair).
-    cdef unsigned int m = k.m[each] & _from(rmin)
-    cdef unsigned char* p
-    cdef u64 kh = _kind_hi(kind), c = each
+cdef inline unsigned char* _put_each(unsigned char* p, unsigned int m, u64 c, u64 kh) noexcept nogil:
+    # one row of c cards per rank in m (ascending); returns the cursor after them
     cdef int x
-    if not m:
-        return
-    p = _reserve(o, popcount(m))
-    if p == NULL:
-        return
     while m:
         x = ctz(m)
         m &= m - 1
         _put(p, c * _ONE[0][x], c * _ONE[1][x] | kh)
         p += ROW
-    _commit(o, p)
+    return p
+
+
+cdef void gen_same(const Hand* k, int kind, int each, int rmin, Out* o) noexcept nogil:
+    # SOLO / PAIR / TRIO: `each` cards of one rank (jokers included: with two
+    # decks two equal jokers are a pair).
+    cdef unsigned int m = k.m[each] & _from(rmin)
+    cdef unsigned char* p
+    if not m:
+        return
+    p = _reserve(o, popcount(m))
+    if p == NULL:
+        return
+    _commit(o, _put_each(p, m, each, _kind_hi(kind)))
 
 
 cdef void gen_trio_kick(const Hand* k, int kind, int rmin, Out* o) noexcept nogil:
@@ -509,30 +513,34 @@ cdef void gen_four_two(const Hand* k, const RulesC* r, int kind, int rmin, Out* 
     _commit(o, p)
 
 
+cdef inline unsigned int _bombs_of_size(const Hand* k, int size, int min_size, int min_rank) noexcept nogil:
+    # ranks holding a bomb of `size` cards that gen_bombs emits
+    cdef unsigned int m = k.m[size] & BOMB_RANKS
+    if size == min_size:
+        m &= _from(min_rank)
+    return m
+
+
+cdef inline unsigned char* _put_bombs(unsigned char* p, const Hand* k, const RulesC* r,
+                                      int min_size, int min_rank) noexcept nogil:
+    cdef int size
+    for size in range(min_size, r.max_count + 1):
+        p = _put_each(p, _bombs_of_size(k, size, min_size, min_rank), size, _kind_hi(K_BOMB))
+    return p
+
+
 cdef void gen_bombs(const Hand* k, const RulesC* r, int min_size, int min_rank, Out* o) noexcept nogil:
     # Bombs ordered by size, then rank; those of size min_size start at min_rank.
-    cdef unsigned int m
     cdef unsigned char* p
-    cdef u64 kh = _kind_hi(K_BOMB), c
-    cdef int size, x, n = 0
+    cdef int size, n = 0
     for size in range(min_size, r.max_count + 1):
-        n += popcount(k.m[size] & BOMB_RANKS)
+        n += popcount(_bombs_of_size(k, size, min_size, min_rank))
     if n == 0:
         return
     p = _reserve(o, n)
     if p == NULL:
         return
-    for size in range(min_size, r.max_count + 1):
-        m = k.m[size] & BOMB_RANKS
-        if size == min_size:
-            m &= _from(min_rank)
-        c = size
-        while m:
-            x = ctz(m)
-            m &= m - 1
-            _put(p, c * _ONE[0][x], c * _ONE[1][x] | kh)
-            p += ROW
-    _commit(o, p)
+    _commit(o, _put_bombs(p, k, r, min_size, min_rank))
 
 
 cdef inline bint _has_rocket(const Hand* k, const RulesC* r) noexcept nogil:
@@ -618,20 +626,52 @@ cdef void gen_response(const unsigned char* h, const RulesC* r, const MoveInfo* 
     if o.count_only:
         o.n += count_moves_c(h, r, last)
         return
+    if last.kind == K_ROCKET:
+        p = _reserve(o, 1)
+        if p != NULL:
+            _put(p, 0, _kind_hi(K_PASS))
+            o.n += 1
+        return
+    hand_masks(h, r.max_count, &k)
+    if K_SOLO <= last.kind <= K_TRIO or last.kind == K_BOMB:
+        _respond_single_rank(&k, r, last, o)
+        return
     p = _reserve(o, 1)
     if p == NULL:
         return
     _put(p, 0, _kind_hi(K_PASS))
     o.n += 1
-    if last.kind == K_ROCKET:
-        return
-    hand_masks(h, r.max_count, &k)
-    if last.kind == K_BOMB:
-        gen_bombs(&k, r, last.ncards, last.rank + 1, o)
-    else:
-        gen_kind(&k, r, last.kind, last.length, last.length, last.rank + 1, o)
-        gen_bombs(&k, r, 4, 0, o)
+    gen_kind(&k, r, last.kind, last.length, last.length, last.rank + 1, o)
+    gen_bombs(&k, r, 4, 0, o)
     gen_rocket(&k, r, o)
+
+
+cdef void _respond_single_rank(const Hand* k, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil:
+    # The commonest answers (to a solo, pair, trio or bomb) in one reservation
+    # and one pass: PASS, the same kind higher, the bombs that beat it, the rocket.
+    cdef unsigned int same = 0
+    cdef int min_size = 4, min_rank = 0, size, n
+    cdef unsigned char* p
+    cdef bint rocket = _has_rocket(k, r)
+    cdef u64 c = r.max_joker
+    if last.kind == K_BOMB:
+        min_size = last.ncards
+        min_rank = last.rank + 1
+    else:
+        same = k.m[last.ncards] & _from(last.rank + 1)
+    n = 1 + popcount(same) + rocket
+    for size in range(min_size, r.max_count + 1):
+        n += popcount(_bombs_of_size(k, size, min_size, min_rank))
+    p = _reserve(o, n)
+    if p == NULL:
+        return
+    _put(p, 0, _kind_hi(K_PASS))
+    p = _put_each(p + ROW, same, last.ncards, _kind_hi(last.kind))
+    p = _put_bombs(p, k, r, min_size, min_rank)
+    if rocket:
+        _put(p, 0, (c * _ONE[1][LOW] + c * _ONE[1][HIGH]) | _kind_hi(K_ROCKET))
+        p += ROW
+    _commit(o, p)
 
 
 cdef void gen_moves(const unsigned char* h, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil:
