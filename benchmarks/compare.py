@@ -28,6 +28,11 @@ Install and run (from the repository root):
 
 Options: --quick (about 15 s), --hands N, --seed S, --markdown, --strict
 (exit status 1 when a target fails); see --help for the rest.
+
+Kernel against kernel with DLE (zizhang-qiu/doudizhu_learning_environment,
+C++): set DDZ_DLE_DIR to a checkout of it; its move library and
+benchmarks/dle/dle_kernel.cc are compiled with g++ (cached under
+~/.cache/ddz_fast_bench).
 """
 from __future__ import annotations
 
@@ -509,6 +514,82 @@ def kernel_section(out, args, ours, deals, prevs_all, results):
              "run (the floor for storing them). count = count_moves' closed form (no rows).")
 
 
+def _build_dle(src):
+    """Compile benchmarks/dle/dle_kernel.cc against the DLE sources at `src`
+    (the repository root of zizhang-qiu/doudizhu_learning_environment) into
+    a cache directory; returns the binary's path, or raises with the reason."""
+    import glob
+    import hashlib
+    lib = os.path.join(src, "doudizhu_learning_environment", "doudizhu_lib")
+    sources = sorted(f for f in glob.glob(os.path.join(lib, "*.cc")) if not f.endswith("_test.cc"))
+    if not sources:
+        raise RuntimeError(f"no DLE sources under {lib}")
+    harness = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dle", "dle_kernel.cc")
+    tag = hashlib.sha1("".join(open(f, "rb").read().hex()[:64] for f in sources + [harness])
+                       .encode()).hexdigest()[:12]
+    out_dir = os.path.join(os.path.expanduser("~"), ".cache", "ddz_fast_bench")
+    os.makedirs(out_dir, exist_ok=True)
+    exe = os.path.join(out_dir, f"dle_kernel_{tag}")
+    if not os.path.exists(exe):
+        cmd = ["g++", "-O3", "-std=c++17", "-I", lib, harness] + sources + ["-o", exe]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode:
+            raise RuntimeError("building DLE failed: " + r.stderr[-400:])
+    return exe
+
+
+def dle_section(out, args, deals, results):
+    """Kernel against kernel, both called from compiled code on the same
+    distinct deals: DLE's move search (C++) against ours (C).  Needs
+    DDZ_DLE_DIR (a checkout of zizhang-qiu/doudizhu_learning_environment)
+    and g++."""
+    import struct
+    import tempfile
+    from ddz_fast._fast import _time_kernel
+    src = os.environ.get("DDZ_DLE_DIR")
+    if not src:
+        results["dle"] = "DDZ_DLE_DIR not set"
+        return
+    try:
+        exe = _build_dle(src)
+    except (OSError, RuntimeError) as e:
+        results["dle"] = str(e)
+        return
+    out.heading(f"Kernel against kernel: DLE (C++) and ddz-fast (C), {len(deals)} distinct deals")
+    lead_h = np.array([d["landlord"] for d in deals], dtype=np.uint8)
+    resp_h = np.array([d["farmer1"] for d in deals], dtype=np.uint8)
+    # farmer1 answers the landlord's lowest single card (the resp-solo scenario)
+    low = np.array([int(np.flatnonzero(h)[0]) for h in lead_h], dtype=np.int8)
+    last_rows = np.zeros((len(deals), 16), dtype=np.uint8)
+    last_rows[np.arange(len(deals)), low] = 1
+    last_rows[:, 15] = 1   # SOLO
+    reps = max(5, args.repeat // 10)
+    progress("timing DLE's kernel and ours from compiled code")
+    rows = []
+    for name, H, solo in (("lead, 20 cards", lead_h, np.full(len(deals), -1, np.int8)),
+                          ("response to a single, 17 cards", resp_h, low)):
+        with tempfile.NamedTemporaryFile(suffix=".bin", delete=False) as fh:
+            fh.write(struct.pack("i", len(H)) + H.tobytes() + solo.tobytes())
+        try:
+            got = subprocess.run([exe, fh.name, str(reps)], capture_output=True, text=True, timeout=600)
+        finally:
+            os.unlink(fh.name)
+        lead_ns, lead_moves, resp_ns, resp_moves = got.stdout.split()
+        dle_ns, dle_moves = (float(lead_ns), int(lead_moves)) if solo[0] < 0 else (float(resp_ns), int(resp_moves))
+        t, moves, _ = _time_kernel(H, None if solo[0] < 0 else last_rows, repeat=reps)
+        ours_ns = t / len(H) * 1e9
+        rows.append([name, f"{dle_ns:,.1f}", f"{dle_moves / len(H):.1f}", f"{ours_ns:,.1f}",
+                     f"{moves / len(H):.1f}", fmt_ratio(dle_ns / ours_ns)])
+        results.setdefault("dle_ratio", {})[name] = dle_ns / ours_ns
+    out.table(["kernel", "DLE ns/hand", "DLE moves/hand", "ddz-fast ns/hand", "ddz-fast moves/hand",
+               "ddz-fast speed-up"], rows, right={1, 2, 3, 4, 5})
+    out.note("DLE: its play-phase LegalMoves body (PASS for a response, the rocket, then "
+             "SearchForAllMoves / SearchForSingleRankMoves into a reused std::vector), timed in C++ "
+             "by benchmarks/dle/dle_kernel.cc; ddz-fast: gen_moves into one reused buffer "
+             "(ddz_fast._fast._time_kernel). The move sets differ where the rules do (DLE's "
+             "responses to a single hold no bombs).")
+
+
 def call_section(out, args, deals, results):
     """Fixed cost of a call and of a legal-action mask, per call from Python."""
     import ddz_fast
@@ -734,6 +815,13 @@ def targets_section(out, results):
             f"{vs_copy:.1f}x")
         add(f"count_moves >= {COUNT_VS_GENERATION:g}x generation (20-card leads)",
             vs_count >= COUNT_VS_GENERATION, f"{vs_count:.1f}x")
+    d = results.get("dle_ratio")
+    if d:
+        r = d["response to a single, 17 cards"]
+        add("responses >= 2x DLE's response kernel", r >= 2.0,
+            f"{r:.1f}x (lead {d['lead, 20 cards']:.1f}x), both from compiled code")
+    else:
+        add("responses >= 2x DLE's response kernel", None, results.get("dle", "DLE not run"))
     c = results.get("call", {})
     if c:
         fixed = c["legal_moves(one card)"] * 1e9
@@ -836,6 +924,7 @@ def main(argv=None):
     results = {"calls": {}, "batch": {}, "flat_single": {}, "games": {}, "kernel": {}}
     engine_section(out, args, ours, others, cmp_deals, prevs, results)
     kernel_section(out, args, ours, deals[:args.batch_hands], rand[:args.batch_hands], results)
+    dle_section(out, args, deals[:args.batch_hands], results)
     call_section(out, args, deals[:args.batch_hands], results)
     batch_section(out, args, ours, deals[:args.batch_hands], rand[:args.batch_hands], results)
     scaling_section(out, args, results)

@@ -130,20 +130,30 @@ cdef inline unsigned int _movemask(u64 x) noexcept nogil:
     return <unsigned int>((((x >> 7) & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56)
 
 
+cdef inline void _hand_words(const unsigned char* h, u64* lo, u64* hi) noexcept nogil:
+    # the 15 counts as bytes 0..7 and 8..14 of two words
+    memcpy(lo, h, 8)
+    memcpy(hi, h + 7, 8)      # bytes 7..14 (a hand has 15 bytes, no 16th)
+    hi[0] >>= 8
+
+
+cdef inline unsigned int _ge_mask(u64 lo, u64 hi, int t) noexcept nogil:
+    # Ranks holding >= t cards.  Counts are <= 8, so adding 0x80 - t to each
+    # byte sets its top bit exactly when the count is >= t, without carries
+    # between bytes.
+    cdef u64 add = (<u64>(0x80 - t)) * 0x0101010101010101ULL
+    return _movemask((lo + add) & 0x8080808080808080ULL) | (
+        _movemask((hi + add) & 0x0080808080808080ULL) << 8)
+
+
 cdef inline void hand_masks(const unsigned char* h, int max_count, Hand* k) noexcept nogil:
-    # Counts are <= 8, so adding 0x80 - t to each byte sets its top bit
-    # exactly when the count is >= t, without carries between bytes.
-    cdef u64 lo, hi, add
+    cdef u64 lo, hi
     cdef int t
-    memcpy(&lo, h, 8)
-    memcpy(&hi, h + 7, 8)      # bytes 7..14 (a hand has 15 bytes, no 16th)
-    hi >>= 8
+    _hand_words(h, &lo, &hi)
     k.h = h
     k.m[0] = 0x7FFF
     for t in range(1, max_count + 1):
-        add = (<u64>(0x80 - t)) * 0x0101010101010101ULL
-        k.m[t] = _movemask((lo + add) & 0x8080808080808080ULL) | (
-            _movemask((hi + add) & 0x0080808080808080ULL) << 8)
+        k.m[t] = _ge_mask(lo, hi, t)
     for t in range(max_count + 1, MAX_T + 2):
         k.m[t] = 0
     # the sum of the bytes (each word's sum is below 256)
@@ -632,10 +642,10 @@ cdef void gen_response(const unsigned char* h, const RulesC* r, const MoveInfo* 
             _put(p, 0, _kind_hi(K_PASS))
             o.n += 1
         return
-    hand_masks(h, r.max_count, &k)
     if K_SOLO <= last.kind <= K_TRIO or last.kind == K_BOMB:
-        _respond_single_rank(&k, r, last, o)
+        _respond_single_rank(h, r, last, o)
         return
+    hand_masks(h, r.max_count, &k)
     p = _reserve(o, 1)
     if p == NULL:
         return
@@ -646,28 +656,34 @@ cdef void gen_response(const unsigned char* h, const RulesC* r, const MoveInfo* 
     gen_rocket(&k, r, o)
 
 
-cdef void _respond_single_rank(const Hand* k, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil:
+cdef void _respond_single_rank(const unsigned char* h, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil:
     # The commonest answers (to a solo, pair, trio or bomb) in one reservation
-    # and one pass: PASS, the same kind higher, the bombs that beat it, the rocket.
-    cdef unsigned int same = 0
+    # and one pass: PASS, the same kind higher, the bombs that beat it, the
+    # rocket; only the masks they need.
+    cdef unsigned int same = 0, bombs[MAX_T + 1]
     cdef int min_size = 4, min_rank = 0, size, n
     cdef unsigned char* p
-    cdef bint rocket = _has_rocket(k, r)
-    cdef u64 c = r.max_joker
+    cdef bint rocket = h[LOW] >= r.max_joker and h[HIGH] >= r.max_joker
+    cdef u64 c = r.max_joker, lo, hi
+    _hand_words(h, &lo, &hi)
     if last.kind == K_BOMB:
         min_size = last.ncards
         min_rank = last.rank + 1
     else:
-        same = k.m[last.ncards] & _from(last.rank + 1)
+        same = _ge_mask(lo, hi, last.ncards) & _from(last.rank + 1)
     n = 1 + popcount(same) + rocket
     for size in range(min_size, r.max_count + 1):
-        n += popcount(_bombs_of_size(k, size, min_size, min_rank))
+        bombs[size] = _ge_mask(lo, hi, size) & BOMB_RANKS
+        if size == min_size:
+            bombs[size] &= _from(min_rank)
+        n += popcount(bombs[size])
     p = _reserve(o, n)
     if p == NULL:
         return
     _put(p, 0, _kind_hi(K_PASS))
     p = _put_each(p + ROW, same, last.ncards, _kind_hi(last.kind))
-    p = _put_bombs(p, k, r, min_size, min_rank)
+    for size in range(min_size, r.max_count + 1):
+        p = _put_each(p, bombs[size], size, _kind_hi(K_BOMB))
     if rocket:
         _put(p, 0, (c * _ONE[1][LOW] + c * _ONE[1][HIGH]) | _kind_hi(K_ROCKET))
         p += ROW
