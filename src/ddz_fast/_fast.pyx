@@ -8,7 +8,7 @@ whole batch.  Results match :mod:`ddz_fast.reference` exactly, order included.
 """
 cimport cython
 cimport numpy as cnp
-from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Destructor
+from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Destructor, PyCapsule_CheckExact
 from libc.stdlib cimport malloc, calloc, free
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.tuple cimport PyTuple_GET_ITEM
@@ -748,6 +748,22 @@ cdef class _Job:
 
 cdef object _check_batch_hands(object hands, object rules, const RulesC* rc):
     """Validate an (N, 15) array of hands; return it as C-contiguous uint8."""
+    cdef cnp.ndarray arr
+    cdef const unsigned char* hp
+    cdef Py_ssize_t i
+    if (type(hands) is cnp.ndarray and cnp.PyArray_TYPE(<cnp.ndarray>hands) == cnp.NPY_UINT8
+            and cnp.PyArray_NDIM(<cnp.ndarray>hands) == 2 and cnp.PyArray_DIM(<cnp.ndarray>hands, 1) == 15
+            and cnp.PyArray_ISCARRAY_RO(<cnp.ndarray>hands)):
+        # The common input, checked in C (the numpy checks below cost
+        # microseconds a call); any hand outside the deck takes the slow path,
+        # which names it.
+        arr = <cnp.ndarray>hands
+        hp = <const unsigned char*>cnp.PyArray_DATA(arr)
+        for i in range(cnp.PyArray_DIM(arr, 0)):
+            if not _within(hp + 15 * i, rc):
+                break
+        else:
+            return hands
     if not isinstance(hands, np.ndarray):
         if isinstance(hands, (str, bytes)):
             raise TypeError("hands must be an (N, 15) integer array")
@@ -865,19 +881,36 @@ cdef tuple _run_batch(object hands, object lasts, object rules, object threads, 
             raise MemoryError("out of memory generating moves")
     if count_only:
         return per_hand, None, cid
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(per_hand, out=offsets[1:])
-    total = offsets[n]
+    offsets = _offsets_of(<const cnp.int64_t*>cnp.PyArray_DATA(per_hand), n)
+    total = (<cnp.int64_t*>cnp.PyArray_DATA(offsets))[n]
     if threads == 1:
         # One part: hand its buffer to NumPy without copying.
         return offsets, _adopt_rows(&(<_Job>jobs[0]).out), cid
-    rows = np.empty((total, ROW), dtype=np.uint8)
-    cdef unsigned char* dst = <unsigned char*>cnp.PyArray_DATA(rows)
+    cdef Out joined
+    if not out_init(&joined, total, False):
+        raise MemoryError("out of memory generating moves")
     for job in jobs:
         if job.out.n:
-            memcpy(dst, job.out.data, job.out.n * ROW)
-            dst += job.out.n * ROW
-    return offsets, rows, cid
+            memcpy(joined.data + joined.n * ROW, job.out.data, job.out.n * ROW)
+            joined.n += job.out.n
+    return offsets, _adopt_rows(&joined), cid
+
+
+cdef object _offsets_of(const cnp.int64_t* per_hand, Py_ssize_t n):
+    """(n + 1,) int64 running sums of per_hand, from 0, in memory of its own
+    (a capsule base: see _make_batch)."""
+    cdef cnp.npy_intp dim = n + 1
+    cdef cnp.int64_t* off = <cnp.int64_t*>malloc((n + 1) * sizeof(cnp.int64_t))
+    cdef Py_ssize_t i
+    if off == NULL:
+        raise MemoryError()
+    off[0] = 0
+    for i in range(n):
+        off[i + 1] = off[i] + per_hand[i]
+    capsule = PyCapsule_New(off, NULL, <PyCapsule_Destructor>_free_capsule)
+    arr = cnp.PyArray_SimpleNewFromData(1, &dim, cnp.NPY_INT64, off)
+    cnp.set_array_base(arr, capsule)
+    return arr
 
 
 cdef void _free_capsule(object capsule) noexcept:
@@ -924,10 +957,24 @@ cdef object _frozen(object arr):
     return np.frombuffer(memoryview(flat).toreadonly(), dtype=arr.dtype).reshape(arr.shape)
 
 
+cdef object _read_only(object arr):
+    """`arr` read-only for good.  An array over memory a capsule owns (the
+    batch kernels' own buffers) just loses its writeable flag, which NumPy
+    will not set again (the capsule exports no writeable buffer); anything
+    else goes through _frozen."""
+    cdef PyObject* base
+    if type(arr) is cnp.ndarray:
+        base = <PyObject*>cnp.PyArray_BASE(<cnp.ndarray>arr)
+        if base != NULL and PyCapsule_CheckExact(<object>base):
+            cnp.PyArray_CLEARFLAGS(<cnp.ndarray>arr, cnp.NPY_ARRAY_WRITEABLE)
+            return arr
+    return _frozen(arr)
+
+
 cdef MoveBatch _make_batch(object rows, object offsets, int cid):
     cdef MoveBatch b = MoveBatch.__new__(MoveBatch)
-    b.rows = _frozen(rows)
-    b.offsets = _frozen(offsets)
+    b.rows = _read_only(rows)
+    b.offsets = _read_only(offsets)
     b.cid = cid
     return b
 
