@@ -490,7 +490,6 @@ def kernel_section(out, args, ours, deals, prevs_all, results):
     """The kernels alone, called from C in a loop over distinct hands
     (ddz_fast._fast._time_kernel), against a memcpy of the same output
     bytes, and the closed-form counter against generation."""
-    import ddz_fast
     from ddz_fast._fast import _time_kernel
     out.heading(f"Kernels from C: {len(deals)} distinct deals")
     lead_h = np.array([d["landlord"] for d in deals], dtype=np.uint8)

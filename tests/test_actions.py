@@ -22,7 +22,7 @@ from math import comb
 
 from ddz_fast.actions import ActionSpace, action_space, max_hand, pack_rows
 from optional import require
-from test_full_deck_counts import (FOUR_TABLE, STANDARD_TABLE, STRICT_TABLE,
+from test_full_deck_counts import (FOUR_TABLE, STANDARD_TABLE,
                                    airplane_solo_by_generating_function, count_by_kind, full_deck)
 
 ONE_DECK = np.array([4] * 13 + [1, 1])

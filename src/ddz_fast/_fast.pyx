@@ -1021,14 +1021,14 @@ def _time_kernel(hands, lasts=None, *, rules="standard", int repeat=5, bint coun
     cdef const MoveInfo* lp = NULL if infos is None else <const MoveInfo*>cnp.PyArray_DATA(infos)
     cdef Py_ssize_t n = hands.shape[0], i, total = 0, acc = 0
     cdef Out o
-    cdef int rep
+    cdef int _rep
     cdef double best = 1e300, best_copy = 1e300, t
     cdef unsigned char* src
     cdef unsigned char* dst
     if not out_init(&o, 4096, False):
         raise MemoryError()
     try:
-        for rep in range(repeat):
+        for _rep in range(repeat):
             t = time.perf_counter()
             with nogil:
                 total = 0
@@ -1052,7 +1052,7 @@ def _time_kernel(hands, lasts=None, *, rules="standard", int repeat=5, bint coun
             free(dst)
             raise MemoryError()
         memset(src, 1, total * ROW)
-        for rep in range(repeat):
+        for _rep in range(repeat):
             t = time.perf_counter()
             with nogil:
                 memcpy(dst, src, total * ROW)

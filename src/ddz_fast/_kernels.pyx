@@ -713,7 +713,7 @@ cdef u64 _POW[MAX_T + 1][16][MAX_L + 1]   # _POW[c][g][j]: [x^j] (1 + x + ... + 
 
 
 cdef void _init_count_tables() noexcept:
-    cdef int n, j, c, g, i
+    cdef int n, j, c, g, _i
     for n in range(16):
         for j in range(16):
             _BINOM[n][j] = 0
@@ -724,12 +724,12 @@ cdef void _init_count_tables() noexcept:
         for g in range(16):
             for j in range(MAX_L + 1):
                 _POW[c][g][j] = 1 if j == 0 else 0
-            for i in range(g):        # multiply by (1 + ... + x^c), high degrees first
+            for _i in range(g):       # multiply by (1 + ... + x^c), high degrees first
                 for j in range(MAX_L, -1, -1):
-                    _POW[c][g][j] = sum_low(_POW[c][g], j, c)
+                    _POW[c][g][j] = _sum_low(_POW[c][g], j, c)
 
 
-cdef u64 sum_low(u64* a, int j, int c) noexcept:
+cdef u64 _sum_low(u64* a, int j, int c) noexcept:
     # a[j] + a[j - 1] + ... + a[j - c] (indices >= 0)
     cdef u64 s = 0
     cdef int i
