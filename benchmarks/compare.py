@@ -28,6 +28,11 @@ Install and run (from the repository root):
 
 Options: --quick (about 15 s), --hands N, --seed S, --markdown, --strict
 (exit status 1 when a target fails); see --help for the rest.
+
+Kernel against kernel with DLE (zizhang-qiu/doudizhu_learning_environment,
+C++): set DDZ_DLE_DIR to a checkout of it; its move library and
+benchmarks/dle/dle_kernel.cc are compiled with g++ (cached under
+~/.cache/ddz_fast_bench).
 """
 from __future__ import annotations
 
@@ -50,10 +55,15 @@ import engines as E  # noqa: E402
 # ---------------------------------------------------------------------------
 # Targets
 # ---------------------------------------------------------------------------
-LEAD_VS_OPENSPIEL = 10.0      # lead generation, per call, 20-card hands
+LEAD_VS_OPENSPIEL = 20.0      # lead generation, per call from Python, distinct 20-card hands
 LEAD_VS_DOUZERO = 100.0
-RESPONSE_VS_OPENSPIEL = 1.5   # responses, per call, pooled over the scenarios
+RESPONSE_VS_OPENSPIEL = 3.0   # responses, per call, pooled over the scenarios
 BATCH_MOVES_PER_S = 100e6     # legal_moves_batch, one thread, 20-card leads
+KERNEL_MOVES_PER_S = 500e6    # the lead kernel from C, one core, distinct 20-card hands
+KERNEL_VS_MEMCPY = 8.0        # ... within 8x of a memcpy of the same output bytes
+COUNT_VS_GENERATION = 10.0    # count_moves kernel against the lead kernel, 20-card hands
+CALL_FIXED_NS = 40.0          # a single legal_moves call on a one-card hand
+MASK_VS_CALL = 1.5            # ActionSpace.mask against a legal_moves call, same hands
 BYTES_PER_MOVE = 16.0         # bytes of output (rows) per generated move
 FLAT_RATIO = 1.5              # ns/move of 20/25/33-card hands within 1.5x of 17-card hands
 
@@ -112,7 +122,49 @@ def progress(msg):
 # ---------------------------------------------------------------------------
 
 
+class Direct:
+    """Calls of one function on many argument tuples, timed as the plain
+    loop ``for a, b in args: fn(a, b)`` -- no wrapper object (such as a
+    functools.partial, whose keyword handling alone costs 65-90 ns a call)
+    between the loop and the engine.  Indexing and iteration give zero-arg
+    callables, for the checks that run the calls one by one."""
+
+    def __init__(self, fn, args):
+        self.fn, self.args = fn, list(args)
+        self.arity = len(self.args[0]) if self.args else 0
+        assert all(len(a) == self.arity for a in self.args)
+
+    def __len__(self):
+        return len(self.args)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return Direct(self.fn, self.args[k])
+        a = self.args[k]
+        return lambda: self.fn(*a)
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def timer(self):
+        names = ", ".join(f"a{i}" for i in range(self.arity))
+        loop = f"for {names}{',' if self.arity == 1 else ''} in args: fn({names})"
+        return timeit.Timer(loop, globals={"fn": self.fn, "args": self.args})
+
+
+def direct(calls):
+    """A list of functools.partial objects of one function with positional
+    arguments only, as a Direct; anything else unchanged."""
+    calls = list(calls) if not isinstance(calls, Direct) else calls
+    if (isinstance(calls, list) and calls and all(type(c) is partial for c in calls)
+            and len({id(c.func) for c in calls}) == 1 and not any(c.keywords for c in calls)):
+        return Direct(calls[0].func, [c.args for c in calls])
+    return calls
+
+
 def _timer(calls):
+    if isinstance(calls, Direct):
+        return calls.timer()
     return timeit.Timer("for f in calls: f()", globals={"calls": calls})
 
 
@@ -131,6 +183,7 @@ def best_times(named_calls, args):
     timing counts, and the name's time is the sum over its chunks.
     """
     plans, best = {}, {}
+    named_calls = {name: direct(calls) for name, calls in named_calls.items()}
     for name, calls in named_calls.items():
         for f in calls:  # warm-up
             f()
@@ -230,9 +283,9 @@ def engine_section(out, args, ours, others, deals, prevs, results):
         calls = {}
         for e in engines:
             if scen == "lead":
-                calls[e.name] = [e.lead_call(d) for d in deals]
+                calls[e.name] = direct(e.lead_call(d) for d in deals)
             else:
-                calls[e.name] = [e.response_call(d, p) for d, p in zip(deals, prevs[scen])]
+                calls[e.name] = direct(e.response_call(d, p) for d, p in zip(deals, prevs[scen]))
         sizes = {n: float(np.mean([len(f()) for f in c])) for n, c in calls.items()}
         best = best_times(calls, args)
         for n in calls:
@@ -347,7 +400,7 @@ def accelerator_section(out, args, others, results):
     rows = []
     for scen, _ in SCENARIOS:
         own = results["calls"][scen]["DouZero"]
-        fast = [partial(dz._get_legal_card_play_actions, f.args[0]) for f in own]
+        fast = Direct(dz._get_legal_card_play_actions, own.args)
         same = sum({tuple(m) for m in a()} == {tuple(m) for m in b()} for a, b in zip(own, fast))
         progress(f"timing the DouZero accelerator ({scen})")
         best = best_times({"own": own, "accelerated": fast}, args)
@@ -390,8 +443,10 @@ def batch_section(out, args, ours, deals, prevs_all, results):
         else:
             f = ddz_fast.count_moves if count else ddz_fast.legal_moves_batch
             c = args.batch_chunk
-            calls[name] = [partial(f, hands[k:k + c], None if lasts is None else lasts[k:k + c],
-                                   threads=threads) for k in range(0, n, c)]
+            # (rules and threads are positional-free keywords: a closure per
+            # chunk, one call per chunk of --batch-chunk hands)
+            calls[name] = [_batch_call(f, hands[k:k + c], None if lasts is None else lasts[k:k + c],
+                                       threads) for k in range(0, n, c)]
     progress("timing the batch kernel")
     best = best_times(calls, args)
     lead_total = int(ddz_fast.count_moves(lead_h).sum())
@@ -424,6 +479,138 @@ def batch_section(out, args, ours, deals, prevs_all, results):
              "offsets add 8 bytes a hand.")
 
 
+def _batch_call(f, hands, lasts, threads):
+    if threads == 1:
+        return (lambda: f(hands)) if lasts is None else (lambda: f(hands, lasts))
+    return ((lambda: f(hands, threads=threads)) if lasts is None
+            else (lambda: f(hands, lasts, threads=threads)))
+
+
+def kernel_section(out, args, ours, deals, prevs_all, results):
+    """The kernels alone, called from C in a loop over distinct hands
+    (ddz_fast._fast._time_kernel), against a memcpy of the same output
+    bytes, and the closed-form counter against generation."""
+    from ddz_fast._fast import _time_kernel
+    out.heading(f"Kernels from C: {len(deals)} distinct deals")
+    lead_h = np.array([d["landlord"] for d in deals], dtype=np.uint8)
+    resp_h = np.array([d["farmer1"] for d in deals], dtype=np.uint8)
+    resp_last = D.lasts_as_rows([ours.move_for(p) for p in prevs_all])
+    progress("timing the kernels from C")
+    rows = []
+    cases = {"lead, 20 cards": (lead_h, None), "response, 17 cards": (resp_h, resp_last)}
+    for k in (17, 10, 5):
+        cases[f"lead, {k} cards"] = (D.random_hands(len(deals), k, 1, args.seed), None)
+    for name, (H, L) in cases.items():
+        t, moves, t_copy = _time_kernel(H, L, repeat=max(5, args.repeat // 10))
+        c, _, _ = _time_kernel(H, L, repeat=max(5, args.repeat // 10), count=True)
+        rows.append([name, f"{moves / len(H):.1f}", f"{t / len(H) * 1e9:,.1f}", f"{t / moves * 1e9:.2f}",
+                     fmt_rate(moves / t), f"{t / t_copy:.1f}x", f"{c / len(H) * 1e9:,.1f}", f"{t / c:.1f}x"])
+        results["kernel"][name] = (t / len(H), moves / t, t / t_copy, t / c)
+    out.table(["kernel", "moves/hand", "ns/hand", "ns/move", "Mmoves/s", "vs memcpy of the rows",
+               "count ns/hand", "generation / count"], rows, right={1, 2, 3, 4, 5, 6, 7})
+    out.note("One reused output buffer, nothing kept (the move rows of every hand written, 16 bytes a "
+             "move); 'vs memcpy' = kernel time / a memcpy of all the rows written, measured in the same "
+             "run (the floor for storing them). count = count_moves' closed form (no rows).")
+
+
+def _build_dle(src):
+    """Compile benchmarks/dle/dle_kernel.cc against the DLE sources at `src`
+    (the repository root of zizhang-qiu/doudizhu_learning_environment) into
+    a cache directory; returns the binary's path, or raises with the reason."""
+    import glob
+    import hashlib
+    lib = os.path.join(src, "doudizhu_learning_environment", "doudizhu_lib")
+    sources = sorted(f for f in glob.glob(os.path.join(lib, "*.cc")) if not f.endswith("_test.cc"))
+    if not sources:
+        raise RuntimeError(f"no DLE sources under {lib}")
+    harness = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dle", "dle_kernel.cc")
+    tag = hashlib.sha1("".join(open(f, "rb").read().hex()[:64] for f in sources + [harness])
+                       .encode()).hexdigest()[:12]
+    out_dir = os.path.join(os.path.expanduser("~"), ".cache", "ddz_fast_bench")
+    os.makedirs(out_dir, exist_ok=True)
+    exe = os.path.join(out_dir, f"dle_kernel_{tag}")
+    if not os.path.exists(exe):
+        cmd = ["g++", "-O3", "-std=c++17", "-I", lib, harness] + sources + ["-o", exe]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode:
+            raise RuntimeError("building DLE failed: " + r.stderr[-400:])
+    return exe
+
+
+def dle_section(out, args, deals, results):
+    """Kernel against kernel, both called from compiled code on the same
+    distinct deals: DLE's move search (C++) against ours (C).  Needs
+    DDZ_DLE_DIR (a checkout of zizhang-qiu/doudizhu_learning_environment)
+    and g++."""
+    import struct
+    import tempfile
+    from ddz_fast._fast import _time_kernel
+    src = os.environ.get("DDZ_DLE_DIR")
+    if not src:
+        results["dle"] = "DDZ_DLE_DIR not set"
+        return
+    try:
+        exe = _build_dle(src)
+    except (OSError, RuntimeError) as e:
+        results["dle"] = str(e)
+        return
+    out.heading(f"Kernel against kernel: DLE (C++) and ddz-fast (C), {len(deals)} distinct deals")
+    lead_h = np.array([d["landlord"] for d in deals], dtype=np.uint8)
+    resp_h = np.array([d["farmer1"] for d in deals], dtype=np.uint8)
+    # farmer1 answers the landlord's lowest single card (the resp-solo scenario)
+    low = np.array([int(np.flatnonzero(h)[0]) for h in lead_h], dtype=np.int8)
+    last_rows = np.zeros((len(deals), 16), dtype=np.uint8)
+    last_rows[np.arange(len(deals)), low] = 1
+    last_rows[:, 15] = 1   # SOLO
+    reps = max(5, args.repeat // 10)
+    progress("timing DLE's kernel and ours from compiled code")
+    rows = []
+    for name, H, solo in (("lead, 20 cards", lead_h, np.full(len(deals), -1, np.int8)),
+                          ("response to a single, 17 cards", resp_h, low)):
+        with tempfile.NamedTemporaryFile(suffix=".bin", delete=False) as fh:
+            fh.write(struct.pack("i", len(H)) + H.tobytes() + solo.tobytes())
+        try:
+            got = subprocess.run([exe, fh.name, str(reps)], capture_output=True, text=True, timeout=600)
+        finally:
+            os.unlink(fh.name)
+        lead_ns, lead_moves, resp_ns, resp_moves = got.stdout.split()
+        dle_ns, dle_moves = (float(lead_ns), int(lead_moves)) if solo[0] < 0 else (float(resp_ns), int(resp_moves))
+        t, moves, _ = _time_kernel(H, None if solo[0] < 0 else last_rows, repeat=reps)
+        ours_ns = t / len(H) * 1e9
+        rows.append([name, f"{dle_ns:,.1f}", f"{dle_moves / len(H):.1f}", f"{ours_ns:,.1f}",
+                     f"{moves / len(H):.1f}", fmt_ratio(dle_ns / ours_ns)])
+        results.setdefault("dle_ratio", {})[name] = dle_ns / ours_ns
+    out.table(["kernel", "DLE ns/hand", "DLE moves/hand", "ddz-fast ns/hand", "ddz-fast moves/hand",
+               "ddz-fast speed-up"], rows, right={1, 2, 3, 4, 5})
+    out.note("DLE: its play-phase LegalMoves body (PASS for a response, the rocket, then "
+             "SearchForAllMoves / SearchForSingleRankMoves into a reused std::vector), timed in C++ "
+             "by benchmarks/dle/dle_kernel.cc; ddz-fast: gen_moves into one reused buffer "
+             "(ddz_fast._fast._time_kernel). The move sets differ where the rules do (DLE's "
+             "responses to a single hold no bombs).")
+
+
+def call_section(out, args, deals, results):
+    """Fixed cost of a call and of a legal-action mask, per call from Python."""
+    import ddz_fast
+    out.heading("Per-call costs from Python")
+    one = D.as_u8([1] + [0] * 14)
+    lead_h = [D.as_u8(d["landlord"]) for d in deals]
+    space = ddz_fast.action_space("standard")
+    buf = np.zeros(space.size, dtype=bool)
+    lm = ddz_fast.legal_moves
+    calls = {
+        "legal_moves(one card)": Direct(lm, [(one,)] * 2048),
+        "legal_moves(20-card hand)": Direct(lm, [(h,) for h in lead_h]),
+        "ActionSpace.mask(20-card hand)": Direct(space.mask, [(h,) for h in lead_h]),
+        "ActionSpace.mask(20-card hand, out=)": [lambda h=h: space.mask(h, out=buf) for h in lead_h],
+    }
+    progress("timing per-call costs")
+    best = best_times(calls, args)
+    rows = [[name, f"{best[name] * 1e9:,.0f}"] for name in calls]
+    out.table(["call", "ns/call"], rows, right={1})
+    results["call"] = best
+
+
 SIZES = (("standard", 1, (5, 10, 14, 17, 20)), ("four", 2, (25, 29, 33)))
 BUCKETS = (1, 8, 16, 32, 64, 128, 256, 512, 1024, 1 << 30)
 
@@ -435,8 +622,11 @@ def _batch_and_single(groups, args):
     import ddz_fast
     calls = {}
     for key, (rules, H) in groups.items():
-        calls[(key, "batch")] = [partial(ddz_fast.legal_moves_batch, H, rules=rules)]
-        calls[(key, "single")] = [partial(ddz_fast.legal_moves, H[i], rules=rules) for i in range(len(H))]
+        r = ddz_fast.resolve_rules(rules)
+        calls[(key, "batch")] = [lambda H=H, r=r: ddz_fast.legal_moves_batch(H, rules=r)]
+        # one Rules object passed call after call, as a program would
+        calls[(key, "single")] = [lambda h=H[i], r=r: ddz_fast.legal_moves(h, rules=r)
+                                  for i in range(len(H))]
     best = best_times(calls, args)
     return {key: (best[(key, "batch")], best[(key, "single")] * len(H))
             for key, (_, H) in groups.items()}
@@ -615,6 +805,30 @@ def targets_section(out, results):
         f"{r:.2f}x (batch ns/move: " + ", ".join(f"{k} cards {flat[k]:.1f}" for k in (17, 20, 25, 33))
         + "; single calls: " + ", ".join(f"{k} {results['flat_single'][k]:.1f}" for k in (17, 20, 25, 33))
         + ")")
+    k = results.get("kernel", {})
+    if k:
+        t_lead, rate, vs_copy, vs_count = k["lead, 20 cards"]
+        add(f"lead kernel >= {KERNEL_MOVES_PER_S / 1e6:g}M moves/s on one core", rate >= KERNEL_MOVES_PER_S,
+            f"{rate / 1e6:,.0f}M moves/s ({t_lead * 1e9:.0f} ns a 20-card hand, from C)")
+        add(f"lead kernel within {KERNEL_VS_MEMCPY:g}x of a memcpy of its rows", vs_copy <= KERNEL_VS_MEMCPY,
+            f"{vs_copy:.1f}x")
+        add(f"count_moves >= {COUNT_VS_GENERATION:g}x generation (20-card leads)",
+            vs_count >= COUNT_VS_GENERATION, f"{vs_count:.1f}x")
+    d = results.get("dle_ratio")
+    if d:
+        r = d["response to a single, 17 cards"]
+        add("responses >= 2x DLE's response kernel", r >= 2.0,
+            f"{r:.1f}x (lead {d['lead, 20 cards']:.1f}x), both from compiled code")
+    else:
+        add("responses >= 2x DLE's response kernel", None, results.get("dle", "DLE not run"))
+    c = results.get("call", {})
+    if c:
+        fixed = c["legal_moves(one card)"] * 1e9
+        add(f"single call fixed cost <= {CALL_FIXED_NS:g} ns", fixed <= CALL_FIXED_NS,
+            f"{fixed:.0f} ns (legal_moves on a one-card hand)")
+        r = min(c["ActionSpace.mask(20-card hand)"], c["ActionSpace.mask(20-card hand, out=)"]) / c[
+            "legal_moves(20-card hand)"]
+        add(f"mask <= {MASK_VS_CALL:g}x a legal_moves call", r <= MASK_VS_CALL, f"{r:.2f}x")
     bad = {s: v for s, v in results.get("reference_bad", {}).items() if v}
     add("ddz-fast == ddz_fast.reference on the checked deals (not a speed target)", not bad,
         "identical" if not bad else "DIFFERENT in " + ", ".join(f"{s} ({len(v)} deals)" for s, v in bad.items()))
@@ -633,7 +847,9 @@ def targets_section(out, results):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--hands", type=int, default=200, help="deals for the engine comparison (default 200)")
+    ap.add_argument("--hands", type=int, default=4096,
+                    help="distinct deals for the engine comparison (default 4096: a branch "
+                         "predictor learns a few hundred hands cycled over and over)")
     ap.add_argument("--batch-hands", type=int, default=4096, help="deals for the batch kernel (default 4096)")
     ap.add_argument("--scale-hands", type=int, default=400, help="random hands per hand size (default 400)")
     ap.add_argument("--games", type=int, default=20000,
@@ -662,7 +878,7 @@ def main(argv=None):
     ap.add_argument("--no-engine", action="store_true", help="skip the game-engine section (engine_compare.py)")
     args = ap.parse_args(argv)
     if args.quick:
-        args.hands, args.batch_hands, args.scale_hands, args.reference_hands = 40, 1024, 100, 4
+        args.hands, args.batch_hands, args.scale_hands, args.reference_hands = 256, 1024, 100, 4
         args.games, args.py_games, args.repeat, args.budget = 2000, 100, 40, 0.15
 
     out = Out(args.markdown)
@@ -706,8 +922,11 @@ def main(argv=None):
     prevs = {"resp-random": rand[:args.hands], "resp-beatable": beat[:args.hands],
              "resp-solo": solo[:args.hands]}
 
-    results = {"calls": {}, "batch": {}, "flat_single": {}, "games": {}}
+    results = {"calls": {}, "batch": {}, "flat_single": {}, "games": {}, "kernel": {}}
     engine_section(out, args, ours, others, cmp_deals, prevs, results)
+    kernel_section(out, args, ours, deals[:args.batch_hands], rand[:args.batch_hands], results)
+    dle_section(out, args, deals[:args.batch_hands], results)
+    call_section(out, args, deals[:args.batch_hands], results)
     batch_section(out, args, ours, deals[:args.batch_hands], rand[:args.batch_hands], results)
     scaling_section(out, args, results)
     os_engine = next((e for e in others if e.name == "OpenSpiel"), None)

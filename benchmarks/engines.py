@@ -114,9 +114,14 @@ class DdzFast(Engine):
         return self.mod.parse_move(counts_to_text(counts), _OUR_KIND[kind])
 
     def lead_call(self, deal, rules="standard"):
+        # positional arguments only for the default rules: the call a program makes
+        if rules == "standard":
+            return partial(self.mod.legal_moves, as_u8(deal["landlord"]))
         return partial(self.mod.legal_moves, as_u8(deal["landlord"]), rules=rules)
 
     def response_call(self, deal, prev, rules="standard"):
+        if rules == "standard":
+            return partial(self.mod.legal_moves, as_u8(deal["farmer1"]), self.move_for(prev))
         return partial(self.mod.legal_moves, as_u8(deal["farmer1"]), self.move_for(prev),
                        rules=rules)
 

@@ -1,8 +1,10 @@
 """Dense action ids per rule set (ActionSpace) and legal-action masks.
 
-Sizes are cross-checked against the per-kind full-deck counts of
-tests/test_full_deck_counts.py, which are derived there by combinatorial
-counting (closed forms), not by running the move generator.  Ids and masks
+Sizes are cross-checked against per-kind counts derived by combinatorial
+counting (closed forms written out below, and count_by_kind of
+tests/test_full_deck_counts.py), not by running the move generator: a space
+holds PASS and every move of at most as many cards as the largest hand of the
+game (20 with one deck, 33 with two).  Ids and masks
 are checked against plain Python lookups over the space's own move table and
 against legal_moves.
 """
@@ -16,9 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ddz_fast import PASS, PRESETS, Kind, Move, Rules, legal_moves, legal_moves_batch, parse_move
-from ddz_fast.actions import ActionSpace, action_space, pack_rows
+from math import comb
+
+from ddz_fast.actions import ActionSpace, action_space, max_hand, pack_rows
 from optional import require
-from test_full_deck_counts import FOUR_TABLE, STANDARD_TABLE, STRICT_TABLE, count_by_kind, full_deck
+from test_full_deck_counts import (FOUR_TABLE, STANDARD_TABLE,
+                                   airplane_solo_by_generating_function, count_by_kind, full_deck)
 
 ONE_DECK = np.array([4] * 13 + [1, 1])
 TWO_DECKS = np.array([8] * 13 + [2, 2])
@@ -36,14 +41,52 @@ def fits(hand, move, deck):
     return bool((hand + np.array(move.counts) <= deck).all())
 
 
-@pytest.mark.parametrize("preset, table", [("standard", STANDARD_TABLE), ("strict", STRICT_TABLE),
-                                           ("four", FOUR_TABLE)])
+K = Kind
+
+# The moves of at most 20 cards (one deck) or 33 (two decks), by kind, in
+# closed form (L = length: 13 - L windows of L consecutive ranks in 3..A).
+# Only the long kinds lose moves to the limit.
+STANDARD_PLAYABLE = {
+    **STANDARD_TABLE,
+    K.PAIR_CHAIN: sum(13 - n for n in range(3, 11)),  # 2L <= 20: 52
+    K.AIRPLANE: sum(13 - n for n in range(2, 7)),  # 3L <= 20: 45
+    K.AIRPLANE_PAIR: sum((13 - n) * comb(13 - n, n) for n in range(2, 5)),  # 5L <= 20
+    # 4L <= 20, by the generating function of test_full_deck_counts.py
+    K.AIRPLANE_SOLO: airplane_solo_by_generating_function(full_deck(PRESETS["standard"]),
+                                                          PRESETS["standard"], max_len=5),
+}
+STRICT_PLAYABLE = {
+    **STANDARD_PLAYABLE,
+    K.AIRPLANE_SOLO: sum((13 - n) * (comb(13 - n, n) + 2 * comb(13 - n, n - 1))
+                         for n in range(2, 6)),
+}
+FOUR_PLAYABLE = {
+    **FOUR_TABLE,
+    K.AIRPLANE: sum(13 - n for n in range(2, 12)),  # 3L <= 33: 65
+    K.AIRPLANE_PAIR: sum((13 - n) * (comb(15 - n, n) - comb(13 - n, n - 2)) for n in range(2, 7)),
+}
+
+
+@pytest.mark.parametrize("preset, table", [("standard", STANDARD_PLAYABLE), ("strict", STRICT_PLAYABLE),
+                                           ("four", FOUR_PLAYABLE)])
 def test_sizes_match_independent_counts(preset, table):
     space = action_space(preset)
-    # PASS plus every lead of the full deck, counted by kind in closed form.
+    rules = PRESETS[preset]
+    # PASS plus every lead of the full deck of at most max_hand cards,
+    # counted by kind in closed form, and by count_by_kind.
+    assert table == count_by_kind(full_deck(rules), rules, max_cards=max_hand(rules))
     assert space.size == len(space) == 1 + sum(table.values())
     kinds, per_kind = np.unique(space.rows[1:, 15], return_counts=True)
     assert {Kind(int(k)): int(n) for k, n in zip(kinds, per_kind)} == table
+
+
+def test_max_cards_is_the_largest_hand():
+    # the landlord's 17 + 3 cards, and 25 + 8 in the four-player game
+    assert max_hand(PRESETS["standard"]) == action_space("standard").max_cards == 20
+    assert max_hand(PRESETS["four"]) == action_space("four").max_cards == 33
+    for preset in PRESET_NAMES:
+        space = action_space(preset)
+        assert int(space.rows[:, :15].sum(axis=1).max()) == space.max_cards
 
 
 def per_kind(space):
@@ -55,13 +98,13 @@ def test_douzero_size_matches_counting():
     # count_by_kind (test_full_deck_counts.py) counts by combinatorics and
     # models the douzero options (pairs as two singles, both jokers attached).
     rules = PRESETS["douzero"]
-    assert per_kind(action_space("douzero")) == count_by_kind(full_deck(rules), rules)
+    assert per_kind(action_space("douzero")) == count_by_kind(full_deck(rules), rules, max_cards=20)
 
 
 def test_rlcard_size_matches_counting_and_rlcard():
     rules = PRESETS["rlcard"]
     space = action_space("rlcard")
-    counted = count_by_kind(full_deck(rules), rules)
+    counted = count_by_kind(full_deck(rules), rules, max_cards=20)
     ours = per_kind(space)
     # The rlcard options only restrict airplane singles: every other kind is
     # counted as usual.
@@ -77,12 +120,14 @@ def test_rlcard_size_matches_counting_and_rlcard():
 
 
 def test_known_sizes():
-    # 1 + the sums of the closed-form tables (see test_full_deck_counts.py)
-    # and, for douzero, of count_by_kind.
-    assert action_space("standard").size == 53751
-    assert action_space("strict").size == 13531
-    assert action_space("four").size == 7965
-    assert action_space("douzero").size == 59381
+    # 1 + the sums of the closed-form tables above (the sizes given in the
+    # project's issue 15, derived there independently) and, for douzero and
+    # rlcard, of count_by_kind; RLCard's own space has 27,472 ids too.
+    assert action_space("standard").size == 28356
+    assert action_space("strict").size == 12655
+    assert action_space("four").size == 7952
+    assert action_space("douzero").size == 29994
+    assert action_space("rlcard").size == 27472
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
@@ -94,7 +139,8 @@ def test_table_is_pass_then_full_deck_moves_in_order(preset):
     assert rows.dtype == np.uint8 and rows.shape == (space.size, 16)
     assert not rows.flags.writeable
     assert not rows[0].any()
-    assert np.array_equal(rows[1:], legal_moves(full, rules=rules).rows)
+    every = legal_moves(full, rules=rules)
+    assert np.array_equal(rows[1:], every.rows[every.n_cards <= max_hand(rules)])
     assert space.id_to_move(0) is PASS or space.id_to_move(0) == PASS
     assert space.move_to_id(PASS) == 0
     assert space.rules == rules
@@ -195,7 +241,7 @@ def test_cached_and_pickled():
         clone = pickle.loads(pickle.dumps(space))
         assert clone is space
     assert isinstance(action_space(), ActionSpace)
-    assert "standard" in repr(action_space()) and "53751" in repr(action_space())
+    assert "standard" in repr(action_space()) and "28356" in repr(action_space())
 
 
 def test_moves_illegal_under_the_rules():
@@ -216,6 +262,14 @@ def test_moves_illegal_under_the_rules():
     big = Move("BOMB", "33333", rules="four")
     with pytest.raises(ValueError, match="rules 'standard'"):
         action_space("standard").move_to_id(big)
+    # A move of more cards than any hand holds has no id.
+    long_airplane = Move("AIRPLANE", "333444555666777", rules="standard")
+    assert action_space("standard").move_to_id(long_airplane) > 0
+    seven = Move("AIRPLANE", "333444555666777888999", rules="standard")
+    with pytest.raises(ValueError, match="21 cards: no hand of this game holds more than 20"):
+        action_space("standard").move_to_id(seven)
+    with pytest.raises(ValueError, match="21 cards"):
+        action_space("standard").mask([3] * 7 + [0] * 8)
 
 
 def test_bad_ids_and_types():
@@ -282,9 +336,9 @@ def test_mask_into_a_given_array():
     assert np.array_equal(many, space.masks(hands))
     with pytest.raises(TypeError, match="dtype bool"):
         space.mask("3", out=np.zeros(space.size, dtype=np.uint8))
-    with pytest.raises(ValueError, match=r"shape \(53751,\)"):
+    with pytest.raises(ValueError, match=r"shape \(28356,\)"):
         space.mask("3", out=np.zeros(10, dtype=bool))
-    with pytest.raises(ValueError, match=r"shape \(5, 53751\)"):
+    with pytest.raises(ValueError, match=r"shape \(5, 28356\)"):
         space.masks(hands, out=np.zeros((4, space.size), dtype=bool))
     with pytest.raises(ValueError, match="C-contiguous and writeable"):
         space.mask("3", out=np.zeros(2 * space.size, dtype=bool)[::2])

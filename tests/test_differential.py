@@ -205,6 +205,34 @@ def test_leads_and_responses(rid, data, same_moves):
             check_hand(same_moves, hand, last, rules, "response")
 
 
+@pytest.mark.parametrize("rid", RULE_IDS)
+@settings(max_examples=40, **HSETTINGS)
+@given(data=st.data())
+def test_count_moves_equals_enumeration(rid, data):
+    """count_moves counts in closed form (popcounts, binomials, a product of
+    small polynomials for airplane singles): equal to the length of the
+    enumerated list for leads and for responses to every kind, on hands up to
+    the whole deck."""
+    rules = RULES_CASES[rid]
+    deck = list(deck_counts(rules))
+    if data.draw(st.booleans(), label="structured"):
+        hand = data.draw(structured_hand(rules, sum(deck), deck), label="hand")
+    else:
+        cards = data.draw(st.permutations(deck_cards(rules)), label="deck order")
+        hand = vec(cards[:data.draw(st.integers(0, len(cards)), label="size")])
+    assert fast.count_moves(hand, rules=rules) == len(fast.legal_moves(hand, rules=rules))
+    pool = [m for m in last_pool(rid) if fits(m.counts, minus(deck, hand))]
+    if pool:
+        lasts = data.draw(st.lists(st.sampled_from(pool), min_size=1, max_size=12, unique=True),
+                          label="lasts")
+        for last in lasts:
+            n = len(fast.legal_moves(hand, last, rules=rules))
+            assert fast.count_moves(hand, last, rules=rules) == n, (ref_text(hand), last)
+        batch = np.array([hand] * len(lasts), dtype=np.uint8)
+        assert fast.count_moves(batch, lasts, rules=rules).tolist() == [
+            len(fast.legal_moves(hand, m, rules=rules)) for m in lasts]
+
+
 @functools.lru_cache(maxsize=None)
 def _kind_cases():
     out = []

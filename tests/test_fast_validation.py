@@ -15,6 +15,8 @@ import sys
 
 import numpy as np
 import pytest
+
+from ddz_fast._checks import MAX_THREADS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -655,20 +657,20 @@ def test_thread_count_types(threads):
 
 @pytest.mark.parametrize("threads", [2.5, 2.0, True])
 def test_thread_count_not_an_int(threads):
-    """threads must be a positive int.
-
-    BUG (minor): the argument is declared ``int threads`` (a C int), so
-    Cython converts floats (truncating 2.5 to 2) and bools before
-    _run_batch's ``isinstance(threads, bool) or not isinstance(threads,
-    int)`` check, which is dead code: ``count_moves(hands, threads=2.5)``
-    runs instead of raising."""
+    """threads must be an int: floats and bools are refused, never
+    truncated or read as 1."""
     for call in (fast.legal_moves_batch, fast.count_moves):
         with pytest.raises((TypeError, ValueError)):
             call(GOOD, threads=threads)
 
 
-def test_huge_thread_count_is_capped():
+def test_thread_counts_beyond_the_bound_are_refused_and_large_ones_capped():
+    """threads is 1..MAX_THREADS everywhere (ddz_fast._checks); more threads
+    than hands run as one per hand, with the same result."""
     want = fast.legal_moves_batch(GOOD)
-    got = fast.legal_moves_batch(GOOD, threads=10 ** 6)
+    got = fast.legal_moves_batch(GOOD, threads=MAX_THREADS)
     assert got.rows.tobytes() == want.rows.tobytes()
     assert got.offsets.tolist() == want.offsets.tolist()
+    for call in (fast.legal_moves_batch, fast.count_moves):
+        with pytest.raises(ValueError, match="threads 1000000 is out of range"):
+            call(GOOD, threads=10 ** 6)

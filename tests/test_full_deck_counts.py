@@ -72,12 +72,15 @@ def joker_kicker_poly(deck, rules, distinct):
     return poly
 
 
-def airplane_solo_by_generating_function(deck, rules):
-    """Distinct AIRPLANE_SOLO count vectors, each counted at its highest reading."""
+def airplane_solo_by_generating_function(deck, rules, max_len=12):
+    """Distinct AIRPLANE_SOLO count vectors of at most max_len trios, each
+    counted at its highest reading."""
     distinct = rules.airplane_solo_distinct
     total = 0
     for s, e in windows(deck, 3, 2):
         n = e - s + 1
+        if n > max_len:
+            continue
         poly = joker_kicker_poly(deck, rules, distinct)
         for r in range(13):
             if s <= r <= e:
@@ -125,8 +128,10 @@ def airplane_solo_vectors(deck, rules):
     return found
 
 
-def count_by_kind(deck, rules):
-    """Lead moves of each kind for a hand holding `deck`, by counting."""
+def count_by_kind(deck, rules, max_cards=None):
+    """Lead moves of each kind for a hand holding `deck`, by counting; with
+    `max_cards`, only the moves of at most that many cards."""
+    limit = sum(deck) if max_cards is None else max_cards
     ranks = range(15)
     ordinary = range(13)
     j = rules.max_jokers
@@ -135,10 +140,10 @@ def count_by_kind(deck, rules):
     # two equal jokers are a pair only with two decks (one deck holds one of each)
     out[K.PAIR] = sum(1 for r in ranks if deck[r] >= 2)
     out[K.TRIO] = sum(1 for r in ranks if deck[r] >= 3)
-    out[K.BOMB] = sum(max(0, deck[r] - 3) for r in ordinary)  # sizes 4..deck[r]
-    out[K.ROCKET] = int(deck[B] >= j and deck[R] >= j)
+    out[K.BOMB] = sum(max(0, min(deck[r], limit) - 3) for r in ordinary)  # sizes 4..deck[r]
+    out[K.ROCKET] = int(deck[B] >= j and deck[R] >= j and 2 * j <= limit)
     for kind, (each, min_len) in CHAIN_MIN.items():
-        out[kind] = sum(1 for _ in windows(deck, each, min_len))
+        out[kind] = sum(1 for s, e in windows(deck, each, min_len) if each * (e - s + 1) <= limit)
 
     both_joker_pairs = deck[B] >= 2 and deck[R] >= 2 and not rules.both_jokers_as_kickers
     both_joker_singles = deck[B] >= 1 and deck[R] >= 1 and not rules.both_jokers_as_kickers
@@ -159,10 +164,12 @@ def count_by_kind(deck, rules):
 
     for s, e in windows(deck, 3, 2):
         n = e - s + 1
+        if 5 * n > limit:
+            continue
         q = sum(1 for r in ranks if not s <= r <= e and deck[r] >= 2)
         out[K.AIRPLANE_PAIR] += comb(q, n) - (comb(q - 2, n - 2) if both_joker_pairs else 0)
     if rules.solo_kickers:
-        out[K.AIRPLANE_SOLO] = airplane_solo_by_generating_function(deck, rules)
+        out[K.AIRPLANE_SOLO] = airplane_solo_by_generating_function(deck, rules, limit // 4)
     return {k: v for k, v in out.items() if v}
 
 

@@ -169,3 +169,48 @@ def test_every_public_function_takes_a_rules_value_or_a_name():
             fn(*args, rules="nope")
         with pytest.raises(TypeError):
             fn(*args, rules=1)
+
+
+# ---------------------------------------------------------------------------
+# One source of truth: the Rules fields drive the checks, the compiled
+# registry's key and the C struct of the kernels.
+# ---------------------------------------------------------------------------
+
+def test_move_options_are_the_bool_fields_of_rules():
+    from ddz_fast.rules import MOVE_OPTIONS
+    bools = [f.name for f in dataclasses.fields(Rules) if f.type in ("bool", bool)]
+    assert list(MOVE_OPTIONS) == bools
+    assert "auction" not in MOVE_OPTIONS and "name" not in MOVE_OPTIONS
+
+
+def test_c_rules_struct_holds_exactly_the_move_options():
+    from ddz_fast._fast import _rules_c_fields
+    from ddz_fast.rules import MOVE_OPTIONS
+    deck_facts = ["id", "decks", "max_count", "max_joker"]
+    c_fields = _rules_c_fields()
+    assert c_fields[:len(deck_facts)] == deck_facts
+    assert c_fields[len(deck_facts):] == list(MOVE_OPTIONS)
+
+
+@pytest.mark.parametrize("option", [f.name for f in dataclasses.fields(Rules)
+                                    if f.type in ("bool", bool)])
+def test_each_move_option_is_its_own_compiled_rule_set(option):
+    """Flipping one option gives another registry entry: a Move made under
+    one is re-checked under the other (here: its validity bit differs)."""
+    from ddz_fast import legal_moves
+    base = Rules()
+    other = base.replace(**{option: not getattr(base, option)})
+    a = legal_moves("3", rules=base)[0]
+    b = legal_moves("3", rules=other)[0]
+    assert a == b
+    assert a._valid_for != b._valid_for
+
+
+@pytest.mark.parametrize("option", [f.name for f in dataclasses.fields(Rules)
+                                    if f.type in ("bool", bool)])
+def test_check_rules_checks_every_bool_option(option):
+    from ddz_fast.rules import check_rules
+    r = Rules()
+    object.__setattr__(r, option, 1)
+    with pytest.raises(TypeError, match=option):
+        check_rules(r)

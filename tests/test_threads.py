@@ -141,3 +141,41 @@ def test_the_comparison_can_fail():
             "offsets": np.zeros(17, np.int64)}
     assert not _job("playouts", 1, "standard", hands, lasts, want)
     assert not _job("batch", 2, "standard", hands, lasts, want)
+
+
+# ---------------------------------------------------------------------------
+# The persistent worker threads behind threads=k
+# ---------------------------------------------------------------------------
+
+def test_batch_workers_persist_between_calls():
+    """threads=k runs on worker threads kept between calls: many calls do not
+    start a thread each (and give the one-thread result)."""
+    import threading
+    hands, _ = _shared_inputs("standard", n=64)
+    want = ddz.legal_moves_batch(hands)
+    ddz.legal_moves_batch(hands, threads=3)       # the pool grows to what one call needs
+    before = threading.active_count()
+    for _ in range(50):
+        got = ddz.legal_moves_batch(hands, threads=3)
+        assert np.array_equal(got.rows, want.rows) and np.array_equal(got.offsets, want.offsets)
+    assert threading.active_count() <= before
+
+
+def test_run_parts_runs_every_part_and_reraises_the_first_error():
+    from ddz_fast._parallel import run_parts
+    done = []
+
+    def part(i):
+        def run():
+            done.append(i)
+            if i == 2:
+                raise KeyError("part 2")
+        return run
+
+    with pytest.raises(KeyError, match="part 2"):
+        run_parts([part(i) for i in range(4)])
+    assert sorted(done) == [0, 1, 2, 3]
+    # the workers are usable again after an error
+    done.clear()
+    run_parts([part(i) for i in (0, 1, 3)])
+    assert sorted(done) == [0, 1, 3]

@@ -8,12 +8,12 @@ whole batch.  Results match :mod:`ddz_fast.reference` exactly, order included.
 """
 cimport cython
 cimport numpy as cnp
-from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Destructor
+from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Destructor, PyCapsule_CheckExact
 from libc.stdlib cimport malloc, calloc, free
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.tuple cimport PyTuple_GET_ITEM
 from cpython.ref cimport PyObject, Py_INCREF
-from libc.string cimport memcpy, memcmp
+from libc.string cimport memcpy, memcmp, memset
 
 import operator
 import threading
@@ -23,13 +23,15 @@ from ._parallel import run_parts
 import numpy as np
 
 from ._move cimport Move, make_move, K_PASS
+from ._checks cimport as_threads
 from ._kernels cimport (
     RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_free, gen_moves,
     row_info, classify_c, beats_c, valid_move_c, pack_row, key_hash, CARD_KEY_BITS,
+    count_moves_c,
 )
 from .cards import to_counts, format_cards
 from .moves import parse_move_with
-from .rules import PRESETS, Rules, check_rules, resolve_rules
+from .rules import MOVE_OPTIONS, PRESETS, Rules, check_rules, resolve_rules
 
 cnp.import_array()
 
@@ -43,6 +45,9 @@ __all__ = ["legal_moves", "classify", "beats", "parse_move", "legal_moves_batch"
 # ---------------------------------------------------------------------------
 
 cdef enum:
+    # Rows of the first buffer of a single call: most hands fit (a 20-card
+    # lead has 78 moves on average), so most calls allocate once.
+    FIRST_ROWS = 192
     MAX_RULES = 256
     VALID_BITS = 64              # ids below this get a Move._valid_for bit
     K_ROCKET_CODE = 14           # the highest kind code
@@ -62,10 +67,8 @@ cdef inline unsigned long long _valid_bit(int cid) noexcept nogil:
 
 
 cdef tuple _move_options(rules):
-    return (rules.decks, rules.solo_kickers, rules.four_with_kickers,
-            rules.airplane_solo_distinct, rules.four_two_solo_distinct,
-            rules.both_jokers_as_kickers, rules.airplane_bomb_kickers,
-            rules.airplane_adjacent_trio_kickers)
+    # The registry key: the deck and every move option, in Rules field order.
+    return (rules.decks,) + tuple([getattr(rules, name) for name in MOVE_OPTIONS])
 
 
 _REGISTER_LOCK = threading.Lock()
@@ -87,27 +90,26 @@ cdef int _register_locked(rules) except -1:
         return cid
     if _NRULES >= MAX_RULES:  # cannot happen: there are 256 option combinations
         raise RuntimeError("too many distinct Rules")
-    cdef RulesC* rc = &_RULES[_NRULES]
-    rc.id = _NRULES
-    rc.decks = rules.decks
-    rc.max_count = 4 * rules.decks      # (from decks itself, never from an overridable property)
-    rc.max_joker = rules.decks
-    rc.solo_kickers = rules.solo_kickers
-    rc.four_with_kickers = rules.four_with_kickers
-    rc.airplane_solo_distinct = rules.airplane_solo_distinct
-    rc.four_two_solo_distinct = rules.four_two_solo_distinct
-    rc.both_jokers = rules.both_jokers_as_kickers
-    rc.airplane_bomb_kickers = rules.airplane_bomb_kickers
-    rc.airplane_adjacent_trio = rules.airplane_adjacent_trio_kickers
+    # The options go through a dict keyed by the Rules field names, which
+    # Cython coerces to the struct: a field missing on either side fails.
+    fields = {name: getattr(rules, name) for name in MOVE_OPTIONS}
+    fields.update(id=_NRULES, decks=rules.decks,
+                  max_count=4 * rules.decks,   # (from decks itself, never from an overridable property)
+                  max_joker=rules.decks)
+    _RULES[_NRULES] = fields
     _RULE_IDS[key] = _NRULES
     _RULE_OBJS.append(rules)
     _NRULES += 1
     return _NRULES - 1
 
 
+cdef object _LAST = (None, -1)     # (the last Rules object looked up, its id)
+
+
 cdef inline int _rules_id(object rules) except -1:
     """Registry id of a preset name or a Rules (validated)."""
     cdef object hit
+    cdef tuple last
     if type(rules) is str:
         hit = _BY_NAME.get(rules)
         if hit is not None:
@@ -115,15 +117,26 @@ cdef inline int _rules_id(object rules) except -1:
         r = resolve_rules(rules)          # raises for unknown names
         _BY_NAME[rules] = _register(r)
         return _BY_NAME[rules]
+    last = <tuple>_LAST                   # (one read: another thread may replace it)
+    if <PyObject*>PyTuple_GET_ITEM(last, 0) is <PyObject*>rules:
+        return <int><object>PyTuple_GET_ITEM(last, 1)
+    return _rules_id_slow(rules)
+
+
+cdef int _rules_id_slow(object rules) except -1:
+    global _LAST
+    cdef object hit
     if isinstance(rules, Rules):
         # The id is cached on the object; Rules.__getstate__ leaves it out of
-        # pickles, since ids are local to a process.
+        # pickles, since ids are local to a process.  The last object looked
+        # up is also remembered here (no attribute lookup for a Rules used
+        # call after call).
         hit = getattr(rules, "_ddz_cid", None)
-        if hit is not None:
-            return <int>hit
-        cid = _register(rules)
-        object.__setattr__(rules, "_ddz_cid", cid)
-        return cid
+        if hit is None:
+            hit = _register(rules)
+            object.__setattr__(rules, "_ddz_cid", hit)
+        _LAST = (rules, hit)
+        return <int>hit
     if isinstance(rules, str):           # a str subclass such as numpy.str_
         return _rules_id(str(rules))
     resolve_rules(rules)  # raises TypeError
@@ -154,6 +167,14 @@ cdef object movelist_from_out(Out* o, int cid):
 
 cdef Move row_move(const unsigned char* row, int cid):
     return _row_move(row, cid)
+
+
+def _rules_c_fields():
+    """The field names of the C rules struct (for the test that they hold
+    exactly the Rules move options)."""
+    cdef RulesC rc
+    memset(&rc, 0, sizeof(rc))
+    return list(<dict>rc)
 
 
 cdef object _rules_obj(object rules):
@@ -479,7 +500,7 @@ cdef class MoveList:
         else:
             arr = cnp.PyArray_SimpleNewFromData(2, dims, cnp.NPY_UINT8, self.data)
             cnp.set_array_base(arr, self)
-        arr.flags.writeable = False
+        cnp.PyArray_CLEARFLAGS(<cnp.ndarray>arr, cnp.NPY_ARRAY_WRITEABLE)   # (in C: no attribute call)
         return arr
 
     @property
@@ -599,7 +620,7 @@ def legal_moves(hand, last=None, *, rules="standard"):
         _load_move(last, rules, rc, &li, "last")
         _check_together(h, <Move>last, rc, rules)
         lp = &li
-    out_init(&o, 64, False)
+    out_init(&o, FIRST_ROWS, False)
     gen_moves(h, rc, lp, &o)
     if o.oom:
         out_free(&o)
@@ -744,6 +765,22 @@ cdef class _Job:
 
 cdef object _check_batch_hands(object hands, object rules, const RulesC* rc):
     """Validate an (N, 15) array of hands; return it as C-contiguous uint8."""
+    cdef cnp.ndarray arr
+    cdef const unsigned char* hp
+    cdef Py_ssize_t i
+    if (type(hands) is cnp.ndarray and cnp.PyArray_TYPE(<cnp.ndarray>hands) == cnp.NPY_UINT8
+            and cnp.PyArray_NDIM(<cnp.ndarray>hands) == 2 and cnp.PyArray_DIM(<cnp.ndarray>hands, 1) == 15
+            and cnp.PyArray_ISCARRAY_RO(<cnp.ndarray>hands)):
+        # The common input, checked in C (the numpy checks below cost
+        # microseconds a call); any hand outside the deck takes the slow path,
+        # which names it.
+        arr = <cnp.ndarray>hands
+        hp = <const unsigned char*>cnp.PyArray_DATA(arr)
+        for i in range(cnp.PyArray_DIM(arr, 0)):
+            if not _within(hp + 15 * i, rc):
+                break
+        else:
+            return hands
     if not isinstance(hands, np.ndarray):
         if isinstance(hands, (str, bytes)):
             raise TypeError("hands must be an (N, 15) integer array")
@@ -832,10 +869,7 @@ cdef tuple _run_batch(object hands, object lasts, object rules, object threads, 
     cdef const RulesC* rc = &_RULES[cid]
     cdef Py_ssize_t n, t, total
     cdef _Job job
-    if isinstance(threads, bool) or not isinstance(threads, int):
-        raise TypeError(f"threads must be an int, not {type(threads).__name__}")
-    if threads < 1:
-        raise ValueError(f"threads must be a positive int, not {threads!r}")
+    threads = as_threads(threads)
     hands = _check_batch_hands(hands, rules, rc)
     infos = _check_batch_lasts(lasts, hands, rules, rc)
     n = hands.shape[0]
@@ -861,19 +895,36 @@ cdef tuple _run_batch(object hands, object lasts, object rules, object threads, 
             raise MemoryError("out of memory generating moves")
     if count_only:
         return per_hand, None, cid
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(per_hand, out=offsets[1:])
-    total = offsets[n]
+    offsets = _offsets_of(<const cnp.int64_t*>cnp.PyArray_DATA(per_hand), n)
+    total = (<cnp.int64_t*>cnp.PyArray_DATA(offsets))[n]
     if threads == 1:
         # One part: hand its buffer to NumPy without copying.
         return offsets, _adopt_rows(&(<_Job>jobs[0]).out), cid
-    rows = np.empty((total, ROW), dtype=np.uint8)
-    cdef unsigned char* dst = <unsigned char*>cnp.PyArray_DATA(rows)
+    cdef Out joined
+    if not out_init(&joined, total, False):
+        raise MemoryError("out of memory generating moves")
     for job in jobs:
         if job.out.n:
-            memcpy(dst, job.out.data, job.out.n * ROW)
-            dst += job.out.n * ROW
-    return offsets, rows, cid
+            memcpy(joined.data + joined.n * ROW, job.out.data, job.out.n * ROW)
+            joined.n += job.out.n
+    return offsets, _adopt_rows(&joined), cid
+
+
+cdef object _offsets_of(const cnp.int64_t* per_hand, Py_ssize_t n):
+    """(n + 1,) int64 running sums of per_hand, from 0, in memory of its own
+    (a capsule base: see _make_batch)."""
+    cdef cnp.npy_intp dim = n + 1
+    cdef cnp.int64_t* off = <cnp.int64_t*>malloc((n + 1) * sizeof(cnp.int64_t))
+    cdef Py_ssize_t i
+    if off == NULL:
+        raise MemoryError()
+    off[0] = 0
+    for i in range(n):
+        off[i + 1] = off[i] + per_hand[i]
+    capsule = PyCapsule_New(off, NULL, <PyCapsule_Destructor>_free_capsule)
+    arr = cnp.PyArray_SimpleNewFromData(1, &dim, cnp.NPY_INT64, off)
+    cnp.set_array_base(arr, capsule)
+    return arr
 
 
 cdef void _free_capsule(object capsule) noexcept:
@@ -920,10 +971,24 @@ cdef object _frozen(object arr):
     return np.frombuffer(memoryview(flat).toreadonly(), dtype=arr.dtype).reshape(arr.shape)
 
 
+cdef object _read_only(object arr):
+    """`arr` read-only for good.  An array over memory a capsule owns (the
+    batch kernels' own buffers) just loses its writeable flag, which NumPy
+    will not set again (the capsule exports no writeable buffer); anything
+    else goes through _frozen."""
+    cdef PyObject* base
+    if type(arr) is cnp.ndarray:
+        base = <PyObject*>cnp.PyArray_BASE(<cnp.ndarray>arr)
+        if base != NULL and PyCapsule_CheckExact(<object>base):
+            cnp.PyArray_CLEARFLAGS(<cnp.ndarray>arr, cnp.NPY_ARRAY_WRITEABLE)
+            return arr
+    return _frozen(arr)
+
+
 cdef MoveBatch _make_batch(object rows, object offsets, int cid):
     cdef MoveBatch b = MoveBatch.__new__(MoveBatch)
-    b.rows = _frozen(rows)
-    b.offsets = _frozen(offsets)
+    b.rows = _read_only(rows)
+    b.offsets = _read_only(offsets)
     b.cid = cid
     return b
 
@@ -950,3 +1015,67 @@ def count_moves(hands, lasts=None, *, rules="standard", threads=1):
         return int(per_hand[0])
     per_hand, _, _ = _run_batch(hands, lasts, rules, threads, True)
     return per_hand
+
+
+# ---------------------------------------------------------------------------
+# Kernel timing (for benchmarks/compare.py): the kernels alone, called from C
+# ---------------------------------------------------------------------------
+
+def _time_kernel(hands, lasts=None, *, rules="standard", int repeat=5, bint count=False):
+    """Best wall time (seconds) of running the move kernel over every hand
+    (one reused output buffer, nothing kept), the rows written, and the best
+    time of a memcpy of those bytes (the floor for writing them).  With
+    count=True the closed-form counter is timed instead."""
+    import time
+    cdef int cid = _rules_id(rules)
+    cdef const RulesC* rc = &_RULES[cid]
+    hands = _check_batch_hands(hands, rules, rc)
+    infos = _check_batch_lasts(lasts, hands, rules, rc)
+    cdef const unsigned char* hp = <const unsigned char*>cnp.PyArray_DATA(hands)
+    cdef const MoveInfo* lp = NULL if infos is None else <const MoveInfo*>cnp.PyArray_DATA(infos)
+    cdef Py_ssize_t n = hands.shape[0], i, total = 0, acc = 0
+    cdef Out o
+    cdef int _rep
+    cdef double best = 1e300, best_copy = 1e300, t
+    cdef unsigned char* src
+    cdef unsigned char* dst
+    if not out_init(&o, 4096, False):
+        raise MemoryError()
+    try:
+        for _rep in range(repeat):
+            t = time.perf_counter()
+            with nogil:
+                total = 0
+                for i in range(n):
+                    if count:
+                        total += count_moves_c(hp + i * 15, rc, NULL if lp == NULL else &lp[i])
+                    else:
+                        o.n = 0
+                        gen_moves(hp + i * 15, rc, NULL if lp == NULL else &lp[i], &o)
+                        total += o.n
+            t = time.perf_counter() - t
+            if t < best:
+                best = t
+        if o.oom:
+            raise MemoryError()
+        # the same bytes copied: n rows of ROW bytes, in chunks of the hands' sizes
+        src = <unsigned char*>malloc(total * ROW + 1)
+        dst = <unsigned char*>malloc(total * ROW + 1)
+        if src == NULL or dst == NULL:
+            free(src)
+            free(dst)
+            raise MemoryError()
+        memset(src, 1, total * ROW)
+        for _rep in range(repeat):
+            t = time.perf_counter()
+            with nogil:
+                memcpy(dst, src, total * ROW)
+            t = time.perf_counter() - t
+            if t < best_copy:
+                best_copy = t
+        acc = dst[total * ROW // 2] if total else 0
+        free(src)
+        free(dst)
+    finally:
+        out_free(&o)
+    return best, total, best_copy + 0 * acc

@@ -29,17 +29,21 @@ cdef inline unsigned long long key_hash(unsigned long long key) noexcept nogil:
 
 
 cdef struct RulesC:
-    int id                       # registry id (0..63) or -1
+    # The deck, derived from Rules.decks (never from overridable properties).
+    int id                       # registry id (0..255) or -1
     int decks
     int max_count                # 4 * decks: most cards of one rank 3..2
     int max_joker                # decks: most cards of each joker
+    # The move options: exactly the bool fields of ddz_fast.rules.Rules, with
+    # the same names (the registry fills them from a dict built from those
+    # fields; test_rules checks that the two lists are equal).
     bint solo_kickers
     bint four_with_kickers
     bint airplane_solo_distinct
     bint four_two_solo_distinct
-    bint both_jokers
-    bint airplane_bomb_kickers   # may airplane singles hold >= 4 of a rank?
-    bint airplane_adjacent_trio  # ... >= 3 of a rank next to the trios?
+    bint both_jokers_as_kickers
+    bint airplane_bomb_kickers           # may airplane singles hold >= 4 of a rank?
+    bint airplane_adjacent_trio_kickers  # ... >= 3 of a rank next to the trios?
 
 cdef struct MoveInfo:
     int kind
@@ -59,6 +63,8 @@ cdef void out_free(Out* o) noexcept nogil
 cdef void gen_lead(const unsigned char* h, const RulesC* r, Out* o) noexcept nogil
 cdef void gen_response(const unsigned char* h, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil
 cdef void gen_moves(const unsigned char* h, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil
+# How many rows gen_moves would write (PASS included in responses), in closed form.
+cdef Py_ssize_t count_moves_c(const unsigned char* h, const RulesC* r, const MoveInfo* last) noexcept nogil
 cdef void row_info(const unsigned char* row, MoveInfo* mi) noexcept nogil
 cdef int classify_c(const unsigned char* c, const RulesC* r, MoveInfo* infos) noexcept nogil
 cdef bint beats_c(const MoveInfo* a, const MoveInfo* b) noexcept nogil

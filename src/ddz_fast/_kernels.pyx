@@ -60,238 +60,350 @@ cdef void out_free(Out* o) noexcept nogil:
     o.n = 0
 
 
-cdef bint _grow(Out* o) noexcept nogil:
-    cdef Py_ssize_t cap = o.cap * 2 if o.cap else 64
-    cdef unsigned char* p = <unsigned char*>realloc(o.data, cap * ROW)
-    if p == NULL:
-        o.oom = True
-        return False
-    o.data = p
-    o.cap = cap
-    return True
+# ---------------------------------------------------------------------------
+# Hand masks.  A hand is described by bit masks over the 15 ranks: m[t] holds
+# the ranks with at least t cards.  Generators loop over set bits (lowest
+# first, so ranks ascend), and a row is built in two 64-bit words (bytes 0..7
+# and 8..15 of the row) in registers and stored once: a rank mask turns into
+# bytes through _SPREAD (one byte per bit of an 8-bit mask).
+# ---------------------------------------------------------------------------
+
+cdef extern from *:
+    """
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    #error "ddz_fast's move kernels build rows in little-endian 64-bit words"
+    #endif
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline int ddz_ctz(unsigned int x) { unsigned long i; _BitScanForward(&i, x); return (int)i; }
+    #else
+    static inline int ddz_ctz(unsigned int x) { return __builtin_ctz(x); }
+    #endif
+    """
+    int ctz "ddz_ctz"(unsigned int x) noexcept nogil
+
+ctypedef unsigned long long u64
+
+cdef enum:
+    CHAIN_RANKS = 0xFFF       # ranks 0..ACE: chains and airplanes
+    BOMB_RANKS = 0x1FFF       # ranks 0..TWO: fours and bombs
+    LOW_BIT = 1 << 13
+    HIGH_BIT = 1 << 14
+    MAX_T = 8                 # most cards of a rank (two decks)
+
+cdef u64 _SPREAD[256]         # _SPREAD[b]: byte j is bit j of b
+cdef unsigned char _POP8[256]  # bits set in b (a table: the popcnt instruction is not baseline x86-64)
+cdef u64 _ONE[2][15]          # _ONE[w][k]: one card of rank k in word w of a row
 
 
-cdef unsigned char _SCRATCH[16]     # where count-only rows go (never read)
+cdef void _init_tables() noexcept:
+    cdef int b, j
+    for b in range(256):
+        _SPREAD[b] = 0
+        _POP8[b] = 0
+        for j in range(8):
+            _POP8[b] += b >> j & 1
+        for j in range(8):
+            if b >> j & 1:
+                _SPREAD[b] |= (<u64>1) << (8 * j)
+    for j in range(N_RANKS):
+        _ONE[0][j] = (<u64>1) << (8 * j) if j < 8 else 0
+        _ONE[1][j] = (<u64>1) << (8 * (j - 8)) if j >= 8 else 0
 
 
-cdef inline unsigned char* slot(Out* o) noexcept nogil:
-    # Room for one more row: returns where to write it.  Rows are built in
-    # place (copy a base row, then set a few bytes) rather than on the stack
-    # and copied, which would load 16 bytes right after storing one byte of
-    # them (a store-forwarding stall on every move).  In count-only mode (and
-    # after a failed allocation, which sets oom) the row goes to a scratch
-    # area that nobody reads.
-    if o.count_only:
-        o.n += 1
-        return _SCRATCH
-    if o.n == o.cap and not _grow(o):
-        return _SCRATCH
-    o.n += 1
-    return o.data + (o.n - 1) * ROW
+_init_tables()
 
 
-cdef inline void emit(Out* o, const unsigned char* row) noexcept nogil:
-    memcpy(slot(o), row, ROW)
+cdef inline int popcount(unsigned int m) noexcept nogil:
+    # masks here have 15 bits
+    return _POP8[m & 0xFF] + _POP8[(m >> 8) & 0xFF]
 
 
-cdef inline void emit1(Out* o, const unsigned char* base, int k, int c) noexcept nogil:
-    # base with c cards of rank k
-    cdef unsigned char* d = slot(o)
-    memcpy(d, base, ROW)
-    d[k] = c
+cdef struct Hand:
+    const unsigned char* h
+    unsigned int m[MAX_T + 2]    # m[t]: ranks holding >= t cards (m[MAX_T + 1] = 0)
+    int total
 
 
-cdef inline void emit2(Out* o, const unsigned char* base, int k1, int c1, int k2, int c2) noexcept nogil:
-    cdef unsigned char* d = slot(o)
-    memcpy(d, base, ROW)
-    d[k1] = c1
-    d[k2] = c2
+cdef inline unsigned int _movemask(u64 x) noexcept nogil:
+    # bit 7 of byte j -> bit j (the bits of distinct bytes never collide)
+    return <unsigned int>((((x >> 7) & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56)
+
+
+cdef inline void _hand_words(const unsigned char* h, u64* lo, u64* hi) noexcept nogil:
+    # the 15 counts as bytes 0..7 and 8..14 of two words
+    memcpy(lo, h, 8)
+    memcpy(hi, h + 7, 8)      # bytes 7..14 (a hand has 15 bytes, no 16th)
+    hi[0] >>= 8
+
+
+cdef inline unsigned int _ge_mask(u64 lo, u64 hi, int t) noexcept nogil:
+    # Ranks holding >= t cards.  Counts are <= 8, so adding 0x80 - t to each
+    # byte sets its top bit exactly when the count is >= t, without carries
+    # between bytes.
+    cdef u64 add = (<u64>(0x80 - t)) * 0x0101010101010101ULL
+    return _movemask((lo + add) & 0x8080808080808080ULL) | (
+        _movemask((hi + add) & 0x0080808080808080ULL) << 8)
+
+
+cdef inline void hand_masks(const unsigned char* h, int max_count, Hand* k) noexcept nogil:
+    cdef u64 lo, hi
+    cdef int t
+    _hand_words(h, &lo, &hi)
+    k.h = h
+    k.m[0] = 0x7FFF
+    for t in range(1, max_count + 1):
+        k.m[t] = _ge_mask(lo, hi, t)
+    for t in range(max_count + 1, MAX_T + 2):
+        k.m[t] = 0
+    # the sum of the bytes (each word's sum is below 256)
+    k.total = <int>((lo * 0x0101010101010101ULL) >> 56) + <int>((hi * 0x0101010101010101ULL) >> 56)
+
+
+cdef inline unsigned int _from(int rmin) noexcept nogil:
+    # ranks >= rmin (rmin in 0..15)
+    return ~((1u << rmin) - 1) if rmin > 0 else 0xFFFFFFFFu
+
+
+cdef inline u64 _spread_lo(unsigned int mask) noexcept nogil:
+    return _SPREAD[mask & 0xFF]
+
+
+cdef inline u64 _spread_hi(unsigned int mask) noexcept nogil:
+    return _SPREAD[(mask >> 8) & 0xFF]
+
+
+cdef inline u64 _kind_hi(int kind) noexcept nogil:
+    return (<u64>kind) << 56
+
+
+cdef inline void _put(unsigned char* p, u64 lo, u64 hi) noexcept nogil:
+    memcpy(p, &lo, 8)
+    memcpy(p + 8, &hi, 8)
+
+
+cdef inline unsigned char* _reserve(Out* o, Py_ssize_t k) noexcept nogil:
+    # Room for k more rows; where to write them (NULL: out of memory).
+    cdef Py_ssize_t cap
+    cdef unsigned char* p
+    if o.n + k > o.cap:
+        cap = o.cap * 2 if o.cap else 64
+        if cap < o.n + k:
+            cap = o.n + k
+        p = <unsigned char*>realloc(o.data, cap * ROW)
+        if p == NULL:
+            o.oom = True
+            return NULL
+        o.data = p
+        o.cap = cap
+    return o.data + o.n * ROW
+
+
+cdef inline void _commit(Out* o, unsigned char* p) noexcept nogil:
+    o.n = (p - o.data) // ROW
 
 
 # ---------------------------------------------------------------------------
 # Generators, one per kind.  Each takes the length range [lmin, lmax] and the
-# lowest rank rmin to emit; a lead passes (0, BIG, 0).
-#
-# A HandInfo is computed once per call: for every threshold t the ranks
-# holding at least t cards (ascending), and for t = 1..3 the length of the run
-# of consecutive ranks (within 0..ACE) holding at least t cards ending at each
-# rank, with its maximum.  Generators loop over these lists, not over all 15
-# ranks, and skip whole kinds the hand cannot make.
+# lowest rank rmin to emit; a lead passes (0, BIG, 0).  Each reserves the
+# room it needs once (an exact bound) and writes through a local cursor.
 # ---------------------------------------------------------------------------
 
-cdef struct HandInfo:
-    const unsigned char* h
-    int total
-    int nge[9]            # nge[t] = number of ranks holding >= t cards
-    int ge[9][15]         # ge[t][:nge[t]] = those ranks, ascending
-    int run[4][12]        # run[t][e] for t = 1..3
-    int maxrun[4]
+cdef inline unsigned char* _put_each(unsigned char* p, unsigned int m, u64 c, u64 kh) noexcept nogil:
+    # one row of c cards per rank in m (ascending); returns the cursor after them
+    cdef int x
+    while m:
+        x = ctz(m)
+        m &= m - 1
+        _put(p, c * _ONE[0][x], c * _ONE[1][x] | kh)
+        p += ROW
+    return p
 
 
-cdef void hand_info(const unsigned char* h, HandInfo* hi) noexcept nogil:
-    cdef int x, t, c, total = 0
-    cdef int prev1 = 0, prev2 = 0, prev3 = 0
-    hi.h = h
-    for t in range(9):
-        hi.nge[t] = 0
-    hi.maxrun[1] = hi.maxrun[2] = hi.maxrun[3] = 0
-    for x in range(N_RANKS):
-        c = h[x]
-        total += c
-        t = 1
-        while t <= c:
-            hi.ge[t][hi.nge[t]] = x
-            hi.nge[t] += 1
-            t += 1
-        if x <= ACE:
-            prev1 = prev1 + 1 if c >= 1 else 0
-            prev2 = prev2 + 1 if c >= 2 else 0
-            prev3 = prev3 + 1 if c >= 3 else 0
-            hi.run[1][x] = prev1
-            hi.run[2][x] = prev2
-            hi.run[3][x] = prev3
-            if prev1 > hi.maxrun[1]:
-                hi.maxrun[1] = prev1
-            if prev2 > hi.maxrun[2]:
-                hi.maxrun[2] = prev2
-            if prev3 > hi.maxrun[3]:
-                hi.maxrun[3] = prev3
-    hi.total = total
-
-
-cdef inline void _clear(unsigned char* row, int kind) noexcept nogil:
-    memset(row, 0, ROW)
-    row[KIND_BYTE] = kind
-
-
-cdef void gen_same(const HandInfo* hi, int kind, int each, int rmin, Out* o) noexcept nogil:
+cdef void gen_same(const Hand* k, int kind, int each, int rmin, Out* o) noexcept nogil:
     # SOLO / PAIR / TRIO: `each` cards of one rank (jokers included: with two
     # decks two equal jokers are a pair).
-    cdef unsigned char row[16]
-    cdef int i, x
-    _clear(row, kind)
-    for i in range(hi.nge[each]):
-        x = hi.ge[each][i]
-        if x >= rmin:
-            emit1(o, row, x, each)
+    cdef unsigned int m = k.m[each] & _from(rmin)
+    cdef unsigned char* p
+    if not m:
+        return
+    p = _reserve(o, popcount(m))
+    if p == NULL:
+        return
+    _commit(o, _put_each(p, m, each, _kind_hi(kind)))
 
 
-cdef void gen_trio_kick(const HandInfo* hi, int kind, int rmin, Out* o) noexcept nogil:
+cdef void gen_trio_kick(const Hand* k, int kind, int rmin, Out* o) noexcept nogil:
     # TRIO_SOLO (kicker 1 card) / TRIO_PAIR (kicker 2 cards), kicker rank != trio rank.
-    cdef unsigned char row[16]
-    cdef int i, j, x, k
     cdef int each = 1 if kind == K_TRIO_SOLO else 2
-    cdef int nk = hi.nge[each]
-    cdef const int* ks = hi.ge[each]
-    _clear(row, kind)
-    for i in range(hi.nge[3]):
-        x = hi.ge[3][i]
-        if x < rmin:
-            continue
-        row[x] = 3
-        for j in range(nk):
-            k = ks[j]
-            if k != x:
-                emit1(o, row, k, each)
-        row[x] = 0
+    cdef unsigned int trios = k.m[3] & _from(rmin), ks
+    cdef unsigned char* p
+    cdef u64 kh = _kind_hi(kind), c = each, lo, hi
+    cdef int x, y
+    if not trios or popcount(k.m[each]) < 2:
+        return
+    p = _reserve(o, popcount(trios) * (popcount(k.m[each]) - 1))
+    if p == NULL:
+        return
+    while trios:
+        x = ctz(trios)
+        trios &= trios - 1
+        lo = 3 * _ONE[0][x]
+        hi = 3 * _ONE[1][x] | kh
+        ks = k.m[each] & ~(1u << x)
+        while ks:
+            y = ctz(ks)
+            ks &= ks - 1
+            _put(p, lo + c * _ONE[0][y], hi + c * _ONE[1][y])
+            p += ROW
+    _commit(o, p)
 
 
-cdef void gen_chain(const HandInfo* hi, int kind, int each, int minlen,
+cdef inline unsigned int _windows(unsigned int m, int L) noexcept nogil:
+    # Bottom ranks s of the windows s..s+L-1 within 0..ACE whose ranks are all in m.
+    cdef unsigned int w = m & CHAIN_RANKS
+    cdef int i
+    for i in range(1, L):
+        w &= (m & CHAIN_RANKS) >> i
+    return w
+
+
+cdef inline unsigned int _tops_from(int rmin, int L) noexcept nogil:
+    # window bottoms s whose top s + L - 1 is >= rmin
+    return _from(rmin - L + 1) if rmin - L + 1 > 0 else 0xFFFFFFFFu
+
+
+cdef void gen_chain(const Hand* k, int kind, int each, int minlen,
                     int lmin, int lmax, int rmin, Out* o) noexcept nogil:
     # CHAIN / PAIR_CHAIN / AIRPLANE: `each` cards at every rank of a window
-    # within 0..ACE; a window of length L ending at e exists iff run[e] >= L.
-    cdef unsigned char row[16]
-    cdef const int* run = hi.run[each]
-    cdef int e, L
-    cdef unsigned char* d
+    # within 0..ACE, by length, then top rank.
+    cdef unsigned int m = k.m[each] & CHAIN_RANKS, w, ws, win
+    cdef unsigned char* p
+    cdef u64 kh = _kind_hi(kind), c = each
+    cdef int L, s
     if lmin < minlen:
         lmin = minlen
-    if lmax > hi.maxrun[each]:
-        lmax = hi.maxrun[each]
+    if lmax > 12:
+        lmax = 12
     if lmin > lmax:
         return
-    _clear(row, kind)
-    for L in range(lmin, lmax + 1):
-        for e in range(max(L - 1, rmin), ACE + 1):
-            if run[e] >= L:
-                d = slot(o)
-                memcpy(d, row, ROW)
-                memset(d + e - L + 1, each, L)
+    w = _windows(m, lmin)
+    L = lmin
+    while w and L <= lmax:
+        ws = w & _tops_from(rmin, L)
+        if ws:
+            p = _reserve(o, popcount(ws))
+            if p == NULL:
+                return
+            while ws:
+                s = ctz(ws)
+                ws &= ws - 1
+                win = ((1u << L) - 1) << s
+                _put(p, c * _spread_lo(win), c * _spread_hi(win) | kh)
+                p += ROW
+            _commit(o, p)
+        w &= m >> L
+        L += 1
 
 
-cdef struct KickCtx:
-    unsigned char row[16]   # the window's trios and the kind; kickers are not written here
-    unsigned char cnt[15]   # kicker cards chosen so far, per rank
-    int kr[16]              # the chosen kicker ranks (with cards), in order
-    int kc[16]              # ... and their counts
-    int depth
-    int cand[15]        # candidate kicker ranks, ascending
-    int cap[15]         # most cards each candidate may give
+cdef struct Kick:
+    # The kicker candidates of one airplane window, ascending.
+    u64 lo[15]          # one card of candidate i, in the row's two words
+    u64 hi[15]
+    int cap[15]         # most cards candidate i may give
     int suffix[16]      # suffix[i] = sum of cap[i:]
-    int ncand
-    int forbid3         # rank whose kicker count may not be exactly 3, or -1
-    bint both_jokers
+    int n
+    int forbid3         # candidate index whose count may not be exactly 3, or -1
+    int high            # candidate index of the high joker, or -1
+    bint jokers_ok      # may the low and the high joker both be kickers?
     Out* o
+    unsigned char* p    # write cursor and the end of the room reserved
+    unsigned char* end
 
 
-cdef inline void _kick_leaf(KickCtx* x) noexcept nogil:
-    cdef unsigned char* d = slot(x.o)
-    cdef int j
-    memcpy(d, x.row, ROW)
-    for j in range(x.depth):
-        d[x.kr[j]] = x.kc[j]
+cdef inline bint _room(Kick* x) noexcept nogil:
+    # Make room for at least one row at x.p (grows by doubling).
+    cdef unsigned char* p
+    _commit(x.o, x.p)
+    p = _reserve(x.o, x.o.cap if x.o.cap > 64 else 64)
+    if p == NULL:
+        return False
+    x.p = p
+    x.end = x.o.data + x.o.cap * ROW
+    return True
 
 
-cdef void kick_solo(KickCtx* x, int i, int need) noexcept nogil:
-    # Multisets of `need` single kickers from cand[i:], in ascending
+cdef inline bint _emit(Kick* x, u64 lo, u64 hi) noexcept nogil:
+    if x.p == x.end and not _room(x):
+        return False
+    _put(x.p, lo, hi)
+    x.p += ROW
+    return True
+
+
+cdef inline bint _high_blocked(const Kick* x, int i, u64 hi) noexcept nogil:
+    # candidate i is the high joker and a low joker is already a kicker
+    return i == x.high and not x.jokers_ok and (hi >> 40) & 0xFF
+
+
+cdef bint kick_solo(Kick* x, int i, int need, u64 lo, u64 hi) noexcept nogil:
+    # Multisets of `need` single kickers from candidates i.., in ascending
     # lexicographic order of the sorted kicker list: more copies of a smaller
-    # rank come first, hence the count loop runs downwards.
-    cdef int k, c, cap
-    if need == 0:
-        _kick_leaf(x)
-        return
-    if x.suffix[i] < need:      # also stops at i == ncand (suffix 0)
-        return
-    k = x.cand[i]
-    cap = x.cap[i]
-    if cap > need:
-        cap = need
-    if k == HIGH and not x.both_jokers and x.cnt[LOW] > 0:
-        cap = 0
-    c = cap
-    while c > 0:
-        if not (c == 3 and k == x.forbid3):
-            x.cnt[k] = c
-            x.kr[x.depth] = k
-            x.kc[x.depth] = c
-            x.depth += 1
-            kick_solo(x, i + 1, need - c)
-            x.depth -= 1
-        c -= 1
-    x.cnt[k] = 0
-    kick_solo(x, i + 1, need)
+    # rank come first, hence the count loop runs downwards.  False: out of memory.
+    cdef int c, cap, j
+    while True:
+        if x.suffix[i] < need:          # also stops at i == n (suffix 0)
+            return True
+        if need == 1:
+            for j in range(i, x.n):
+                if not _high_blocked(x, j, hi) and not _emit(x, lo + x.lo[j], hi + x.hi[j]):
+                    return False
+            return True
+        if not _high_blocked(x, i, hi):
+            cap = x.cap[i] if x.cap[i] < need else need
+            c = cap
+            while c > 0:
+                if not (c == 3 and i == x.forbid3):
+                    if c == need:
+                        if not _emit(x, lo + c * x.lo[i], hi + c * x.hi[i]):
+                            return False
+                    elif not kick_solo(x, i + 1, need - c, lo + c * x.lo[i], hi + c * x.hi[i]):
+                        return False
+                c -= 1
+        i += 1
 
 
-cdef void kick_pairs(KickCtx* x, int i, int need) noexcept nogil:
-    # `need` pairs of distinct ranks from cand[i:], in ascending lexicographic order.
-    cdef int j, k
-    if need == 0:
-        _kick_leaf(x)
-        return
-    for j in range(i, x.ncand - need + 1):
-        k = x.cand[j]
-        if k == HIGH and not x.both_jokers and x.cnt[LOW] > 0:
-            continue
-        x.cnt[k] = 2
-        x.kr[x.depth] = k
-        x.kc[x.depth] = 2
-        x.depth += 1
-        kick_pairs(x, j + 1, need - 1)
-        x.depth -= 1
-        x.cnt[k] = 0
+cdef bint kick_pairs(Kick* x, int i, int need, u64 lo, u64 hi) noexcept nogil:
+    # `need` pairs of distinct ranks from candidates i.., in ascending
+    # lexicographic order.  False: out of memory.
+    cdef int j
+    if need == 1:
+        for j in range(i, x.n):
+            if not _high_blocked(x, j, hi) and not _emit(x, lo + 2 * x.lo[j], hi + 2 * x.hi[j]):
+                return False
+        return True
+    for j in range(i, x.n - need + 1):
+        if not _high_blocked(x, j, hi) and not kick_pairs(x, j + 1, need - 1, lo + 2 * x.lo[j], hi + 2 * x.hi[j]):
+            return False
+    return True
 
 
-cdef void gen_airplane_kick(const HandInfo* hi, const RulesC* r, int kind,
+cdef inline int _kicker_cap(const Hand* k, const RulesC* r, int y, int s, int e) noexcept nogil:
+    # Most single kickers of rank y on the airplane with trios s..e.
+    cdef int cap = k.h[y]
+    if r.airplane_solo_distinct:
+        return 1
+    # rlcard-style limits: no bomb among the singles, and at most two cards
+    # of a rank next to the window (three would make a second reading; a 2
+    # is never next to it).
+    if not r.airplane_bomb_kickers and cap > 3:
+        cap = 3
+    if not r.airplane_adjacent_trio_kickers and cap > 2 and (y == s - 1 or (y == e + 1 and y <= ACE)):
+        cap = 2
+    return cap
+
+
+cdef void gen_airplane_kick(const Hand* k, const RulesC* r, int kind,
                             int lmin, int lmax, int rmin, Out* o) noexcept nogil:
     # AIRPLANE_SOLO / AIRPLANE_PAIR: L consecutive trios within 0..ACE plus L
     # single / pair attachments from ranks outside the window.
@@ -305,188 +417,277 @@ cdef void gen_airplane_kick(const HandInfo* hi, const RulesC* r, int kind,
     # contains e+1, whose three cards must all be kickers.  So the kicker
     # enumeration for top e forbids a count of exactly 3 at rank e+1.  With
     # distinct singles no rank holds 3 kickers and the reading is unique.
-    cdef KickCtx x
-    cdef const unsigned char* h = hi.h
-    cdef const int* run = hi.run[3]
-    cdef int e, L, k, s, j, i
+    cdef Kick x
+    cdef unsigned int m3 = k.m[3] & CHAIN_RANKS, w, ws, win, cand
     cdef int per = 4 if kind == K_AIRPLANE_SOLO else 5
     cdef int src = 1 if kind == K_AIRPLANE_SOLO else 2
+    cdef int L, s, e, y, i
+    cdef bint solo = kind == K_AIRPLANE_SOLO
+    cdef u64 kh = _kind_hi(kind), lo, hi
     if lmin < 2:
         lmin = 2
-    if lmax > hi.maxrun[3]:
-        lmax = hi.maxrun[3]
-    if lmax > hi.total // per:
-        lmax = hi.total // per
+    if lmax > k.total // per:
+        lmax = k.total // per
+    if lmax > 12:
+        lmax = 12
     if lmin > lmax:
         return
     x.o = o
-    x.both_jokers = r.both_jokers
-    x.depth = 0
-    memset(x.cnt, 0, N_RANKS)
-    _clear(x.row, kind)
-    for L in range(lmin, lmax + 1):
-        for e in range(max(L - 1, rmin), ACE + 1):
-            if run[e] < L:
+    x.jokers_ok = r.both_jokers_as_kickers
+    x.p = _reserve(o, 0)
+    if x.p == NULL:
+        return
+    x.end = o.data + o.cap * ROW
+    w = _windows(m3, lmin)
+    L = lmin
+    while w and L <= lmax:
+        ws = w & _tops_from(rmin, L)
+        while ws:
+            s = ctz(ws)
+            ws &= ws - 1
+            e = s + L - 1
+            win = ((1u << L) - 1) << s
+            cand = k.m[src] & ~win
+            if popcount(cand) < (1 if solo else L):
                 continue
-            s = e - L + 1
-            x.ncand = 0
-            for j in range(hi.nge[src]):
-                k = hi.ge[src][j]
-                if s <= k <= e:
-                    continue
-                x.cand[x.ncand] = k
-                if kind == K_AIRPLANE_SOLO and not r.airplane_solo_distinct:
-                    x.cap[x.ncand] = h[k]
-                    # rlcard-style limits: no bomb among the singles, and at
-                    # most two cards of a rank next to the window (three
-                    # would make a second reading; a 2 is never next to it).
-                    if not r.airplane_bomb_kickers and x.cap[x.ncand] > 3:
-                        x.cap[x.ncand] = 3
-                    if (not r.airplane_adjacent_trio and x.cap[x.ncand] > 2
-                            and (k == s - 1 or (k == e + 1 and k <= ACE))):
-                        x.cap[x.ncand] = 2
-                else:
-                    x.cap[x.ncand] = 1
-                x.ncand += 1
-            x.suffix[x.ncand] = 0
-            i = x.ncand - 1
+            x.n = 0
+            x.high = -1
+            x.forbid3 = -1
+            while cand:
+                y = ctz(cand)
+                cand &= cand - 1
+                x.lo[x.n] = _ONE[0][y]
+                x.hi[x.n] = _ONE[1][y]
+                x.cap[x.n] = _kicker_cap(k, r, y, s, e) if solo else 1
+                if y == HIGH:
+                    x.high = x.n
+                if solo and y == e + 1 and y <= ACE and not r.airplane_solo_distinct:
+                    x.forbid3 = x.n
+                x.n += 1
+            x.suffix[x.n] = 0
+            i = x.n - 1
             while i >= 0:
                 x.suffix[i] = x.suffix[i + 1] + x.cap[i]
                 i -= 1
             if x.suffix[0] < L:
                 continue
-            x.forbid3 = e + 1 if (e + 1 <= ACE and not r.airplane_solo_distinct) else -1
-            memset(x.row + s, 3, L)
-            if kind == K_AIRPLANE_SOLO:
-                kick_solo(&x, 0, L)
-            else:
-                kick_pairs(&x, 0, L)
-            memset(x.row + s, 0, L)
+            lo = 3 * _spread_lo(win)
+            hi = 3 * _spread_hi(win) | kh
+            if solo:
+                if not kick_solo(&x, 0, L, lo, hi):
+                    return
+            elif not kick_pairs(&x, 0, L, lo, hi):
+                return
+        w &= m3 >> L
+        L += 1
+    _commit(o, x.p)
 
 
-cdef void gen_four_two(const HandInfo* hi, const RulesC* r, int kind, int rmin, Out* o) noexcept nogil:
+cdef void gen_four_two(const Hand* k, const RulesC* r, int kind, int rmin, Out* o) noexcept nogil:
     # FOUR_TWO_SOLO: four of a rank + two singles (distinct ranks when
     # four_two_solo_distinct); FOUR_TWO_PAIR: + two pairs of distinct ranks.
-    # Never a low and a high joker together unless both_jokers.
-    cdef unsigned char row[16]
-    cdef int i, a, b, x, k1, k2
+    # Never a low and a high joker together unless both_jokers_as_kickers.
     cdef int each = 1 if kind == K_FOUR_TWO_SOLO else 2
     cdef bint dup = kind == K_FOUR_TWO_SOLO and not r.four_two_solo_distinct
-    cdef int nk = hi.nge[each]
-    cdef const int* ks = hi.ge[each]
-    _clear(row, kind)
-    for i in range(hi.nge[4]):
-        x = hi.ge[4][i]
-        if x < rmin or x > TWO:
-            continue
-        row[x] = 4
-        for a in range(nk):
-            k1 = ks[a]
-            if k1 == x:
-                continue
-            if dup and hi.h[k1] >= 2:
-                emit1(o, row, k1, 2)
-            for b in range(a + 1, nk):
-                k2 = ks[b]
-                if k2 == x or (k2 == HIGH and k1 == LOW and not r.both_jokers):
-                    continue
-                emit2(o, row, k1, each, k2, each)
-        row[x] = 0
+    cdef unsigned int fours = k.m[4] & BOMB_RANKS & _from(rmin), ka, kb
+    cdef unsigned char* p
+    cdef u64 kh = _kind_hi(kind), c = each, lo, hi, lo1, hi1
+    cdef int x, a, b, n = popcount(k.m[each]) - 1
+    if not fours or n < 1:
+        return
+    p = _reserve(o, popcount(fours) * (n * (n - 1) // 2 + (n if dup else 0)))
+    if p == NULL:
+        return
+    while fours:
+        x = ctz(fours)
+        fours &= fours - 1
+        lo = 4 * _ONE[0][x]
+        hi = 4 * _ONE[1][x] | kh
+        ka = k.m[each] & ~(1u << x)
+        while ka:
+            a = ctz(ka)
+            ka &= ka - 1
+            lo1 = lo + c * _ONE[0][a]
+            hi1 = hi + c * _ONE[1][a]
+            if dup and k.h[a] >= 2:
+                _put(p, lo1 + _ONE[0][a], hi1 + _ONE[1][a])
+                p += ROW
+            kb = ka
+            if a == LOW and not r.both_jokers_as_kickers:
+                kb &= ~HIGH_BIT
+            while kb:
+                b = ctz(kb)
+                kb &= kb - 1
+                _put(p, lo1 + c * _ONE[0][b], hi1 + c * _ONE[1][b])
+                p += ROW
+    _commit(o, p)
 
 
-cdef void gen_bombs(const HandInfo* hi, const RulesC* r, int min_size, int min_rank, Out* o) noexcept nogil:
-    # Bombs ordered by size, then rank; those of size min_size start at min_rank.
-    cdef unsigned char row[16]
-    cdef int size, i, x
-    _clear(row, K_BOMB)
+cdef inline unsigned int _bombs_of_size(const Hand* k, int size, int min_size, int min_rank) noexcept nogil:
+    # ranks holding a bomb of `size` cards that gen_bombs emits
+    cdef unsigned int m = k.m[size] & BOMB_RANKS
+    if size == min_size:
+        m &= _from(min_rank)
+    return m
+
+
+cdef inline unsigned char* _put_bombs(unsigned char* p, const Hand* k, const RulesC* r,
+                                      int min_size, int min_rank) noexcept nogil:
+    cdef int size
     for size in range(min_size, r.max_count + 1):
-        for i in range(hi.nge[size]):
-            x = hi.ge[size][i]
-            if x > TWO or (size == min_size and x < min_rank):
-                continue
-            emit1(o, row, x, size)
+        p = _put_each(p, _bombs_of_size(k, size, min_size, min_rank), size, _kind_hi(K_BOMB))
+    return p
 
 
-cdef void gen_rocket(const HandInfo* hi, const RulesC* r, Out* o) noexcept nogil:
-    cdef unsigned char row[16]
-    if hi.h[LOW] >= r.max_joker and hi.h[HIGH] >= r.max_joker:
-        _clear(row, K_ROCKET)
-        emit2(o, row, LOW, r.max_joker, HIGH, r.max_joker)
+cdef void gen_bombs(const Hand* k, const RulesC* r, int min_size, int min_rank, Out* o) noexcept nogil:
+    # Bombs ordered by size, then rank; those of size min_size start at min_rank.
+    cdef unsigned char* p
+    cdef int size, n = 0
+    for size in range(min_size, r.max_count + 1):
+        n += popcount(_bombs_of_size(k, size, min_size, min_rank))
+    if n == 0:
+        return
+    p = _reserve(o, n)
+    if p == NULL:
+        return
+    _commit(o, _put_bombs(p, k, r, min_size, min_rank))
 
 
-cdef void gen_kind(const HandInfo* hi, const RulesC* r, int kind,
+cdef inline bint _has_rocket(const Hand* k, const RulesC* r) noexcept nogil:
+    return k.h[LOW] >= r.max_joker and k.h[HIGH] >= r.max_joker
+
+
+cdef void gen_rocket(const Hand* k, const RulesC* r, Out* o) noexcept nogil:
+    cdef unsigned char* p
+    cdef u64 c = r.max_joker
+    if _has_rocket(k, r):
+        p = _reserve(o, 1)
+        if p == NULL:
+            return
+        _put(p, 0, (c * _ONE[1][LOW] + c * _ONE[1][HIGH]) | _kind_hi(K_ROCKET))
+        o.n += 1
+
+
+cdef void gen_kind(const Hand* k, const RulesC* r, int kind,
                    int lmin, int lmax, int rmin, Out* o) noexcept nogil:
     # Every move of one ordinary kind with length in [lmin, lmax] and rank >= rmin.
     cdef bint single = lmin <= 1 <= lmax
     if kind == K_SOLO:
-        if single: gen_same(hi, K_SOLO, 1, rmin, o)
+        if single: gen_same(k, K_SOLO, 1, rmin, o)
     elif kind == K_PAIR:
-        if single: gen_same(hi, K_PAIR, 2, rmin, o)
+        if single: gen_same(k, K_PAIR, 2, rmin, o)
     elif kind == K_TRIO:
-        if single: gen_same(hi, K_TRIO, 3, rmin, o)
+        if single: gen_same(k, K_TRIO, 3, rmin, o)
     elif kind == K_CHAIN:
-        gen_chain(hi, K_CHAIN, 1, 5, lmin, lmax, rmin, o)
+        gen_chain(k, K_CHAIN, 1, 5, lmin, lmax, rmin, o)
     elif kind == K_PAIR_CHAIN:
-        gen_chain(hi, K_PAIR_CHAIN, 2, 3, lmin, lmax, rmin, o)
-    elif hi.nge[3] == 0:
+        gen_chain(k, K_PAIR_CHAIN, 2, 3, lmin, lmax, rmin, o)
+    elif k.m[3] == 0:
         return              # every other ordinary kind holds a trio or a four
     elif kind == K_TRIO_SOLO:
-        if single and r.solo_kickers: gen_trio_kick(hi, K_TRIO_SOLO, rmin, o)
+        if single and r.solo_kickers: gen_trio_kick(k, K_TRIO_SOLO, rmin, o)
     elif kind == K_TRIO_PAIR:
-        if single: gen_trio_kick(hi, K_TRIO_PAIR, rmin, o)
+        if single: gen_trio_kick(k, K_TRIO_PAIR, rmin, o)
     elif kind == K_AIRPLANE:
-        gen_chain(hi, K_AIRPLANE, 3, 2, lmin, lmax, rmin, o)
+        gen_chain(k, K_AIRPLANE, 3, 2, lmin, lmax, rmin, o)
     elif kind == K_AIRPLANE_SOLO:
-        if r.solo_kickers: gen_airplane_kick(hi, r, K_AIRPLANE_SOLO, lmin, lmax, rmin, o)
+        if r.solo_kickers: gen_airplane_kick(k, r, K_AIRPLANE_SOLO, lmin, lmax, rmin, o)
     elif kind == K_AIRPLANE_PAIR:
-        gen_airplane_kick(hi, r, K_AIRPLANE_PAIR, lmin, lmax, rmin, o)
+        gen_airplane_kick(k, r, K_AIRPLANE_PAIR, lmin, lmax, rmin, o)
     elif kind == K_FOUR_TWO_SOLO:
-        if single and r.four_with_kickers: gen_four_two(hi, r, K_FOUR_TWO_SOLO, rmin, o)
+        if single and r.four_with_kickers: gen_four_two(k, r, K_FOUR_TWO_SOLO, rmin, o)
     elif kind == K_FOUR_TWO_PAIR:
-        if single and r.four_with_kickers: gen_four_two(hi, r, K_FOUR_TWO_PAIR, rmin, o)
+        if single and r.four_with_kickers: gen_four_two(k, r, K_FOUR_TWO_PAIR, rmin, o)
 
 
 cdef void gen_lead(const unsigned char* h, const RulesC* r, Out* o) noexcept nogil:
     """Every lead move of hand h, in the documented order (no PASS)."""
-    cdef HandInfo hi
-    hand_info(h, &hi)
-    gen_same(&hi, K_SOLO, 1, 0, o)
-    gen_same(&hi, K_PAIR, 2, 0, o)
-    if hi.nge[3]:
-        gen_same(&hi, K_TRIO, 3, 0, o)
+    cdef Hand k
+    if o.count_only:
+        o.n += count_moves_c(h, r, NULL)
+        return
+    hand_masks(h, r.max_count, &k)
+    gen_same(&k, K_SOLO, 1, 0, o)
+    gen_same(&k, K_PAIR, 2, 0, o)
+    if k.m[3]:
+        gen_same(&k, K_TRIO, 3, 0, o)
         if r.solo_kickers:
-            gen_trio_kick(&hi, K_TRIO_SOLO, 0, o)
-        gen_trio_kick(&hi, K_TRIO_PAIR, 0, o)
-    gen_chain(&hi, K_CHAIN, 1, 5, 0, BIG, 0, o)
-    gen_chain(&hi, K_PAIR_CHAIN, 2, 3, 0, BIG, 0, o)
-    if hi.maxrun[3] >= 2:
-        gen_chain(&hi, K_AIRPLANE, 3, 2, 0, BIG, 0, o)
+            gen_trio_kick(&k, K_TRIO_SOLO, 0, o)
+        gen_trio_kick(&k, K_TRIO_PAIR, 0, o)
+    gen_chain(&k, K_CHAIN, 1, 5, 0, BIG, 0, o)
+    gen_chain(&k, K_PAIR_CHAIN, 2, 3, 0, BIG, 0, o)
+    if k.m[3] & (k.m[3] >> 1) & CHAIN_RANKS:
+        gen_chain(&k, K_AIRPLANE, 3, 2, 0, BIG, 0, o)
         if r.solo_kickers:
-            gen_airplane_kick(&hi, r, K_AIRPLANE_SOLO, 0, BIG, 0, o)
-        gen_airplane_kick(&hi, r, K_AIRPLANE_PAIR, 0, BIG, 0, o)
-    if hi.nge[4]:
+            gen_airplane_kick(&k, r, K_AIRPLANE_SOLO, 0, BIG, 0, o)
+        gen_airplane_kick(&k, r, K_AIRPLANE_PAIR, 0, BIG, 0, o)
+    if k.m[4]:
         if r.four_with_kickers:
-            gen_four_two(&hi, r, K_FOUR_TWO_SOLO, 0, o)
-            gen_four_two(&hi, r, K_FOUR_TWO_PAIR, 0, o)
-        gen_bombs(&hi, r, 4, 0, o)
-    gen_rocket(&hi, r, o)
+            gen_four_two(&k, r, K_FOUR_TWO_SOLO, 0, o)
+            gen_four_two(&k, r, K_FOUR_TWO_PAIR, 0, o)
+        gen_bombs(&k, r, 4, 0, o)
+    gen_rocket(&k, r, o)
 
 
 cdef void gen_response(const unsigned char* h, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil:
     """PASS, then every move of h that beats `last` (a non-PASS legal move)."""
-    cdef unsigned char row[16]
-    cdef HandInfo hi
-    _clear(row, K_PASS)
-    emit(o, row)
-    if last.kind == K_ROCKET:
+    cdef Hand k
+    cdef unsigned char* p
+    if o.count_only:
+        o.n += count_moves_c(h, r, last)
         return
-    hand_info(h, &hi)
+    if last.kind == K_ROCKET:
+        p = _reserve(o, 1)
+        if p != NULL:
+            _put(p, 0, _kind_hi(K_PASS))
+            o.n += 1
+        return
+    if K_SOLO <= last.kind <= K_TRIO or last.kind == K_BOMB:
+        _respond_single_rank(h, r, last, o)
+        return
+    hand_masks(h, r.max_count, &k)
+    p = _reserve(o, 1)
+    if p == NULL:
+        return
+    _put(p, 0, _kind_hi(K_PASS))
+    o.n += 1
+    gen_kind(&k, r, last.kind, last.length, last.length, last.rank + 1, o)
+    gen_bombs(&k, r, 4, 0, o)
+    gen_rocket(&k, r, o)
+
+
+cdef void _respond_single_rank(const unsigned char* h, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil:
+    # The commonest answers (to a solo, pair, trio or bomb) in one reservation
+    # and one pass: PASS, the same kind higher, the bombs that beat it, the
+    # rocket; only the masks they need.
+    cdef unsigned int same = 0, bombs[MAX_T + 1]
+    cdef int min_size = 4, min_rank = 0, size, n
+    cdef unsigned char* p
+    cdef bint rocket = h[LOW] >= r.max_joker and h[HIGH] >= r.max_joker
+    cdef u64 c = r.max_joker, lo, hi
+    _hand_words(h, &lo, &hi)
     if last.kind == K_BOMB:
-        gen_bombs(&hi, r, last.ncards, last.rank + 1, o)
+        min_size = last.ncards
+        min_rank = last.rank + 1
     else:
-        gen_kind(&hi, r, last.kind, last.length, last.length, last.rank + 1, o)
-        gen_bombs(&hi, r, 4, 0, o)
-    gen_rocket(&hi, r, o)
+        same = _ge_mask(lo, hi, last.ncards) & _from(last.rank + 1)
+    n = 1 + popcount(same) + rocket
+    for size in range(min_size, r.max_count + 1):
+        bombs[size] = _ge_mask(lo, hi, size) & BOMB_RANKS
+        if size == min_size:
+            bombs[size] &= _from(min_rank)
+        n += popcount(bombs[size])
+    p = _reserve(o, n)
+    if p == NULL:
+        return
+    _put(p, 0, _kind_hi(K_PASS))
+    p = _put_each(p + ROW, same, last.ncards, _kind_hi(last.kind))
+    for size in range(min_size, r.max_count + 1):
+        p = _put_each(p, bombs[size], size, _kind_hi(K_BOMB))
+    if rocket:
+        _put(p, 0, (c * _ONE[1][LOW] + c * _ONE[1][HIGH]) | _kind_hi(K_ROCKET))
+        p += ROW
+    _commit(o, p)
 
 
 cdef void gen_moves(const unsigned char* h, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil:
@@ -495,6 +696,281 @@ cdef void gen_moves(const unsigned char* h, const RulesC* r, const MoveInfo* las
         gen_lead(h, r, o)
     else:
         gen_response(h, r, last, o)
+
+
+# ---------------------------------------------------------------------------
+# Counting without enumerating: popcounts and binomials, and for airplane
+# singles the coefficient of x^L in a product of small polynomials (one
+# factor per kicker rank: 1 + x + ... + x^cap).  Each count mirrors the
+# generator of its kind above; the differential suite checks them equal.
+# ---------------------------------------------------------------------------
+
+cdef enum:
+    MAX_L = 12                # longest window (ranks 3..A)
+
+cdef u64 _BINOM[16][16]
+cdef u64 _POW[MAX_T + 1][16][MAX_L + 1]   # _POW[c][g][j]: [x^j] (1 + x + ... + x^c)^g
+
+
+cdef void _init_count_tables() noexcept:
+    cdef int n, j, c, g, _i
+    for n in range(16):
+        for j in range(16):
+            _BINOM[n][j] = 0
+        _BINOM[n][0] = 1
+        for j in range(1, n + 1):
+            _BINOM[n][j] = _BINOM[n - 1][j - 1] + (_BINOM[n - 1][j] if j <= n - 1 else 0)
+    for c in range(MAX_T + 1):
+        for g in range(16):
+            for j in range(MAX_L + 1):
+                _POW[c][g][j] = 1 if j == 0 else 0
+            for _i in range(g):       # multiply by (1 + ... + x^c), high degrees first
+                for j in range(MAX_L, -1, -1):
+                    _POW[c][g][j] = _sum_low(_POW[c][g], j, c)
+
+
+cdef u64 _sum_low(u64* a, int j, int c) noexcept:
+    # a[j] + a[j - 1] + ... + a[j - c] (indices >= 0)
+    cdef u64 s = 0
+    cdef int i
+    for i in range(j - c if j - c > 0 else 0, j + 1):
+        s += a[i]
+    return s
+
+
+_init_count_tables()
+
+
+cdef inline u64 _choose(int n, int k) noexcept nogil:
+    if k < 0 or n < k or n < 0:
+        return 0
+    return _BINOM[n][k]
+
+
+cdef inline void _mul(u64* a, const u64* b, int L) noexcept nogil:
+    # a *= b, truncated at degree L
+    cdef int i, j
+    cdef u64 s
+    for j in range(L, -1, -1):
+        s = 0
+        for i in range(j + 1):
+            s += a[i] * b[j - i]
+        a[j] = s
+
+
+cdef inline void _mul_cap(u64* a, int cap, int L) noexcept nogil:
+    # a *= 1 + x + ... + x^cap
+    _mul(a, _POW[cap if cap < MAX_T else MAX_T][1], L)
+
+
+cdef inline void _mul_factor(u64* a, int cap, bint no_three, int L) noexcept nogil:
+    # a *= 1 + x + ... + x^cap, without the x^3 term when no_three
+    cdef u64 f[MAX_L + 1]
+    cdef int j
+    for j in range(L + 1):
+        f[j] = 1 if j <= cap and not (no_three and j == 3) else 0
+    _mul(a, f, L)
+
+
+cdef u64 _count_windows(unsigned int m, int minlen, int lmin, int lmax, int rmin) noexcept nogil:
+    # How many windows gen_chain emits: popcounts of the window masks.
+    cdef unsigned int w
+    cdef u64 n = 0
+    cdef int L
+    m &= CHAIN_RANKS
+    if lmin < minlen:
+        lmin = minlen
+    if lmax > MAX_L:
+        lmax = MAX_L
+    if lmin > lmax:
+        return 0
+    w = _windows(m, lmin)
+    L = lmin
+    while w and L <= lmax:
+        n += popcount(w & _tops_from(rmin, L))
+        w &= m >> L
+        L += 1
+    return n
+
+
+cdef u64 _count_solo_kickers(const Hand* k, const RulesC* r, unsigned int win, int s, int e, int L) noexcept nogil:
+    # Multisets of L single kickers for the airplane with trios s..e, as
+    # kick_solo enumerates them.
+    cdef unsigned int cand = k.m[1] & ~win, plain, group
+    cdef u64 a[MAX_L + 1]
+    cdef u64 jl[MAX_L + 1]
+    cdef int t, j, cap, y, bomb_cap
+    cdef int n = popcount(cand)
+    cdef bint jokers_apart = not r.both_jokers_as_kickers and (cand & LOW_BIT) and (cand & HIGH_BIT)
+    if r.airplane_solo_distinct:
+        return _choose(n, L) - (_choose(n - 2, L - 2) if jokers_apart else 0)
+    for j in range(L + 1):
+        a[j] = 1 if j == 0 else 0
+    # The ranks next to the window (caps and the forbidden three) and the
+    # jokers (not both, unless allowed) are factors of their own.
+    plain = cand & ~(LOW_BIT | HIGH_BIT)
+    for t in range(2):
+        y = s - 1 if t == 0 else e + 1
+        if 0 <= y <= ACE and plain >> y & 1:
+            plain &= ~(1u << y)
+            cap = _kicker_cap(k, r, y, s, e)
+            if cap > L:
+                cap = L
+            # no exactly-three at e+1: that would be a higher reading
+            _mul_factor(a, cap, y == e + 1 and cap >= 3, L)
+    bomb_cap = MAX_T if r.airplane_bomb_kickers else 3
+    for t in range(1, MAX_T + 1):
+        group = plain & k.m[t] & ~k.m[t + 1]
+        if group:
+            cap = t if t < bomb_cap else bomb_cap
+            _mul(a, _POW[cap][popcount(group)], L)
+    if cand & (LOW_BIT | HIGH_BIT):
+        for j in range(L + 1):
+            jl[j] = 0
+        if jokers_apart:
+            # only lows, or only highs (the empty choice counted once)
+            for j in range(L + 1):
+                jl[j] = (1 if j <= k.h[LOW] else 0) + (1 if j <= k.h[HIGH] else 0) - (1 if j == 0 else 0)
+            _mul(a, jl, L)
+        else:
+            if cand & LOW_BIT:
+                _mul_cap(a, k.h[LOW], L)
+            if cand & HIGH_BIT:
+                _mul_cap(a, k.h[HIGH], L)
+    return a[L]
+
+
+cdef u64 _count_airplane_kick(const Hand* k, const RulesC* r, int kind,
+                              int lmin, int lmax, int rmin) noexcept nogil:
+    cdef unsigned int m3 = k.m[3] & CHAIN_RANKS, w, ws, win, cand
+    cdef int per = 4 if kind == K_AIRPLANE_SOLO else 5
+    cdef int L, s, n
+    cdef u64 total = 0
+    cdef bint jokers_apart
+    if lmin < 2:
+        lmin = 2
+    if lmax > k.total // per:
+        lmax = k.total // per
+    if lmax > MAX_L:
+        lmax = MAX_L
+    if lmin > lmax:
+        return 0
+    w = _windows(m3, lmin)
+    L = lmin
+    while w and L <= lmax:
+        ws = w & _tops_from(rmin, L)
+        while ws:
+            s = ctz(ws)
+            ws &= ws - 1
+            win = ((1u << L) - 1) << s
+            if kind == K_AIRPLANE_SOLO:
+                total += _count_solo_kickers(k, r, win, s, s + L - 1, L)
+            else:
+                cand = k.m[2] & ~win
+                n = popcount(cand)
+                jokers_apart = (not r.both_jokers_as_kickers and (cand & LOW_BIT) != 0
+                                and (cand & HIGH_BIT) != 0)
+                total += _choose(n, L) - (_choose(n - 2, L - 2) if jokers_apart else 0)
+        w &= m3 >> L
+        L += 1
+    return total
+
+
+cdef u64 _count_four_two(const Hand* k, const RulesC* r, int kind, int rmin) noexcept nogil:
+    # Every four takes the same kickers: pairs of the other ranks (not the
+    # two jokers unless allowed), plus two equal singles when allowed.
+    cdef int each = 1 if kind == K_FOUR_TWO_SOLO else 2
+    cdef unsigned int ks = k.m[each]
+    cdef int fours = popcount(k.m[4] & BOMB_RANKS & _from(rmin))
+    cdef int n = popcount(ks) - 1
+    cdef u64 per
+    if fours == 0 or n < 1:
+        return 0
+    per = _choose(n, 2)
+    if not r.both_jokers_as_kickers and (ks & LOW_BIT) and (ks & HIGH_BIT):
+        per -= 1
+    if kind == K_FOUR_TWO_SOLO and not r.four_two_solo_distinct:
+        per += popcount(k.m[2]) - 1
+    return fours * per
+
+
+cdef u64 _count_bombs(const Hand* k, const RulesC* r, int min_size, int min_rank) noexcept nogil:
+    cdef u64 n = 0
+    cdef int size
+    for size in range(min_size, r.max_count + 1):
+        n += popcount(k.m[size] & BOMB_RANKS & (_from(min_rank) if size == min_size else 0xFFFFFFFFu))
+    return n
+
+
+cdef u64 _count_kind(const Hand* k, const RulesC* r, int kind, int lmin, int lmax, int rmin) noexcept nogil:
+    # How many moves gen_kind emits.
+    cdef bint single = lmin <= 1 <= lmax
+    cdef unsigned int trios = k.m[3] & _from(rmin)
+    if kind == K_SOLO:
+        return popcount(k.m[1] & _from(rmin)) if single else 0
+    if kind == K_PAIR:
+        return popcount(k.m[2] & _from(rmin)) if single else 0
+    if kind == K_TRIO:
+        return popcount(trios) if single else 0
+    if kind == K_CHAIN:
+        return _count_windows(k.m[1], 5, lmin, lmax, rmin)
+    if kind == K_PAIR_CHAIN:
+        return _count_windows(k.m[2], 3, lmin, lmax, rmin)
+    if k.m[3] == 0:
+        return 0
+    if kind == K_TRIO_SOLO:
+        return popcount(trios) * (popcount(k.m[1]) - 1) if single and r.solo_kickers else 0
+    if kind == K_TRIO_PAIR:
+        return popcount(trios) * (popcount(k.m[2]) - 1) if single else 0
+    if kind == K_AIRPLANE:
+        return _count_windows(k.m[3], 2, lmin, lmax, rmin)
+    if kind == K_AIRPLANE_SOLO:
+        return _count_airplane_kick(k, r, K_AIRPLANE_SOLO, lmin, lmax, rmin) if r.solo_kickers else 0
+    if kind == K_AIRPLANE_PAIR:
+        return _count_airplane_kick(k, r, K_AIRPLANE_PAIR, lmin, lmax, rmin)
+    if kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR:
+        return _count_four_two(k, r, kind, rmin) if single and r.four_with_kickers else 0
+    return 0
+
+
+cdef u64 _count_lead(const Hand* k, const RulesC* r) noexcept nogil:
+    # gen_lead's kinds in order, straight-line.
+    cdef int n1 = popcount(k.m[1]), n2 = popcount(k.m[2]), n3 = popcount(k.m[3])
+    cdef u64 n = n1 + n2 + n3
+    n += _count_windows(k.m[1], 5, 0, BIG, 0) + _count_windows(k.m[2], 3, 0, BIG, 0)
+    if n3:
+        n += n3 * (n2 - 1)
+        if r.solo_kickers:
+            n += n3 * (n1 - 1)
+        if k.m[3] & (k.m[3] >> 1) & CHAIN_RANKS:
+            n += _count_windows(k.m[3], 2, 0, BIG, 0)
+            if r.solo_kickers:
+                n += _count_airplane_kick(k, r, K_AIRPLANE_SOLO, 0, BIG, 0)
+            n += _count_airplane_kick(k, r, K_AIRPLANE_PAIR, 0, BIG, 0)
+        if k.m[4]:
+            if r.four_with_kickers:
+                n += _count_four_two(k, r, K_FOUR_TWO_SOLO, 0) + _count_four_two(k, r, K_FOUR_TWO_PAIR, 0)
+            n += _count_bombs(k, r, 4, 0)
+    return n
+
+
+cdef Py_ssize_t count_moves_c(const unsigned char* h, const RulesC* r, const MoveInfo* last) noexcept nogil:
+    """How many rows gen_moves(h, r, last) writes, without writing them."""
+    cdef Hand k
+    cdef u64 n
+    hand_masks(h, r.max_count, &k)
+    if last == NULL or last.kind == K_PASS:
+        n = _count_lead(&k, r)
+    else:
+        if last.kind == K_ROCKET:
+            return 1
+        n = 1
+        if last.kind == K_BOMB:
+            n += _count_bombs(&k, r, last.ncards, last.rank + 1)
+        else:
+            n += _count_kind(&k, r, last.kind, last.length, last.length, last.rank + 1)
+            n += _count_bombs(&k, r, 4, 0)
+    return <Py_ssize_t>(n + (1 if _has_rocket(&k, r) else 0))
 
 
 # ---------------------------------------------------------------------------
@@ -557,7 +1033,7 @@ cdef void row_info(const unsigned char* row, MoveInfo* mi) noexcept nogil:
 
 
 cdef inline bint _jokers_ok(const unsigned char* rest, const RulesC* r) noexcept nogil:
-    return r.both_jokers or rest[LOW] == 0 or rest[HIGH] == 0
+    return r.both_jokers_as_kickers or rest[LOW] == 0 or rest[HIGH] == 0
 
 
 cdef inline bint _singles_ok(const unsigned char* rest, const RulesC* r, bint distinct) noexcept nogil:
@@ -583,7 +1059,7 @@ cdef inline bint _airplane_limits_ok(const unsigned char* rest, int s, int e, co
         for x in range(N_RANKS):
             if rest[x] >= 4:
                 return False
-    if not r.airplane_adjacent_trio:
+    if not r.airplane_adjacent_trio_kickers:
         if s >= 1 and rest[s - 1] >= 3:
             return False
         if e + 1 <= ACE and rest[e + 1] >= 3:
@@ -671,7 +1147,7 @@ cdef int classify_c(const unsigned char* c, const RulesC* r, MoveInfo* infos) no
         if ok and cnt3 == L and pairs == L:
             # the L ranks holding 3 must be one window within 0..ACE
             e = _top_trio_window(c, L)
-            if e >= 0 and (r.both_jokers or c[LOW] == 0 or c[HIGH] == 0):
+            if e >= 0 and (r.both_jokers_as_kickers or c[LOW] == 0 or c[HIGH] == 0):
                 infos[n] = MoveInfo(K_AIRPLANE_PAIR, e, L, total); n += 1
 
     # Four with two attachments.
@@ -691,7 +1167,7 @@ cdef int classify_c(const unsigned char* c, const RulesC* r, MoveInfo* infos) no
                     pairs += 1
                 else:
                     ok = 0
-            if ok and pairs == 2 and (r.both_jokers or c[LOW] == 0 or c[HIGH] == 0):
+            if ok and pairs == 2 and (r.both_jokers_as_kickers or c[LOW] == 0 or c[HIGH] == 0):
                 infos[n] = MoveInfo(K_FOUR_TWO_PAIR, r4, 1, total); n += 1
 
     if nused == 1 and c[lo] >= 4 and lo <= TWO:

@@ -1,10 +1,12 @@
 """Dense action ids per rule set, and legal-action masks.
 
-An :class:`ActionSpace` numbers every move of the full deck under one set of
-rules: id 0 is ``PASS``, ids ``1..size-1`` are the moves that
-``legal_moves(full_deck, rules=rules)`` returns, in that order (the documented
-move-list order: kind, length, number of cards, rank, attachments).  Moves are
-typed: the same cards read as two kinds are two ids.
+An :class:`ActionSpace` numbers every move a player can hold under one set
+of rules: id 0 is ``PASS``, ids ``1..size-1`` are the moves of at most
+:attr:`ActionSpace.max_cards` cards (the largest hand of the game: 20 cards
+with one deck, 33 with two) that ``legal_moves(full_deck, rules=rules)``
+returns, in that order (the documented move-list order: kind, length, number
+of cards, rank, attachments).  Moves of more cards are no action of any
+player.  Moves are typed: the same cards read as two kinds are two ids.
 
 Lookups work on whole arrays of move rows: each 16-byte row (15 counts, then
 the kind) packs into one 64-bit key (4 bits a byte, the kind in the top 4
@@ -28,7 +30,7 @@ from .kinds import Kind
 from .convert import CountsBatchLike, to_counts_batch
 from .rules import Rules, RulesLike, resolve_rules
 
-__all__ = ["ActionSpace", "action_space", "MovesLike", "pack_rows", "move_rows"]
+__all__ = ["ActionSpace", "action_space", "max_hand", "MovesLike", "pack_rows", "move_rows"]
 
 #: Many moves: a ``MoveList``, a ``MoveBatch`` or a sequence of ``Move``.
 MovesLike = Union[MoveList, MoveBatch, Sequence[Move]]
@@ -80,8 +82,14 @@ def _check_index(i: object, size: int) -> int:
     return check_index(i, size, "action id")
 
 
+def max_hand(rules: Rules) -> int:
+    """The most cards a player holds in a game under `rules`: the landlord's
+    hand after taking the kitty (20 with one deck, 33 with two)."""
+    return rules.hand_size + rules.kitty_size
+
+
 class ActionSpace:
-    """Dense ids of every move of the full deck under one set of rules.
+    """Dense ids of every move a hand of the game can hold, under one set of rules.
 
     Build it with :func:`action_space` (cached per rules).  ``len(space)`` and
     ``space.size`` are the number of ids; ``space.rows`` is the read-only
@@ -89,8 +97,8 @@ class ActionSpace:
     ``ActionSpace`` pickles by its rules: unpickling gives the cached space.
 
     >>> space = action_space("strict")
-    >>> space.size, space.id_to_move(0), space.id_to_move(1)
-    (13531, Move(PASS), Move(SOLO, '3', rank=0, length=1))
+    >>> space.size, space.max_cards, space.id_to_move(0), space.id_to_move(1)
+    (12655, 20, Move(PASS), Move(SOLO, '3', rank=0, length=1))
     >>> space.move_to_id(space.id_to_move(123))
     123
     """
@@ -99,8 +107,11 @@ class ActionSpace:
         r = resolve_rules(rules)
         full = [r.max_count] * 13 + [r.max_jokers] * 2
         self._all = legal_moves(full, rules=r)
-        table = np.zeros((len(self._all) + 1, _ROW), dtype=np.uint8)
-        table[1:] = self._all.rows
+        self._max_cards = max_hand(r)
+        # id i >= 1 is move self._index[i - 1] of the full deck's list
+        self._index = np.flatnonzero(self._all.n_cards <= self._max_cards)
+        table = np.zeros((len(self._index) + 1, _ROW), dtype=np.uint8)
+        table[1:] = self._all.rows[self._index]
         table.setflags(write=False)
         self._rules = r
         self._rows = table
@@ -111,6 +122,11 @@ class ActionSpace:
     def rules(self) -> Rules:
         """The rules whose moves this space numbers."""
         return self._rules
+
+    @property
+    def max_cards(self) -> int:
+        """The most cards of a move in this space: the largest hand of the game."""
+        return self._max_cards
 
     @property
     def size(self) -> int:
@@ -141,13 +157,13 @@ class ActionSpace:
         row[0, N_RANKS] = int(move.kind)
         found = int(self._lookup.find(row)[0])
         if found < 0:
-            raise ValueError(f"{move!r} is not a legal move under rules {self._rules.name!r}")
+            self._reject(row, 0)
         return found
 
     def id_to_move(self, i: int) -> Move:
         """The move of one id (``TypeError`` for a non-integer, ``ValueError`` out of range)."""
         v = _check_index(i, self.size)
-        return PASS if v == 0 else self._all[v - 1]
+        return PASS if v == 0 else self._all[int(self._index[v - 1])]
 
     # Many moves -------------------------------------------------------------
     def _ids_of_rows(self, rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
@@ -158,6 +174,12 @@ class ActionSpace:
         return ids
 
     def _reject(self, rows: npt.NDArray[np.uint8], bad: int) -> NoReturn:
+        n = int(np.asarray(rows[bad][:N_RANKS], dtype=np.int64).sum())
+        if n > self._max_cards:
+            raise ValueError(
+                f"move {bad} ({_describe_row(rows[bad])}) has {n} cards: no hand of this game "
+                f"holds more than {self._max_cards}, so it has no action id"
+            )
         raise ValueError(
             f"move {bad} ({_describe_row(rows[bad])}) is not a legal move under "
             f"rules {self._rules.name!r}"
@@ -200,7 +222,7 @@ class ActionSpace:
         rows = legal_moves(hand, last, rules=self._rules).rows
         try:
             return self._lookup.mask(rows, out)
-        except KeyError as e:  # cannot happen: the full deck holds every move
+        except KeyError as e:  # a hand of more cards than any player holds
             self._reject(rows, e.args[0])
 
     def masks(
@@ -223,7 +245,7 @@ class ActionSpace:
         batch = legal_moves_batch(counts, lasts, rules=self._rules, threads=threads)
         try:
             return self._lookup.masks(batch.rows, batch.offsets, out)
-        except KeyError as e:  # cannot happen: the full deck holds every move
+        except KeyError as e:  # a hand of more cards than any player holds
             self._reject(batch.rows, e.args[0])
 
 

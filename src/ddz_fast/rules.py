@@ -148,9 +148,14 @@ PRESETS: Mapping[str, Rules] = MappingProxyType({
 RulesLike = Union[str, Rules]
 
 
-_BOOL_OPTIONS = ("solo_kickers", "four_with_kickers", "airplane_solo_distinct",
-                 "four_two_solo_distinct", "both_jokers_as_kickers", "airplane_bomb_kickers",
-                 "airplane_adjacent_trio_kickers")
+#: Every bool field of Rules, in field order (check_rules checks them).
+_BOOL_FIELDS = tuple(f.name for f in fields(Rules) if f.type in ("bool", bool))
+#: The move options: the bool fields that change which moves exist (all of
+#: them unless a field says ``metadata={"game_only": True}``).  The compiled
+#: registry's key and its C struct ``RulesC`` (whose option fields carry
+#: exactly these names) come from this one list.
+MOVE_OPTIONS = tuple(f.name for f in fields(Rules)
+                     if f.name in _BOOL_FIELDS and not f.metadata.get("game_only", False))
 
 
 def check_rules(rules: Rules) -> Rules:
@@ -173,7 +178,7 @@ def check_rules(rules: Rules) -> Rules:
         if (type(v.get("players")) is int and type(v.get("decks")) is int
                 and (v["players"], v["decks"]) in _GAMES
                 and type(v.get("auction")) is str and v["auction"] in _AUCTIONS):
-            for name in _BOOL_OPTIONS:
+            for name in _BOOL_FIELDS:
                 if type(v.get(name)) is not bool:
                     break
             else:
@@ -183,7 +188,7 @@ def check_rules(rules: Rules) -> Rules:
             raise TypeError(f"Rules.{name} must be an int, not {type(getattr(rules, name)).__name__}")
     if (rules.players, rules.decks) not in ((3, 1), (4, 2)):
         raise ValueError(f"unsupported game: players={rules.players}, decks={rules.decks}")
-    for name in _BOOL_OPTIONS:
+    for name in _BOOL_FIELDS:
         if type(getattr(rules, name)) is not bool:
             raise TypeError(f"Rules.{name} must be a bool, not {type(getattr(rules, name)).__name__}")
     if not isinstance(rules.auction, str) or rules.auction not in _AUCTIONS:
