@@ -42,12 +42,12 @@ from ._kernels cimport MoveInfo, Out, RulesC, ROW, KIND_BYTE, out_init, out_free
 from ._engine cimport (
     GState, gs_alloc, gs_free, gs_init, gs_new_game, gs_choices, gs_auction_legal,
     gs_auction_step, gs_gen, gs_move_legal, gs_play, game_from_state, gs_auction_level,
-    gs_auction_leader, PH_PLAY, PH_OVER, LAST_NONE, LAST_ORIGIN, N_AUCTION_CODES, MAXP,
+    gs_auction_leader, PH_PLAY, PH_OVER, LAST_NONE, LAST_ORIGIN, N_AUCTION_CODES,
 )
 from ._fast cimport rules_id, rules_by_id
 from ._lookup cimport RowTable
 from ._rng cimport ddz_game_seed
-from ._checks cimport as_int, as_seed, as_seat, as_threads
+from ._checks cimport as_int, as_seed, as_threads
 
 from ._parallel import run_parts
 from .actions import action_space
