@@ -833,6 +833,7 @@ def targets_section(out, results):
     add("ddz-fast == ddz_fast.reference on the checked deals (not a speed target)", not bad,
         "identical" if not bad else "DIFFERENT in " + ", ".join(f"{s} ({len(v)} deals)" for s, v in bad.items()))
     lines.extend(results.get("engine_targets", []))  # engine_compare.engine_section
+    lines.extend(results.get("vec_targets", []))  # vec_compare.vec_section
     for status, name, detail in lines:
         print(f"{status}  {name}: {detail}" + ("  " if out.md else ""))
     results["target_lines"] = lines
@@ -876,6 +877,7 @@ def main(argv=None):
     ap.add_argument("--markdown", action="store_true", help="print the tables as markdown")
     ap.add_argument("--strict", action="store_true", help="exit with status 1 when a target fails")
     ap.add_argument("--no-engine", action="store_true", help="skip the game-engine section (engine_compare.py)")
+    ap.add_argument("--no-vec", action="store_true", help="skip the batched-game section (vec_compare.py)")
     args = ap.parse_args(argv)
     if args.quick:
         args.hands, args.batch_hands, args.scale_hands, args.reference_hands = 256, 1024, 100, 4
@@ -936,6 +938,9 @@ def main(argv=None):
     if not args.no_engine:
         import engine_compare
         engine_compare.engine_section(out, args, results)
+    if not args.no_vec:
+        import vec_compare
+        vec_compare.vec_section(out, args, results)
     ok = targets_section(out, results)
     progress(f"done in {time.perf_counter() - t_start:.0f} s")
     return 1 if (args.strict and not ok) else 0

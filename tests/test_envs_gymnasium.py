@@ -204,4 +204,4 @@ def test_import_guard_without_gymnasium():
         "    raise SystemExit('no ImportError')\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert "pip install ddz-fast[pettingzoo]" in out.stdout
+    assert 'pip install ".[pettingzoo]"' in out.stdout

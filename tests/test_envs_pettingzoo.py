@@ -372,7 +372,7 @@ def test_import_guard_without_pettingzoo():
         "    raise SystemExit('no ImportError')\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert "pip install ddz-fast[pettingzoo]" in out.stdout
+    assert 'pip install ".[pettingzoo]"' in out.stdout
 
 
 # ---------------------------------------------------------------------------

@@ -125,3 +125,8 @@ __all__ += [
     "ActionSpace",
     "action_space",
 ]
+
+# The batched game: many tables stepped in one compiled call.
+from ._vec import VecGame  # noqa: E402
+
+__all__ += ["VecGame"]

@@ -114,3 +114,9 @@ cdef int bot_move(const unsigned char* rows, Py_ssize_t n, int me, int landlord,
 cdef int bot_auction(const unsigned char* hand, const unsigned char* codes, int n) noexcept nogil
 cdef void gs_unseen(const GState* s, int player, unsigned char* out) noexcept nogil
 cdef void gs_sample_world(const GState* s, int player, uint64_t* rs, unsigned char* out) noexcept nogil
+# A new Game holding a copy of the state (``rules``: the Rules object the
+# state was set up for, by gs_init with rules_by_id(rules_id(rules))).
+cdef object game_from_state(const GState* s, object rules)
+# Game.auction_level and Game.auction_leader (-1: None), for the encoders.
+cdef int gs_auction_level(const GState* s) noexcept nogil
+cdef int gs_auction_leader(const GState* s) noexcept nogil

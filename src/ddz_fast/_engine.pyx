@@ -1162,20 +1162,15 @@ cdef class Game:
         the auction; a position of the bid auction has its base (when at
         most 3), a position of the rob auction 0."""
         self._check()
-        cdef GState* s = &self.st
-        if s.rob:
-            return 0 if s.caller < 0 else 1 + s.robs
-        return s.bid
+        return gs_auction_level(&self.st)
 
     @property
     def auction_leader(self):
         """Who would be landlord if the auction ended now (None before any
         bid or call; the landlord afterwards)."""
         self._check()
-        cdef GState* s = &self.st
-        if s.landlord >= 0:
-            return s.landlord
-        return None if s.bidder < 0 else s.bidder
+        cdef int leader = gs_auction_leader(&self.st)
+        return None if leader < 0 else leader
 
     @property
     def hand_sizes(self):
@@ -1324,16 +1319,8 @@ cdef class Game:
     def clone(self):
         """An independent copy (one copy of the compiled state)."""
         self._check()
-        cdef Game g = Game.__new__(Game)
-        g.st.hist = <Entry*>malloc(self.st.cap * sizeof(Entry))
-        if g.st.hist == NULL:
-            raise MemoryError("out of memory")
-        g.st.cap = self.st.cap
-        gs_copy(&g.st, &self.st)
-        g._rules = self._rules
-        g.rc = self.rc
+        cdef Game g = game_from_state(&self.st, self._rules)
         g._legal = self._legal          # immutable: shared
-        g._ready = True
         return g
 
     def __copy__(self):
@@ -1501,6 +1488,40 @@ cdef class Game:
         else:
             raise TypeError(f"policy must be 'random' or 'bot', not {type(policy).__name__}")
         return _run_rollouts(&self.st, self.rc, pol, as_seed(seed, "seed"), count, k)
+
+
+cdef object game_from_state(const GState* s, object rules):
+    """A new, ready Game holding a copy of ``s`` (for clone and the batched
+    game's tables)."""
+    cdef Game g = Game.__new__(Game)
+    g.st.hist = <Entry*>malloc(s.cap * sizeof(Entry))
+    if g.st.hist == NULL:
+        raise MemoryError("out of memory")
+    g.st.cap = s.cap
+    gs_copy(&g.st, s)
+    g._rules = rules
+    g.rc = rules_by_id(s.cid)
+    g._legal = None
+    g._ready = True
+    return g
+
+
+cdef int gs_auction_level(const GState* s) noexcept nogil:
+    """Bid auction: the highest bid so far (0 before any); rob auction: 0
+    before a call, then 1 + the robs so far.  It keeps its value after the
+    auction; a position of the bid auction has its base (when at most 3), a
+    position of the rob auction 0."""
+    if s.rob:
+        return 0 if s.caller < 0 else 1 + s.robs
+    return s.bid
+
+
+cdef int gs_auction_leader(const GState* s) noexcept nogil:
+    """Who would be landlord if the auction ended now (-1 before any bid or
+    call; the landlord afterwards)."""
+    if s.landlord >= 0:
+        return s.landlord
+    return -1 if s.bidder < 0 else s.bidder
 
 
 # ---------------------------------------------------------------------------

@@ -82,15 +82,7 @@ cdef class RowTable:
     small part of the table.
     """
 
-    # Slot s holds a key in _slots[2s] (_EMPTY if free) and its row number in
-    # _slots[2s + 1]: one cache line per probe.  Region n (moves of n cards)
-    # is slots _offset[n] .. _offset[n] + _region_mask[n].
-    cdef uint64_t[::1] _slots
-    cdef Py_ssize_t _offset[256]
-    cdef uint64_t _region_mask[256]
-    cdef int _shift[256]
-    cdef readonly Py_ssize_t n_rows
-    cdef readonly bint ignore_kind
+    # The fields are declared in _lookup.pxd.
 
     def __init__(self, const uint8_t[:, ::1] rows not None, bint ignore_kind=False):
         if rows.shape[1] != 16:
@@ -127,15 +119,15 @@ cdef class RowTable:
                 self._slots[2 * (self._offset[n] + slot)] = key
                 self._slots[2 * (self._offset[n] + slot) + 1] = <uint64_t>i
 
-    cdef inline uint64_t _key(self, const uint8_t* row) noexcept nogil:
+    cdef uint64_t _key(self, const uint8_t* row) noexcept nogil:
         cdef uint64_t key = pack_row(row)
         return key & _CARDS if self.ignore_kind else key
 
-    cdef inline uint64_t _home(self, uint64_t key, int n) noexcept nogil:
+    cdef uint64_t _home(self, uint64_t key, int n) noexcept nogil:
         # A region of one slot has shift 64: no bits of the hash.
         return 0 if self._shift[n] >= 64 else key_hash(key) >> self._shift[n]
 
-    cdef inline int64_t _find(self, const uint8_t* row) noexcept nogil:
+    cdef int64_t find_row(self, const uint8_t* row) noexcept nogil:
         cdef int n = _n_cards(row)
         if n > 255:  # not a move row (bytes of 16 or more): in no region
             return -1
@@ -159,7 +151,7 @@ cdef class RowTable:
         cdef Py_ssize_t i
         with nogil:
             for i in range(m):
-                ids[i] = self._find(data + 16 * i)
+                ids[i] = self.find_row(data + 16 * i)
         return out
 
     def mask(self, rows, out=None):
@@ -176,7 +168,7 @@ cdef class RowTable:
         cdef int64_t found
         with nogil:
             for i in range(m):
-                found = self._find(data + 16 * i)
+                found = self.find_row(data + 16 * i)
                 if found < 0:
                     missing = i
                     break
@@ -208,7 +200,7 @@ cdef class RowTable:
         with nogil:
             for k in range(dims[0]):
                 for i in range(offsets[k], offsets[k + 1]):
-                    found = self._find(data + 16 * i)
+                    found = self.find_row(data + 16 * i)
                     if found < 0:
                         missing = i
                         break

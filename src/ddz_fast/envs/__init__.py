@@ -5,7 +5,7 @@
 * :mod:`ddz_fast.envs.single`: a Gymnasium environment for one seat against
   built-in bots (``DouDizhuSingleAgentEnv``).
 
-Both need the optional extra: ``pip install ddz-fast[pettingzoo]`` (PettingZoo
+Both need the optional extra: ``pip install ".[pettingzoo]"`` from a clone (PettingZoo
 and Gymnasium).  Importing this package does not import them; the names below
 load their module on first use.  The parts shared by both need only NumPy
 and are imported here: :class:`ActionLayout` (the action ids),

@@ -1,6 +1,6 @@
 """A PettingZoo AEC environment for Dou Dizhu on the :class:`~ddz_fast.Game` engine.
 
-Needs PettingZoo (``pip install ddz-fast[pettingzoo]``)::
+Needs PettingZoo (from a clone: ``pip install ".[pettingzoo]"``)::
 
     from ddz_fast.envs.aec import env
     e = env(rules="standard")                     # wrapped, like PettingZoo's classic games
@@ -53,7 +53,7 @@ try:
     from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 except ImportError as e:  # pragma: no cover - exercised without pettingzoo installed
     raise ImportError(
-        "ddz_fast.envs.aec needs PettingZoo and Gymnasium: pip install ddz-fast[pettingzoo] "
+        "ddz_fast.envs.aec needs PettingZoo and Gymnasium: pip install pettingzoo gymnasium (from a clone of ddz-fast: pip install \".[pettingzoo]\") "
         f"({e})") from e
 
 from .._checks import check_int

@@ -1,6 +1,6 @@
 """A Gymnasium environment for one seat of Dou Dizhu against built-in bots.
 
-Needs Gymnasium (``pip install ddz-fast[pettingzoo]`` installs it)::
+Needs Gymnasium (from a clone, ``pip install ".[pettingzoo]"`` installs it)::
 
     import numpy as np
     from ddz_fast.envs.single import DouDizhuSingleAgentEnv
@@ -51,7 +51,7 @@ try:
     from gymnasium import spaces
 except ImportError as e:  # pragma: no cover - exercised without gymnasium installed
     raise ImportError(
-        "ddz_fast.envs.single needs Gymnasium: pip install ddz-fast[pettingzoo] "
+        "ddz_fast.envs.single needs Gymnasium: pip install gymnasium (from a clone of ddz-fast: pip install \".[pettingzoo]\") "
         f"({e})") from e
 
 from .._checks import check_seat, check_seed

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""The batched game (``ddz_fast.VecGame``) against the PettingZoo AEC raw
+environment, in table-steps per second, with a uniformly random policy.
+
+* VecGame: ``n`` tables (default 1024), each step picks a uniformly random
+  legal id per table from the CSR arrays in NumPy (vectorised) and calls
+  ``step(ids)``; the compact observation and the legal ids are refilled
+  every step (variants: no observation, dense masks too, 2 threads).  The
+  tables auto-reset, so a run covers thousands of distinct seeded deals.
+* AEC: ``ddz_fast.envs.aec.raw_env`` with a random agent choosing among the
+  ids set in the observation's action mask (``env.last()`` builds the
+  observation and the mask each step), over distinct seeded deals.
+* ``play_random_games``: the compiled random playouts (no observation, no
+  ids, no Python per step): the engine's own ceiling, for scale.
+* the issue-13 target, PASS/FAIL.
+
+Run it on its own or as a section of compare.py (``vec_section``):
+
+    python benchmarks/vec_compare.py [--quick] [--markdown] [--strict]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import compare as C  # noqa: E402  (Out, timing and formatting helpers)
+
+# Targets (issue 13)
+TABLE_STEPS_PER_S = 1e6     # VecGame, one core, compact observation + legal ids
+VS_AEC = 25.0               # ... against the AEC raw env in the same run
+
+N_TABLES = 1024
+STEPS_PER_CHUNK = 20        # VecGame steps per self-timed chunk
+AEC_DEALS_PER_CHUNK = 4
+
+
+def random_legal(vg, rng):
+    """One uniformly random legal id per table, from the CSR arrays."""
+    off = vg.legal_offsets
+    pick = off[:-1] + (rng.random(len(vg)) * np.diff(off)).astype(np.int64)
+    return vg.legal_ids[pick]
+
+
+def vec_steps(vg, rng, steps):
+    """``steps`` batched steps with the random policy; returns table-steps."""
+    for _ in range(steps):
+        vg.step(random_legal(vg, rng))
+    return steps * len(vg)
+
+
+def aec_steps(env, seeds, rng):
+    """Whole deals through the AEC env with a masked random agent; returns
+    the steps of live agents."""
+    steps = 0
+    for s in seeds:
+        env.reset(seed=int(s))
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"].view(bool))
+            env.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+    return steps
+
+
+def _timed(f, *a, **k):
+    def run():
+        t0 = time.perf_counter()
+        f(*a, **k)
+        return time.perf_counter() - t0
+    return run
+
+
+def vec_section(out, args, results):
+    """Time VecGame and the AEC env, print the table and the target, and
+    store the target lines in ``results["vec_targets"]``."""
+    import ddz_fast
+    n = getattr(args, "vec_tables", None) or N_TABLES
+    chunks_n = 4 if getattr(args, "quick", False) else 12
+    seed = args.seed
+    rules = "standard"
+    variants = {
+        "VecGame obs + legal ids, threads=1": dict(observations=True),
+        "VecGame legal ids only, threads=1": dict(observations=False),
+        "VecGame obs + legal ids + masks, threads=1": dict(observations=True, masks=True),
+        "VecGame obs + legal ids, threads=2": dict(observations=True, threads=2),
+    }
+    chunks, steps = {}, {}
+    for name, kw in variants.items():
+        vg = ddz_fast.VecGame(n, rules, seed, **kw)
+        rng = np.random.default_rng(seed)
+        chunks[name] = [_timed(vec_steps, vg, rng, STEPS_PER_CHUNK) for _ in range(chunks_n)]
+        steps[name] = chunks_n * STEPS_PER_CHUNK * n
+    aec_rows = False
+    try:
+        from ddz_fast.envs.aec import raw_env
+    except ImportError as e:
+        C.progress(f"AEC env skipped: {e}")
+    else:
+        env = raw_env(rules=rules)
+        rng = np.random.default_rng(seed)
+        seeds = [seed + 1000 * k + np.arange(AEC_DEALS_PER_CHUNK) for k in range(chunks_n)]
+        chunks["AEC raw_env"] = [_timed(aec_steps, env, s, np.random.default_rng(k))
+                                 for k, s in enumerate(seeds)]
+        steps["AEC raw_env"] = sum(aec_steps(env, s, np.random.default_rng(k)) for k, s in enumerate(seeds))
+        aec_rows = True
+    per_chunk = (2000 if getattr(args, "quick", False) else 10000) // chunks_n
+    chunks["play_random_games (compiled)"] = [_timed(ddz_fast.play_random_games, per_chunk,
+                                                     rules=rules, seed=seed + k) for k in range(chunks_n)]
+    steps["play_random_games (compiled)"] = sum(
+        int(ddz_fast.play_random_games(per_chunk, rules=rules, seed=seed + k).plies.sum()) for k in range(chunks_n))
+    C.progress(f"timing VecGame({n}) and the AEC env ({len(chunks)} items, interleaved)")
+    best = C.best_self_timed(chunks, args)
+    rate = {name: steps[name] / best[name] for name in steps}
+
+    out.heading(f"Batched game: VecGame({n}) vs the PettingZoo AEC raw env, rules {rules!r}, seed {seed}")
+    aec = rate.get("AEC raw_env")
+    rows = []
+    for name, r in rate.items():
+        rows.append([name, f"{r:,.0f}", C.fmt_ratio(r / aec) if aec else "-"])
+    out.table(["loop", "table-steps/s", "vs AEC raw_env"], rows, right={1, 2})
+    out.note(f"VecGame: {n} tables, {STEPS_PER_CHUNK} steps per timed chunk, a uniformly random legal id per "
+             "table drawn in NumPy from legal_offsets/legal_ids each step (the policy's time is included); "
+             "auto-reset, so every chunk plays new deals. AEC: whole seeded deals, env.last() then a random "
+             "id among the action mask's; steps of live agents. play_random_games: play-phase plies only "
+             "(no observation, ids or Python per step), the compiled ceiling. Best chunk timings of an "
+             "interleaved run; ratios count, absolute rates are noisy on a shared machine.")
+    lines = []
+    ours = rate["VecGame obs + legal ids, threads=1"]
+    lines.append(("PASS" if ours >= TABLE_STEPS_PER_S else "FAIL",
+                  f"VecGame >= {TABLE_STEPS_PER_S / 1e6:g}M table-steps/s on one core",
+                  f"{ours / 1e6:,.2f}M table-steps/s (compact observation + legal ids, random NumPy policy)"))
+    if aec_rows:
+        r = ours / aec
+        lines.append(("PASS" if r >= VS_AEC else "FAIL", f"VecGame >= {VS_AEC:g}x the AEC raw env",
+                      f"{C.fmt_ratio(r)} ({ours:,.0f} vs {aec:,.0f} steps/s)"))
+    else:
+        lines.append(("SKIP", f"VecGame >= {VS_AEC:g}x the AEC raw env", "PettingZoo not installed"))
+    results["vec"] = rate
+    results["vec_targets"] = lines
+    return lines
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--vec-tables", type=int, default=N_TABLES, help=f"tables (default {N_TABLES})")
+    ap.add_argument("--seed", type=int, default=12345)
+    ap.add_argument("--repeat", type=int, default=30, help="timings per chunk, at most (default 30)")
+    ap.add_argument("--budget", type=float, default=2.0, help="seconds of timing per item (default 2.0)")
+    ap.add_argument("--quick", action="store_true", help="fewer chunks and timings")
+    ap.add_argument("--markdown", action="store_true", help="print the tables as markdown")
+    ap.add_argument("--strict", action="store_true", help="exit with status 1 when a target fails")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.repeat, args.budget = 8, 0.5
+    out = C.Out(args.markdown)
+    lines = vec_section(out, args, {})
+    out.heading("Targets")
+    for status, name, detail in lines:
+        print(f"{status}  {name}: {detail}" + ("  " if out.md else ""))
+    return 1 if args.strict and any(s == "FAIL" for s, _, _ in lines) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

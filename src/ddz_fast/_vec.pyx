@@ -1,0 +1,759 @@
+# cython: language_level=3
+"""The batched game: ``n`` independent tables stepped in one compiled call.
+
+:class:`VecGame` holds ``n`` engine states (:mod:`ddz_fast._engine`'s
+``GState``, allocated once) and steps all of them with one array of action
+ids, entirely in C without the GIL (optionally on several threads).  The
+rules are the engine's: every action is checked and applied by the engine's
+own functions, and every legal action comes from its move generator.
+
+Action ids (``n_actions = n_moves + 9``)
+  * ``0 .. n_moves-1``: the moves, with the dense ids of
+    :func:`ddz_fast.action_space` for the rules (``n_moves`` is its
+    ``size``; id 0 is the play-phase PASS);
+  * ``n_moves + code``: the auction and doubling actions, ``code`` indexing
+    ``ddz_fast.game_values.AUCTION_ACTIONS``: ``Bid(0)`` (the bid pass),
+    ``Bid(1)``, ``Bid(2)``, ``Bid(3)``, ``DECLINE``, ``CALL``, ``ROB``,
+    ``NO_DOUBLE``, ``DOUBLE`` (codes 0..8; an auction uses only its own).
+
+Seeds
+  Table ``i``'s ``k``-th game (``k = 0`` at construction and after
+  :meth:`VecGame.reset`, then one more at each automatic reset) is
+  ``Game(rules, seed=game_seed(seed, i * 2**32 + k))``, so the same seed
+  gives the same games whatever ``threads`` is.
+
+Buffers
+  Every result lives in a NumPy array owned by the object, refilled in place
+  by each :meth:`~VecGame.step` (read-only views; copy what you keep).  The
+  one exception is ``legal_ids``, replaced by a larger array on the rare
+  step whose legal actions do not fit it: read the attribute after each step.
+"""
+cimport cython
+cimport numpy as cnp
+from libc.stdint cimport uint8_t, int32_t, uint32_t, int64_t, uint64_t
+from libc.stdlib cimport malloc, calloc, free, realloc
+from libc.string cimport memcpy, memset
+
+import threading
+
+import numpy as np
+
+from ._kernels cimport MoveInfo, Out, RulesC, ROW, KIND_BYTE, out_init, out_free
+from ._engine cimport (
+    GState, gs_alloc, gs_free, gs_init, gs_new_game, gs_choices, gs_auction_legal,
+    gs_auction_step, gs_gen, gs_move_legal, gs_play, game_from_state, gs_auction_level,
+    gs_auction_leader, PH_PLAY, PH_OVER, LAST_NONE, LAST_ORIGIN, N_AUCTION_CODES,
+)
+from ._fast cimport rules_id, rules_by_id
+from ._lookup cimport RowTable
+from ._rng cimport ddz_game_seed
+from ._checks cimport as_int, as_seed, as_threads
+
+from ._parallel import run_parts
+from .actions import action_space
+from .envs.observation import ObservationLayout
+from .game_values import AUCTION_ACTIONS
+from .rules import check_rules, resolve_rules
+
+cnp.import_array()
+
+__all__ = ["VecGame", "N_AUCTION_IDS"]
+
+#: Auction and doubling ids after the move ids (the engine's action codes).
+N_AUCTION_IDS = N_AUCTION_CODES
+
+# Most tables: table i's seeds are game_seed(seed, i * 2**32 + k).
+cdef long long MAX_TABLES = 1LL << 32
+
+# Offsets of the observation fields (ObservationLayout.fields), by index.
+cdef enum:
+    F_HAND, F_PLAYED, F_SIZES, F_KITTY, F_LAST, F_KIND, F_LASTP, F_ME, F_TO, F_LL, F_PHASE
+    F_LEVEL, F_LEADER, F_BASE, F_BOMBS, F_DOUBLES, N_FIELDS
+
+_FIELD_NAMES = ("hand", "played", "hand_sizes", "kitty", "last_move", "last_kind", "last_player",
+                "me", "to_move", "landlord", "phase", "auction_level", "auction_leader", "base",
+                "bombs", "doubles")
+
+# One (rows, RowTable) per rules: the id -> row table (a private copy) and
+# the row -> id lookup over it (row numbers are the action ids).
+cdef dict _TABLES = {}
+_TABLES_LOCK = threading.Lock()
+
+
+cdef tuple _id_tables(object space):
+    key = space.rules
+    with _TABLES_LOCK:
+        hit = _TABLES.get(key)
+        if hit is None or (<tuple>hit)[0].shape[0] != space.size:
+            rows = np.array(space.rows, dtype=np.uint8, order="C", copy=True)
+            rows.setflags(write=False)
+            hit = _TABLES[key] = (rows, RowTable(rows))
+    return <tuple>hit
+
+
+cdef struct Part:
+    # One contiguous range of tables, stepped by one thread.
+    Py_ssize_t start, stop
+    Out out                  # legal move rows of one table
+    int32_t* ids             # this step's legal ids of the part's tables, in table order
+    Py_ssize_t nids, cap
+    bint oom
+    Py_ssize_t missing       # a table with a legal move outside the action space, or -1
+
+
+cdef bint _push(Part* p, int32_t v) noexcept nogil:
+    cdef int32_t* grown
+    cdef Py_ssize_t cap
+    if p.nids == p.cap:
+        cap = 2 * p.cap if p.cap else 1024
+        grown = <int32_t*>realloc(p.ids, cap * sizeof(int32_t))
+        if grown == NULL:
+            p.oom = True
+            return False
+        p.ids = grown
+        p.cap = cap
+    p.ids[p.nids] = v
+    p.nids += 1
+    return True
+
+
+cdef object _read_only(object a):
+    v = a.view()
+    v.setflags(write=False)
+    return v
+
+
+@cython.final
+cdef class VecGame:
+    """``n`` tables of Dou Dizhu stepped together (see the module docstring
+    for the action ids, seeds and buffers).
+
+    ``VecGame(n, rules="standard", seed=0, *, threads=1, auto_reset=True,
+    observations=True, masks=False)``
+
+    After construction, :meth:`reset` and every :meth:`step`:
+
+    * ``to_move`` (n,) int32: the seat to act at each table (-1: over);
+    * ``legal_offsets`` (n+1,) int64 and ``legal_ids`` (capacity,) int32: the
+      legal action ids of table ``i`` are
+      ``legal_ids[legal_offsets[i]:legal_offsets[i+1]]``, in
+      ``Game.legal_actions()`` order;
+    * ``masks`` (n, n_actions) bool, with ``masks=True`` (else None);
+    * ``observations`` (n, obs_size) float32, with ``observations=True``
+      (else None): row ``i`` is ``ObservationLayout(rules).encode(game,
+      seat)`` of table ``i`` for the seat to act (the winner when over);
+    * ``scores`` (n, players) int64 and ``wins`` (n, players) float32: the
+      settled scores and +1/-1 (winning side / losing side) of the deals that
+      ended with this step, zeros elsewhere;
+    * ``done`` (n,) bool: the deal ended with this step (with
+      ``auto_reset=False``: the table is over);
+    * ``episodes`` (n,) int64 and ``game_seeds`` (n,) uint64: ``k`` and the
+      seed of each table's current game.
+
+    ``step(actions)``: one action id per table (an integer array of shape
+    (n,)).  The whole batch is checked first: an id out of range, or not
+    legal at its table, raises ValueError naming the table, and no table
+    changes.  Then every table applies its action; with ``auto_reset`` a
+    deal that ends starts the table's next game at once (``done``, ``scores``
+    and ``wins`` report the end, the other buffers show the new deal).
+    With ``auto_reset=False`` a finished table ignores its entry until
+    :meth:`reset`.
+    """
+    cdef GState** st
+    cdef Py_ssize_t n
+    cdef int nplayers, hand_size, nparts
+    cdef bint rob, auto_reset_, want_obs, want_masks, _ready
+    cdef const RulesC* rc
+    cdef uint64_t seed_
+    cdef int n_moves_, n_actions_, obs_size_
+    cdef int off[N_FIELDS]
+    cdef object _rules, _space, _rows_arr, _lock
+    cdef RowTable table
+    cdef const uint8_t* rows
+    cdef Part* parts
+    cdef int64_t* act
+    cdef MoveInfo* mi
+    cdef int64_t* counts      # per table: number of legal ids (previous step until refilled)
+    # outputs (owned arrays, and their data)
+    cdef object _to_move, _offsets, _ids, _masks, _obs, _scores, _wins, _done, _episodes, _seeds
+    cdef object v_to_move, v_offsets, v_ids, v_masks, v_obs, v_scores, v_wins, v_done, v_episodes, v_seeds
+    cdef int32_t* p_to_move
+    cdef int64_t* p_offsets
+    cdef Py_ssize_t ids_cap
+    cdef uint8_t* p_masks
+    cdef float* p_obs
+    cdef int64_t* p_scores
+    cdef float* p_wins
+    cdef uint8_t* p_done
+    cdef int64_t* p_episodes
+    cdef uint64_t* p_seeds
+
+    def __cinit__(self):
+        self.st = NULL
+        self.parts = NULL
+        self.act = NULL
+        self.mi = NULL
+        self.counts = NULL
+        self.n = 0
+        self.nparts = 0
+        self._ready = False
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        if self.st != NULL:
+            for i in range(self.n):
+                gs_free(self.st[i])
+            free(self.st)
+        if self.parts != NULL:
+            for i in range(self.nparts):
+                out_free(&self.parts[i].out)
+                free(self.parts[i].ids)
+            free(self.parts)
+        free(self.act)
+        free(self.mi)
+        free(self.counts)
+
+    def __init__(self, n, rules="standard", seed=0, *, threads=1, auto_reset=True,
+                 observations=True, masks=False):
+        if self.st != NULL:
+            raise TypeError("VecGame.__init__ cannot be called twice")
+        cdef Py_ssize_t count = as_int(n, "n", 1, MAX_TABLES)
+        cdef int k = as_threads(threads), j
+        cdef Py_ssize_t i
+        for name, flag in (("auto_reset", auto_reset), ("observations", observations), ("masks", masks)):
+            if type(flag) is not bool:
+                raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
+        r = check_rules(resolve_rules(rules))
+        self.seed_ = as_seed(seed, "seed")
+        self._rules = r
+        self.rc = rules_by_id(rules_id(r))
+        self.nplayers = r.players
+        self.hand_size = r.hand_size
+        self.rob = r.auction == "rob"
+        self.auto_reset_ = auto_reset
+        self.want_obs = observations
+        self.want_masks = masks
+        self._lock = threading.Lock()
+        space = self._space = action_space(r)
+        rows_arr, table = _id_tables(space)
+        self._rows_arr = rows_arr
+        self.table = <RowTable>table
+        self.rows = <const uint8_t*>cnp.PyArray_DATA(<cnp.ndarray>rows_arr)
+        self.n_moves_ = <int>space.size
+        self.n_actions_ = self.n_moves_ + N_AUCTION_CODES
+        layout = ObservationLayout(r)
+        self.obs_size_ = layout.size
+        for j in range(N_FIELDS):
+            self.off[j] = layout.fields[_FIELD_NAMES[j]].start
+
+        self.st = <GState**>calloc(count, sizeof(GState*))
+        if self.st == NULL:
+            raise MemoryError("out of memory")
+        self.n = count
+        for i in range(count):
+            self.st[i] = gs_alloc(self.nplayers)
+            if self.st[i] == NULL:
+                raise MemoryError("out of memory")
+            gs_init(self.st[i], self.rc, self.nplayers, self.hand_size, self.rob)
+        self.act = <int64_t*>malloc(count * sizeof(int64_t))
+        self.mi = <MoveInfo*>malloc(count * sizeof(MoveInfo))
+        self.counts = <int64_t*>calloc(count, sizeof(int64_t))
+        if self.act == NULL or self.mi == NULL or self.counts == NULL:
+            raise MemoryError("out of memory")
+        k = <int>min(k, count)
+        self.parts = <Part*>calloc(k, sizeof(Part))
+        if self.parts == NULL:
+            raise MemoryError("out of memory")
+        self.nparts = k
+        for j in range(k):
+            self.parts[j].start = count * j // k
+            self.parts[j].stop = count * (j + 1) // k
+            if not out_init(&self.parts[j].out, 512, False):
+                raise MemoryError("out of memory")
+
+        self._to_move = np.zeros(count, dtype=np.int32)
+        self._offsets = np.zeros(count + 1, dtype=np.int64)
+        self._ids = np.zeros(max(64 * count, 1024), dtype=np.int32)
+        self._masks = np.zeros((count, self.n_actions_), dtype=np.bool_) if masks else None
+        self._obs = np.zeros((count, self.obs_size_), dtype=np.float32) if observations else None
+        self._scores = np.zeros((count, self.nplayers), dtype=np.int64)
+        self._wins = np.zeros((count, self.nplayers), dtype=np.float32)
+        self._done = np.zeros(count, dtype=np.bool_)
+        self._episodes = np.zeros(count, dtype=np.int64)
+        self._seeds = np.zeros(count, dtype=np.uint64)
+        self.p_to_move = <int32_t*>cnp.PyArray_DATA(self._to_move)
+        self.p_offsets = <int64_t*>cnp.PyArray_DATA(self._offsets)
+        self.ids_cap = self._ids.shape[0]
+        self.p_masks = <uint8_t*>cnp.PyArray_DATA(self._masks) if masks else NULL
+        self.p_obs = <float*>cnp.PyArray_DATA(self._obs) if observations else NULL
+        self.p_scores = <int64_t*>cnp.PyArray_DATA(self._scores)
+        self.p_wins = <float*>cnp.PyArray_DATA(self._wins)
+        self.p_done = <uint8_t*>cnp.PyArray_DATA(self._done)
+        self.p_episodes = <int64_t*>cnp.PyArray_DATA(self._episodes)
+        self.p_seeds = <uint64_t*>cnp.PyArray_DATA(self._seeds)
+        self.v_to_move = _read_only(self._to_move)
+        self.v_offsets = _read_only(self._offsets)
+        self.v_ids = _read_only(self._ids)
+        self.v_masks = _read_only(self._masks) if masks else None
+        self.v_obs = _read_only(self._obs) if observations else None
+        self.v_scores = _read_only(self._scores)
+        self.v_wins = _read_only(self._wins)
+        self.v_done = _read_only(self._done)
+        self.v_episodes = _read_only(self._episodes)
+        self.v_seeds = _read_only(self._seeds)
+        self._ready = True
+        self._restart()
+
+    # -- checks and locking --------------------------------------------------------
+    cdef int _enter(self) except -1:
+        if not self._ready:
+            raise TypeError("this VecGame was never initialised: make one with VecGame(n, rules, seed)")
+        if not self._lock.acquire(False):
+            raise RuntimeError("this VecGame is being stepped or reset by another thread")
+        return 0
+
+    cdef void _leave(self):
+        self._lock.release()
+
+    cdef int _check(self) except -1:
+        if not self._ready:
+            raise TypeError("this VecGame was never initialised: make one with VecGame(n, rules, seed)")
+        return 0
+
+    # -- the games ---------------------------------------------------------------------
+    cdef void _new_game(self, Py_ssize_t i) noexcept nogil:
+        cdef uint64_t g = ddz_game_seed(self.seed_, ((<uint64_t>i) << 32) + <uint64_t>self.p_episodes[i])
+        self.p_seeds[i] = g
+        gs_new_game(self.st[i], g)
+
+    cdef int _restart(self) except -1:
+        """Every table at game 0; every buffer refilled."""
+        cdef Py_ssize_t i
+        with nogil:
+            for i in range(self.n):
+                self.p_episodes[i] = 0
+                self._new_game(i)
+            if self.want_masks:
+                memset(self.p_masks, 0, <size_t>(self.n * self.n_actions_))
+            for i in range(self.nparts):
+                self.parts[i].nids = 0
+            memset(self.counts, 0, self.n * sizeof(int64_t))
+        self._run(False)
+        return 0
+
+    def reset(self, seed=None):
+        """Every table back to its game 0 (with a new ``seed`` if given):
+        the same games as a new ``VecGame`` with that seed."""
+        self._enter()
+        try:
+            if seed is not None:
+                self.seed_ = as_seed(seed, "seed")
+            self._restart()
+        finally:
+            self._leave()
+
+    def step(self, actions):
+        """Apply one action id per table (see the class docstring)."""
+        cdef Py_ssize_t bad
+        self._enter()
+        try:
+            self._load(actions)
+            with nogil:
+                bad = self._validate()
+            if bad >= 0:
+                raise self._illegal(bad)
+            self._run(True)
+        finally:
+            self._leave()
+
+    cdef int _load(self, object actions) except -1:
+        """Copy the ids into owned memory (checked: nothing the caller does
+        later can change what is validated and applied)."""
+        cdef cnp.ndarray arr
+        cdef Py_ssize_t i, stride
+        cdef char* base
+        cdef int size
+        cdef bint signed
+        cdef int64_t v
+        cdef uint64_t u
+        if isinstance(actions, np.ma.MaskedArray):
+            raise TypeError("actions must be a plain integer array, not a masked array")
+        if not cnp.PyArray_Check(actions):
+            if not isinstance(actions, (list, tuple)):
+                raise TypeError(f"actions must be an integer array of shape ({self.n},), "
+                                f"not {type(actions).__name__}")
+            actions = np.asarray(actions)
+        arr = <cnp.ndarray>actions
+        if arr.dtype.kind not in "iu":
+            raise TypeError(f"actions must have an integer dtype, not {arr.dtype}")
+        if cnp.PyArray_NDIM(arr) != 1 or cnp.PyArray_DIM(arr, 0) != self.n:
+            raise ValueError(f"actions must have shape ({self.n},), not {(<object>arr).shape}")
+        if not arr.dtype.isnative or not cnp.PyArray_ISALIGNED(arr):
+            arr = np.array(arr, dtype=arr.dtype.newbyteorder("="), order="C")
+        kind = arr.dtype.kind
+        size = arr.itemsize
+        base = <char*>cnp.PyArray_DATA(arr)
+        stride = cnp.PyArray_STRIDE(arr, 0)
+        signed = kind == "i"
+        for i in range(self.n):
+            if size == 1:
+                v = (<signed char*>(base + i * stride))[0] if signed else (<unsigned char*>(base + i * stride))[0]
+            elif size == 2:
+                v = (<short*>(base + i * stride))[0] if signed else (<unsigned short*>(base + i * stride))[0]
+            elif size == 4:
+                v = (<int32_t*>(base + i * stride))[0] if signed else (<uint32_t*>(base + i * stride))[0]
+            elif signed:
+                v = (<int64_t*>(base + i * stride))[0]
+            else:
+                u = (<uint64_t*>(base + i * stride))[0]
+                if u > <uint64_t>0x7FFFFFFFFFFFFFFF:
+                    raise ValueError(f"table {i}: action id {u} is out of range 0..{self.n_actions_ - 1}")
+                v = <int64_t>u
+            self.act[i] = v
+        for i in range(self.n):
+            if self.act[i] < 0 or self.act[i] >= self.n_actions_:
+                if self.st[i].phase == PH_OVER:
+                    continue            # a finished table (auto_reset=False) ignores its entry
+                raise ValueError(f"table {i}: action id {self.act[i]} is out of range "
+                                 f"0..{self.n_actions_ - 1}")
+        return 0
+
+    cdef Py_ssize_t _validate(self) noexcept nogil:
+        """The first table whose action is not legal, or -1 (fills mi)."""
+        cdef Py_ssize_t i
+        cdef int64_t a
+        cdef GState* s
+        for i in range(self.n):
+            s = self.st[i]
+            if s.phase == PH_OVER:
+                continue
+            a = self.act[i]
+            if a < self.n_moves_:
+                if not gs_move_legal(s, self.rc, self.rows + a * ROW, &self.mi[i]):
+                    return i
+            elif not gs_auction_legal(s, <int>(a - self.n_moves_)):
+                return i
+        return -1
+
+    cdef object _illegal(self, Py_ssize_t i):
+        cdef int64_t a = self.act[i]
+        cdef GState* s = self.st[i]
+        if a < self.n_moves_:
+            m = self._space.id_to_move(int(a))
+            what = "pass" if m.is_pass else f"{m.cards} ({m.kind.name})"
+        else:
+            what = str(AUCTION_ACTIONS[a - self.n_moves_])
+        lo = self.p_offsets[i]
+        hi = self.p_offsets[i + 1]
+        legal = ", ".join(str(x) for x in self._ids[lo:hi][:20]) + (", ..." if hi - lo > 20 else "")
+        return ValueError(f"table {i}: action id {a} ({what}) is not legal for seat {s.to_move} now "
+                          f"(legal ids: {legal}); no table was changed")
+
+    # -- stepping ------------------------------------------------------------------------
+    cdef int _run(self, bint apply) except -1:
+        """Step (apply) or just refill every part, then gather the legal ids."""
+        cdef int j
+        cdef Py_ssize_t i, total = 0, missing = -1
+        cdef Part* p
+        if self.nparts == 1:
+            with nogil:
+                self._run_part(&self.parts[0], apply)
+        else:
+            run_parts([_Runner(self, j, apply).run for j in range(self.nparts)])
+        for j in range(self.nparts):
+            p = &self.parts[j]
+            if p.oom:
+                p.oom = False
+                raise MemoryError("out of memory stepping the tables")
+            if p.missing >= 0 and missing < 0:
+                missing = p.missing
+            total += p.nids
+        if total > self.ids_cap:
+            self._ids = np.zeros(max(total, 2 * self.ids_cap), dtype=np.int32)
+            self.ids_cap = self._ids.shape[0]
+            self.v_ids = _read_only(self._ids)
+        cdef int32_t* out = <int32_t*>cnp.PyArray_DATA(self._ids)
+        with nogil:
+            total = 0
+            self.p_offsets[0] = 0
+            for i in range(self.n):
+                self.p_offsets[i + 1] = self.p_offsets[i] + self.counts[i]
+            for j in range(self.nparts):
+                p = &self.parts[j]
+                memcpy(out + total, p.ids, p.nids * sizeof(int32_t))
+                total += p.nids
+        if missing >= 0:
+            raise RuntimeError(f"table {missing}: a legal move has no id in {self._space!r} "
+                               "(the action space does not cover the engine's moves)")
+        return 0
+
+    cdef void _run_part(self, Part* p, bint apply) noexcept nogil:
+        cdef Py_ssize_t i, j, at = 0
+        cdef int64_t a
+        cdef GState* s
+        p.missing = -1
+        if self.want_masks:
+            for i in range(p.start, p.stop):
+                for j in range(self.counts[i]):
+                    self.p_masks[i * self.n_actions_ + p.ids[at + j]] = 0
+                at += self.counts[i]
+        p.nids = 0
+        for i in range(p.start, p.stop):
+            s = self.st[i]
+            if apply:
+                self.p_done[i] = s.phase == PH_OVER
+                memset(self.p_scores + i * self.nplayers, 0, self.nplayers * sizeof(int64_t))
+                memset(self.p_wins + i * self.nplayers, 0, self.nplayers * sizeof(float))
+                if s.phase != PH_OVER:
+                    a = self.act[i]
+                    if a < self.n_moves_:
+                        gs_play(s, self.rows + a * ROW, &self.mi[i])
+                    else:
+                        gs_auction_step(s, <int>(a - self.n_moves_))
+                    if s.phase == PH_OVER:
+                        self._settle(i, s)
+            else:
+                self.p_done[i] = False
+                memset(self.p_scores + i * self.nplayers, 0, self.nplayers * sizeof(int64_t))
+                memset(self.p_wins + i * self.nplayers, 0, self.nplayers * sizeof(float))
+            if not self._refill(p, i, s):
+                return
+
+    cdef void _settle(self, Py_ssize_t i, GState* s) noexcept nogil:
+        """Report the end of table i's deal; start its next game (auto_reset)."""
+        cdef int t
+        cdef bint landlord_won = s.winner == s.landlord
+        self.p_done[i] = True
+        for t in range(self.nplayers):
+            self.p_scores[i * self.nplayers + t] = s.scores[t]
+            self.p_wins[i * self.nplayers + t] = 1.0 if (t == s.landlord) == landlord_won else -1.0
+        if self.auto_reset_:
+            self.p_episodes[i] += 1
+            self._new_game(i)
+
+    cdef bint _refill(self, Part* p, Py_ssize_t i, const GState* s) noexcept nogil:
+        """to_move, legal ids, mask and observation of table i."""
+        cdef unsigned char codes[4]
+        cdef Py_ssize_t before = p.nids, k
+        cdef int64_t found
+        cdef int c, nc
+        self.p_to_move[i] = -1 if s.phase == PH_OVER else s.to_move
+        if s.phase == PH_PLAY:
+            gs_gen(s, self.rc, &p.out)
+            if p.out.oom:
+                p.out.oom = False
+                p.oom = True
+                return False
+            for k in range(p.out.n):
+                found = self.table.find_row(p.out.data + k * ROW)
+                if found < 0:
+                    if p.missing < 0:
+                        p.missing = i
+                    continue
+                if not _push(p, <int32_t>found):
+                    return False
+        elif s.phase != PH_OVER:
+            nc = gs_choices(s, codes)
+            for c in range(nc):
+                if not _push(p, self.n_moves_ + codes[c]):
+                    return False
+        self.counts[i] = p.nids - before
+        if self.want_masks:
+            for k in range(before, p.nids):
+                self.p_masks[i * self.n_actions_ + p.ids[k]] = 1
+        if self.want_obs:
+            self._encode(s, s.winner if s.phase == PH_OVER else s.to_move,
+                         self.p_obs + i * self.obs_size_)
+        return True
+
+    cdef void _encode(self, const GState* s, int p, float* o) noexcept nogil:
+        """ObservationLayout.encode(game, p) (see ddz_fast.envs.observation)."""
+        cdef int r, t, lead
+        cdef const unsigned char* row
+        cdef const int* off = self.off
+        memset(o, 0, self.obs_size_ * sizeof(float))
+        for r in range(15):
+            o[off[F_HAND] + r] = s.hands[p][r]
+        for t in range(s.players):
+            for r in range(15):
+                o[off[F_PLAYED] + t * 15 + r] = s.played[t][r]
+            o[off[F_SIZES] + t] = s.ncards[t]
+        if s.kitty_revealed and s.kitty_known:
+            for r in range(15):
+                o[off[F_KITTY] + r] = s.kitty[r]
+        if s.last_src != LAST_NONE:
+            if s.last_src == LAST_ORIGIN:
+                row = &s.o_last[0]
+            else:
+                row = &s.hist[s.last_src].row[0]
+            for r in range(15):
+                o[off[F_LAST] + r] = row[r]
+            o[off[F_KIND] + row[KIND_BYTE]] = 1.0
+            o[off[F_LASTP] + s.last_player] = 1.0
+        o[off[F_ME] + p] = 1.0
+        if s.phase != PH_OVER:
+            o[off[F_TO] + s.to_move] = 1.0
+        if s.landlord >= 0:
+            o[off[F_LL] + s.landlord] = 1.0
+        o[off[F_PHASE] + s.phase] = 1.0
+        o[off[F_LEVEL]] = gs_auction_level(s)
+        lead = gs_auction_leader(s)
+        if lead >= 0:
+            o[off[F_LEADER] + lead] = 1.0
+        o[off[F_BASE]] = s.base
+        o[off[F_BOMBS]] = s.bombs
+        o[off[F_DOUBLES]] = s.doubles
+
+    # -- reading --------------------------------------------------------------------------
+    def games(self, i):
+        """A :class:`~ddz_fast.Game` copy of table ``i`` (independent of the tables)."""
+        self._enter()
+        try:
+            return game_from_state(self.st[as_int(i, "table", 0, self.n - 1)], self._rules)
+        finally:
+            self._leave()
+
+    def __len__(self):
+        return self.n
+
+    @property
+    def num_tables(self):
+        return self.n
+
+    @property
+    def rules(self):
+        return self._rules
+
+    @property
+    def players(self):
+        self._check()
+        return self.nplayers
+
+    @property
+    def seed(self):
+        """The seed of the run (table i's k-th game: game_seed(seed, i * 2**32 + k))."""
+        self._check()
+        return self.seed_
+
+    @property
+    def threads(self):
+        self._check()
+        return self.nparts
+
+    @property
+    def auto_reset(self):
+        self._check()
+        return bool(self.auto_reset_)
+
+    @property
+    def n_moves(self):
+        """Move ids: 0..n_moves-1 (``action_space(rules).size``); the auction ids follow."""
+        self._check()
+        return self.n_moves_
+
+    @property
+    def n_actions(self):
+        """All action ids: ``n_moves + 9``."""
+        self._check()
+        return self.n_actions_
+
+    @property
+    def obs_size(self):
+        self._check()
+        return self.obs_size_
+
+    @property
+    def action_space(self):
+        """The :class:`~ddz_fast.ActionSpace` of the move ids."""
+        return self._space
+
+    def auction_id(self, action):
+        """The id of an auction or doubling action (``n_moves + code``)."""
+        self._check()
+        for c in range(N_AUCTION_CODES):
+            if AUCTION_ACTIONS[c] == action and type(AUCTION_ACTIONS[c]) is type(action):
+                return self.n_moves_ + c
+        raise ValueError(f"{action!r} is not an auction or doubling action")
+
+    def action(self, action_id):
+        """The action (a Move or an auction action) of an id."""
+        self._check()
+        cdef int64_t a = as_int(action_id, "action id", 0, self.n_actions_ - 1)
+        if a < self.n_moves_:
+            return self._space.id_to_move(int(a))
+        return AUCTION_ACTIONS[a - self.n_moves_]
+
+    @property
+    def to_move(self):
+        self._check()
+        return self.v_to_move
+
+    @property
+    def legal_offsets(self):
+        self._check()
+        return self.v_offsets
+
+    @property
+    def legal_ids(self):
+        self._check()
+        return self.v_ids
+
+    @property
+    def masks(self):
+        self._check()
+        return self.v_masks
+
+    @property
+    def observations(self):
+        self._check()
+        return self.v_obs
+
+    @property
+    def scores(self):
+        self._check()
+        return self.v_scores
+
+    @property
+    def wins(self):
+        self._check()
+        return self.v_wins
+
+    @property
+    def done(self):
+        self._check()
+        return self.v_done
+
+    @property
+    def episodes(self):
+        self._check()
+        return self.v_episodes
+
+    @property
+    def game_seeds(self):
+        self._check()
+        return self.v_seeds
+
+    def __repr__(self):
+        if not self._ready:
+            return "VecGame(<uninitialised>)"
+        return (f"VecGame({self.n}, rules={self._rules.name!r}, seed={self.seed_}, threads={self.nparts}, "
+                f"auto_reset={bool(self.auto_reset_)})")
+
+    def __reduce__(self):
+        raise TypeError("a VecGame cannot be pickled (copy tables out with games(i))")
+
+
+cdef class _Runner:
+    """One part of a step, run on a thread of its own (without the GIL)."""
+    cdef VecGame vg
+    cdef int j
+    cdef bint apply
+
+    def __cinit__(self, VecGame vg, int j, bint apply):
+        self.vg = vg
+        self.j = j
+        self.apply = apply
+
+    def run(self):
+        with nogil:
+            self.vg._run_part(&self.vg.parts[self.j], self.apply)
