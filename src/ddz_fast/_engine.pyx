@@ -431,15 +431,8 @@ cdef bint gs_move_legal(const GState* s, const RulesC* rc, const unsigned char* 
     cdef const unsigned char* h = s.hands[s.to_move]
     if s.phase != PH_PLAY:
         return False
-    if row[KIND_BYTE] == K_PASS:
-        for r in range(15):
-            if row[r]:
-                return False
-        mi.kind = K_PASS
-        mi.rank = -1
-        mi.length = 0
-        mi.ncards = 0
-        return s.last_src != LAST_NONE
+    if row[KIND_BYTE] == K_PASS:                # (valid_move_c checks it holds no cards)
+        return s.last_src != LAST_NONE and valid_move_c(row, rc, mi)
     for r in range(15):
         if row[r] > h[r]:
             return False
