@@ -85,7 +85,7 @@ cdef enum:
 #   subtree's node count (the replacement priority).
 cdef extern from *:
     """
-    #define DDZ_KEY_MASK ((1ULL << 23) - 1)
+    #define DDZ_KEY_MASK ((1ULL << 22) - 1)
     #define DDZ_OCCUPIED (1ULL << 22)
     #define DDZ_VALUE_BIT (1ULL << 23)
     #define DDZ_WORK_SHIFT 24

@@ -28,9 +28,15 @@ class _Game:
         self.rules = resolve_rules(rules)
         self.ban = ban
         self.memo: Dict[Tuple[Hands, int, Optional[Move], int], bool] = {}
+        self.move_lists: Dict[Tuple[Tuple[int, ...], Optional[Move]], List[Move]] = {}
 
     def moves(self, hands: Hands, seat: int, last: Optional[Move]) -> List[Move]:
-        return [m for m in legal_moves(hands[seat], last, rules=self.rules) if m.kind not in self.ban]
+        """The allowed moves of `seat` (remembered: the reference generator is slow)."""
+        key = (hands[seat], last)
+        if key not in self.move_lists:
+            self.move_lists[key] = [m for m in legal_moves(hands[seat], last, rules=self.rules)
+                                    if m.kind not in self.ban]
+        return self.move_lists[key]
 
     def after(self, hands: Hands, seat: int, last: Optional[Move], last_by: int,
               move: Move) -> Tuple[Hands, int, Optional[Move], int]:
