@@ -291,3 +291,41 @@ def test_a_move_to_beat_of_the_wrong_rules_is_refused() -> None:
     # a trio with a single is no move in the four-player rules
     with pytest.raises(ValueError, match="not a legal move"):
         solve(["3", "4"], last=parse_move("3334"), rules="four")
+
+
+# ---------------------------------------------------------------------------
+# The command line
+# ---------------------------------------------------------------------------
+
+def test_cli_solve_prints_the_result_and_a_winning_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from ddz_fast.cli import main
+
+    assert main(["solve", "KK5543", "225543"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("hand 1 to move: hand 1 wins with best play")
+    assert "a winning line:" in out and " 1. hand 1: " in out
+    assert main(["solve", "2KK0077554".replace("0", "T"), "AA8"]) == 0
+    assert "hand 1 loses" in capsys.readouterr().out
+    assert main(["solve", "33", "44", "5", "--landlord", "3", "--first", "1"]) == 0
+    assert "hand 1 to move: the farmers" in capsys.readouterr().out
+    assert main(["solve", "33344", "2", "--ban", "TRIO_PAIR", "--first", "2"]) == 0
+    assert "hand 2 to move" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv,match", [
+    (["solve", "3Q", "4"], ""),                       # (a valid hand: checked below it runs)
+    (["solve", "3W", "4"], "unknown card token"),
+    (["solve", "3", "4", "--first", "3"], "--first"),
+    (["solve", "3", "4", "--ban", "PASS"], "PASS"),
+    (["solve", "3", "4", "5", "--landlord", "4"], "--landlord"),
+    (["solve", "3", "4", "--last-by", "1"], "--last-by needs --last"),
+])
+def test_cli_solve_bad_input(argv: List[str], match: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from ddz_fast.cli import main
+
+    rc = main(argv)
+    err = capsys.readouterr().err
+    if not match:
+        assert rc == 0
+    else:
+        assert rc == 2 and match in err and err.startswith("ddz-fast: error:")

@@ -290,8 +290,8 @@ def solve(hands: Sequence[CardsLike], *, to_move: int = 0, landlord: Optional[in
     the root moves on that many threads.
 
     >>> r = solve(["KK5543", "225543"])
-    >>> r.win, r.move
-    (True, Move(TRIO_SOLO, '3334'))
+    >>> r.win, r.status
+    (True, 'win')
     """
     return Solver(table_mb).solve(hands, to_move=to_move, landlord=landlord, last=last, last_by=last_by,
                                   rules=rules, ban=ban, all_moves=all_moves, max_nodes=max_nodes,
