@@ -39,6 +39,7 @@ import sys
 import time
 import timeit
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 
@@ -658,6 +659,9 @@ def main(argv=None):
                     help="40 deals, 1024 batch deals, 100 hands per size, fewer timings (about 15 s)")
     ap.add_argument("--markdown", action="store_true", help="print the tables as markdown")
     ap.add_argument("--strict", action="store_true", help="exit with status 1 when a target fails")
+    ap.add_argument("--solver-anchors", metavar="DIR",
+                    help="also run benchmarks/solver_compare.py (the endgame solver against the anchor "
+                         "solvers, built from their checkouts in DIR)")
     args = ap.parse_args(argv)
     if args.quick:
         args.hands, args.batch_hands, args.scale_hands, args.reference_hands = 40, 1024, 100, 4
@@ -713,6 +717,11 @@ def main(argv=None):
     agreement_section(out, args, ours, others, cmp_deals, prevs, results)
     accelerator_section(out, args, others, results)
     ok = targets_section(out, results)
+    if args.solver_anchors:
+        import solver_compare
+
+        out.heading("Endgame solver")
+        ok = solver_compare.run(Path(args.solver_anchors), 300.0, args.markdown) and ok
     progress(f"done in {time.perf_counter() - t_start:.0f} s")
     return 1 if (args.strict and not ok) else 0
 

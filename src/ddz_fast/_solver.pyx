@@ -21,13 +21,12 @@ one 60-bit word per hand (4 bits a rank) and one word for the rest.
 Only this module's own buffers are touched inside the search, which runs
 without the GIL; an _Engine is used by one search at a time (its lock).
 """
-cimport cython
-from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.stdlib cimport calloc, realloc, free
 from libc.string cimport memcpy, memset
 
 import threading
 
-from ._move cimport Move, make_move, K_PASS, K_BOMB, K_ROCKET, K_SOLO
+from ._move cimport make_move, K_PASS, K_BOMB, K_ROCKET
 from ._kernels cimport (
     RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_free, gen_moves, row_info,
     valid_move_c,
@@ -183,11 +182,11 @@ cdef unsigned long long* tt_bucket(Ctx* c, const unsigned long long* key) noexce
 cdef int tt_probe(Ctx* c, const unsigned long long* key) noexcept nogil:
     """1 or 0: the stored value of the position; -1: not stored."""
     cdef unsigned long long* e
-    cdef int i, j, ok
+    cdef int _i, j, ok
     if c.tt == NULL:
         return -1
     e = tt_bucket(c, key)
-    for i in range(BUCKET):
+    for _i in range(BUCKET):
         if (e[c.n] & OCCUPIED) and (e[c.n] & KEY_MASK) == key[c.n]:
             ok = 1
             for j in range(c.n):
@@ -204,12 +203,12 @@ cdef void tt_store(Ctx* c, const unsigned long long* key, int value, long long w
     cdef unsigned long long* e
     cdef unsigned long long* victim
     cdef unsigned long long prio, best = <unsigned long long>-1
-    cdef int i
+    cdef int _i
     if c.tt == NULL:
         return
     e = tt_bucket(c, key)
     victim = e
-    for i in range(BUCKET):
+    for _i in range(BUCKET):
         if not (e[c.n] & OCCUPIED):
             victim = e
             break
@@ -454,7 +453,7 @@ cdef class _Engine:
         of ``to_move``; only the moves ``i % parts == part`` are searched.
         """
         cdef int n = len(sides)
-        cdef int i, j, total_cards = 0, child, nxt, st
+        cdef int i, j, total_cards = 0, child, st
         cdef const RulesC* rc = rules_c(rules)
         cdef MoveInfo last_mi
         cdef MoveInfo mi

@@ -15,6 +15,7 @@ result.  :mod:`ddz_fast.solver_reference` is its pure-Python twin.
 """
 from __future__ import annotations
 
+import functools
 import operator
 import time
 from dataclasses import dataclass
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["solve", "solve_game", "position_from_game", "Solver", "SolveResult", "Position",
            "DEFAULT_TABLE_MB", "winning_line"]
 
-DEFAULT_TABLE_MB = 64
+DEFAULT_TABLE_MB = 16
 """Default size of the transposition table, in MiB."""
 
 _MiB = 1 << 20
@@ -138,8 +139,8 @@ class _Args:
                  ban: Iterable[Union[Kind, int, str]]) -> None:
         r = resolve_rules(rules)
         self.rules = r
-        if isinstance(hands, (str, bytes, np.ndarray)) and not (
-                isinstance(hands, np.ndarray) and hands.ndim == 2):
+        obj: object = hands
+        if isinstance(obj, (str, bytes)) or (isinstance(obj, np.ndarray) and obj.ndim != 2):
             raise TypeError("hands must be a sequence of hands (one per seat), not one hand")
         try:
             hand_list = list(hands)
@@ -248,7 +249,7 @@ class Solver:
                 outs[i] = engines[i].run(a.hands, a.sides, a.rules, a.ban, a.to_move, a.last_row,
                                          a.last_by, all_moves, max_nodes, max_time, i, threads, stop)
 
-            run_parts([lambda i=i: part(i) for i in range(threads)])
+            run_parts([functools.partial(part, i) for i in range(threads)])
             moves = outs[0][2]
             results = [max(o[1][k] for o in outs) if moves else -1 for k in range(len(moves))]
             nodes = sum(o[3] for o in outs)
