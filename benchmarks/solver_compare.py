@@ -36,18 +36,12 @@ import time
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-# github.com/WZ403809264/doudizhu_solver, README.md: first hand (moves
-# first), second hand, published winner.  "0" = ten, "Y"/"Z" = low/high joker.
-PUZZLES = [
-    ("KK5543", "225543", True),
-    ("ZA54333", "Y222KQ", True),
-    ("2KK0077554", "AA8", False),
-    ("ZKKQJ09876633", "AAKQJ0987", True),
-    ("2AK096554", "YKJ08854", True),
-    ("ZYAAKKQ0099", "2222JJ00", True),
-    ("Y2AK998553", "ZQQJJ0953", True),
-    ("ZAQQJJ0999844", "Y22AA0886633", True),
-]
+from ddz_fast.solver_reference import PUBLISHED_PUZZLES, published_text
+
+# The published table (github.com/WZ403809264/doudizhu_solver, README.md),
+# in the source's notation ("0" = ten, "Y"/"Z" = low/high joker), which both
+# anchors read.
+PUZZLES = [(published_text(a), published_text(b), w) for a, b, w in PUBLISHED_PUZZLES]
 REPOS = {"doudizhu_solver": "https://github.com/WZ403809264/doudizhu_solver",
          "doudizhu_endgame": "https://github.com/YunyanDeng/doudizhu_endgame"}
 

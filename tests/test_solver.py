@@ -15,25 +15,13 @@ from ddz_fast import Game, Kind, legal_moves, parse_move
 from ddz_fast import solver_reference as oracle
 from ddz_fast.solver import Solver, position_from_game, solve, solve_game, winning_line
 
-# Published puzzles with their answers: the comparison table of the README of
-# github.com/WZ403809264/doudizhu_solver (file README.md, "Compared to other
-# doudizhu_solver").  The first hand moves first; "0" is a ten, "Y" the low
-# joker, "Z" the high joker in that table (converted to our text below).
-WZ_PUZZLES = [
-    ("KK5543", "225543", True),
-    ("ZA54333", "Y222KQ", True),
-    ("2KK0077554", "AA8", False),
-    ("ZKKQJ09876633", "AAKQJ0987", True),
-    ("2AK096554", "YKJ08854", True),
-    ("ZYAAKKQ0099", "2222JJ00", True),
-    ("Y2AK998553", "ZQQJJ0953", True),
-    ("ZAQQJJ0999844", "Y22AA0886633", True),
-]
-_WZ_TEXT = str.maketrans({"0": "T", "Y": "B", "Z": "R"})
+# The published puzzles (their source is cited in solver_reference).
+WZ_PUZZLES = oracle.PUBLISHED_PUZZLES
 
 
 def wz_hand(text: str) -> str:
-    return text.translate(_WZ_TEXT)
+    """Our card text (the table is stored in it; also accepts its tens as 0)."""
+    return text.replace("0", "T")
 
 
 @pytest.mark.parametrize("first,second,offence_wins", WZ_PUZZLES)
@@ -199,18 +187,18 @@ def test_banned_kinds_change_the_answer() -> None:
 
 
 def test_node_limit_gives_unknown() -> None:
-    r = solve([wz_hand("Y2AK998553"), wz_hand("ZQQJJ0953")], max_nodes=1000)
+    r = solve([wz_hand("B2AK998553"), wz_hand("RQQJJT953")], max_nodes=1000)
     assert r.win is None and r.status == "unknown" and r.limit == "nodes" and r.move is None
 
 
 def test_time_limit_gives_unknown() -> None:
-    r = solve([wz_hand("ZAQQJJ0999844"), wz_hand("Y22AA0886633")], max_time=0.05)
+    r = solve([wz_hand("RAQQJJT999844"), wz_hand("B22AAT886633")], max_time=0.05)
     assert r.status == "unknown" and r.limit == "time"
 
 
 def test_solver_reuses_its_table_and_refuses_concurrent_use() -> None:
     s = Solver(table_mb=64)
-    hands = [wz_hand("2AK096554"), wz_hand("YKJ08854")]
+    hands = [wz_hand("2AKT96554"), wz_hand("BKJT8854")]
     first = s.solve(hands)
     again = s.solve(hands)
     assert first.win is again.win is True
@@ -221,7 +209,7 @@ def test_solver_reuses_its_table_and_refuses_concurrent_use() -> None:
 
     def long_solve() -> None:
         started.set()
-        s.solve([wz_hand("ZAQQJJ0999844"), wz_hand("Y22AA0886633")], max_time=1.0)
+        s.solve([wz_hand("RAQQJJT999844"), wz_hand("B22AAT886633")], max_time=1.0)
 
     t = threading.Thread(target=long_solve)
     t.start()
@@ -237,7 +225,7 @@ def test_solver_reuses_its_table_and_refuses_concurrent_use() -> None:
 
 
 def test_threads_solve_in_parallel_with_the_same_answers() -> None:
-    hands = [wz_hand("2AK096554"), wz_hand("YKJ08854")]
+    hands = [wz_hand("2AKT96554"), wz_hand("BKJT8854")]
     results: List[Optional[bool]] = []
 
     def run() -> None:
@@ -304,7 +292,7 @@ def test_cli_solve_prints_the_result_and_a_winning_line(capsys: pytest.CaptureFi
     out = capsys.readouterr().out
     assert out.startswith("hand 1 to move: hand 1 wins with best play")
     assert "a winning line:" in out and " 1. hand 1: " in out
-    assert main(["solve", "2KK0077554".replace("0", "T"), "AA8"]) == 0
+    assert main(["solve", "2KKTT77554", "AA8"]) == 0
     assert "hand 1 loses" in capsys.readouterr().out
     assert main(["solve", "33", "44", "5", "--landlord", "3", "--first", "1"]) == 0
     assert "hand 1 to move: the farmers" in capsys.readouterr().out
@@ -329,3 +317,23 @@ def test_cli_solve_bad_input(argv: List[str], match: str, capsys: pytest.Capture
         assert rc == 0
     else:
         assert rc == 2 and match in err and err.startswith("ddz-fast: error:")
+
+
+def test_the_engine_refuses_unchecked_input_from_direct_callers() -> None:
+    """The internal engine keeps the kernels' invariants on its own."""
+    from ddz_fast._solver import _Engine
+
+    e = _Engine(1 << 16)
+    ok = bytes(ddz_fast.to_counts("3")) + bytes(ddz_fast.to_counts("4"))
+    assert e.run(ok, (0, 1), "standard", 0, 0, None, -1, False, 0, 0.0)[1] == [1]
+    bad = bytes([9] + [0] * 14) + bytes(ddz_fast.to_counts("4"))
+    with pytest.raises(ValueError, match="more cards"):
+        e.run(bad, (0, 1), "standard", 0, 0, None, -1, False, 0, 0.0)
+    with pytest.raises(ValueError, match="out of range"):
+        e.run(ok, (0, 1), "standard", 0, 5, None, -1, False, 0, 0.0)
+    with pytest.raises(ValueError, match="sides"):
+        e.run(ok, (0, 7), "standard", 0, 0, None, -1, False, 0, 0.0)
+    with pytest.raises(ValueError, match="not a legal move"):
+        e.run(ok, (0, 1), "standard", 0, 0, bytes([1, 1] + [0] * 13 + [1]), 1, False, 0, 0.0)
+    with pytest.raises(ValueError, match="16 bytes"):
+        e.run(ok, (0, 1), "standard", 0, 0, b"\x01", 1, False, 0, 0.0)

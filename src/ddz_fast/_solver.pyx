@@ -252,13 +252,25 @@ cdef inline int move_score(Ctx* c, int p, const unsigned char* row, const MoveIn
     return s * 64 + c.history[c.side[p]][row_hash(row)]
 
 
+cdef inline void order_insert(Ply* pl, Py_ssize_t m, int sc, int idx) noexcept nogil:
+    # Insert move idx with score sc into the sorted prefix order[:m], best
+    # first (insertion sort: move lists are short).
+    cdef Py_ssize_t j = m
+    while j > 0 and pl.score[j - 1] < sc:
+        pl.score[j] = pl.score[j - 1]
+        pl.order[j] = pl.order[j - 1]
+        j -= 1
+    pl.score[j] = sc
+    pl.order[j] = idx
+
+
 cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noexcept nogil:
     """1 when the side of seat p (to move) wins with best play, 0 when it
     loses, -1 when the search stopped (a limit, or another thread)."""
     cdef unsigned long long key[5]
     cdef Ply* pl
-    cdef Py_ssize_t i, j, m, nmoves
-    cdef int v, child, nxt, k, sc, result = 0, idx, t
+    cdef Py_ssize_t i, m, nmoves
+    cdef int v, child, nxt, k, result = 0, idx, t
     cdef long long before
     cdef const unsigned char* row
     cdef MoveInfo mi
@@ -305,15 +317,7 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
         if mi.ncards == c.total[p]:
             tt_store(c, key, 1, 1)
             return 1
-        sc = move_score(c, p, row, &mi)
-        # insertion into the sorted prefix (move lists are short)
-        j = m
-        while j > 0 and pl.score[j - 1] < sc:
-            pl.score[j] = pl.score[j - 1]
-            pl.order[j] = pl.order[j - 1]
-            j -= 1
-        pl.score[j] = sc
-        pl.order[j] = <int>i
+        order_insert(pl, m, move_score(c, p, row, &mi), <int>i)
         m += 1
     nmoves = m
 
@@ -386,6 +390,9 @@ cdef class _Engine:
         if table_bytes < 0:
             raise ValueError("table size must be >= 0")
         self.table_bytes = table_bytes
+
+    def __init__(self, Py_ssize_t table_bytes):
+        pass                      # (set up in __cinit__; here for the signature)
 
     def __dealloc__(self):
         self._free_plies()
@@ -465,8 +472,20 @@ cdef class _Engine:
         cdef list results = []
         cdef list moves = []
         cdef int found = 0
+        # (ddz_fast.solver checks everything first; these keep the kernels'
+        # invariants whatever a direct caller passes)
         if not 2 <= n <= NSEATS or len(hands) != 15 * n:
-            raise ValueError("bad seat count")
+            raise ValueError(f"need 2..{NSEATS} sides and 15 counts per seat")
+        for i in range(n):
+            if sides[i] not in (0, 1):
+                raise ValueError("sides must be 0 or 1")
+            for j in range(15):
+                if hands[15 * i + j] > (rc.max_joker if j >= 13 else rc.max_count):
+                    raise ValueError(f"seat {i} holds more cards of rank slot {j} than the deck")
+        if not 0 <= to_move < n or not -1 <= last_by < n or parts < 1 or not 0 <= part < parts:
+            raise ValueError("to_move, last_by or part out of range")
+        if last_row is not None and len(last_row) != 16:
+            raise ValueError("last_row must be 16 bytes")
         if not self.lock.acquire(False):
             raise RuntimeError("this Solver is already solving a position in another thread; "
                                "use one Solver per thread")
@@ -518,13 +537,7 @@ cdef class _Engine:
                         row_info(row, &mi)
                         st = 1000000 if mi.ncards == self.c.total[to_move] else move_score(
                             &self.c, to_move, row, &mi)
-                        j = <int>nroot
-                        while j > 0 and pl.score[j - 1] < st:
-                            pl.score[j] = pl.score[j - 1]
-                            pl.order[j] = pl.order[j - 1]
-                            j -= 1
-                        pl.score[j] = st
-                        pl.order[j] = <int>k
+                        order_insert(pl, nroot, st, <int>k)
                         nroot += 1
             if self.c.aborted:
                 return self.c.aborted, [], [], self.c.nodes

@@ -15,7 +15,7 @@ from .kinds import Kind
 from .reference import legal_moves
 from .rules import RulesLike, resolve_rules
 
-__all__ = ["wins", "winning_moves"]
+__all__ = ["wins", "winning_moves", "PUBLISHED_PUZZLES", "published_text"]
 
 Hands = Tuple[Tuple[int, ...], ...]
 
@@ -97,3 +97,25 @@ def winning_moves(hands: Sequence[CardsLike], *, to_move: int = 0, landlord: Opt
     g, hs, by = _setup(hands, to_move, landlord, last, last_by, rules, ban)
     lst = None if by < 0 else last
     return [m for m in g.moves(hs, to_move, lst) if g.move_wins(hs, to_move, lst, by, m)]
+
+
+# Known answers: the comparison table of the README of
+# github.com/WZ403809264/doudizhu_solver (README.md, "Compared to other
+# doudizhu_solver"): (first hand, which moves first; second hand; does the
+# first hand win).  Written there with "0" for a ten and "Y"/"Z" for the
+# low/high joker; here in our card text.
+PUBLISHED_PUZZLES: Tuple[Tuple[str, str, bool], ...] = (
+    ("KK5543", "225543", True),
+    ("RA54333", "B222KQ", True),
+    ("2KKTT77554", "AA8", False),
+    ("RKKQJT9876633", "AAKQJT987", True),
+    ("2AKT96554", "BKJT8854", True),
+    ("RBAAKKQTT99", "2222JJTT", True),
+    ("B2AK998553", "RQQJJT953", True),
+    ("RAQQJJT999844", "B22AAT886633", True),
+)
+
+
+def published_text(ours: str) -> str:
+    """A hand of PUBLISHED_PUZZLES in the source's notation."""
+    return ours.translate(str.maketrans({"T": "0", "B": "Y", "R": "Z"}))
