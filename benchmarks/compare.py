@@ -44,6 +44,7 @@ import sys
 import time
 import timeit
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 
@@ -878,6 +879,9 @@ def main(argv=None):
     ap.add_argument("--strict", action="store_true", help="exit with status 1 when a target fails")
     ap.add_argument("--no-engine", action="store_true", help="skip the game-engine section (engine_compare.py)")
     ap.add_argument("--no-vec", action="store_true", help="skip the batched-game section (vec_compare.py)")
+    ap.add_argument("--solver-anchors", metavar="DIR",
+                    help="also run benchmarks/solver_compare.py (the endgame solver against the anchor "
+                         "solvers, built from their checkouts in DIR)")
     args = ap.parse_args(argv)
     if args.quick:
         args.hands, args.batch_hands, args.scale_hands, args.reference_hands = 256, 1024, 100, 4
@@ -942,6 +946,11 @@ def main(argv=None):
         import vec_compare
         vec_compare.vec_section(out, args, results)
     ok = targets_section(out, results)
+    if args.solver_anchors:
+        import solver_compare
+
+        out.heading("Endgame solver")
+        ok = solver_compare.run(Path(args.solver_anchors), 300.0, args.markdown) and ok
     progress(f"done in {time.perf_counter() - t_start:.0f} s")
     return 1 if (args.strict and not ok) else 0
 

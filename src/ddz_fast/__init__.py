@@ -130,3 +130,16 @@ __all__ += [
 from ._vec import VecGame  # noqa: E402
 
 __all__ += ["VecGame"]
+
+# Perfect-information endgame solving (the compiled search in _solver).
+from .solver import (  # noqa: E402
+    Position,
+    SolveResult,
+    Solver,
+    position_from_game,
+    solve,
+    solve_game,
+    winning_line,
+)
+
+__all__ += ["solve", "solve_game", "position_from_game", "winning_line", "Solver", "SolveResult", "Position"]

@@ -1,8 +1,9 @@
 """The ``ddz-fast`` command line.
 
 Subcommands: ``moves`` (the legal moves of a hand), ``selfplay`` (many seeded
-random games in compiled code, with a summary table) and ``play`` (you
-against simple bots in the terminal).
+random games in compiled code, with a summary table), ``play`` (you
+against simple bots in the terminal) and ``solve`` (who wins an open-hand
+endgame, with a winning line).
 """
 from __future__ import annotations
 
@@ -43,6 +44,46 @@ def _cmd_moves(args: argparse.Namespace) -> int:
         for m in moves:
             print(f"{m.kind.name:<14} {m}")
         print(f"{len(moves)} moves")
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# solve
+# ---------------------------------------------------------------------------
+
+def _cmd_solve(args: argparse.Namespace) -> int:
+    from .solver import solve, winning_line
+
+    n = len(args.hands)
+    if not 1 <= args.first <= n:
+        raise ValueError(f"--first must be a hand number 1..{n}, not {args.first}")
+    landlord = None if args.landlord is None else args.landlord - 1
+    if landlord is not None and not 0 <= landlord < n:
+        raise ValueError(f"--landlord must be a hand number 1..{n}, not {args.landlord}")
+    last = None
+    last_by = None
+    if args.last is not None:
+        last = parse_move(args.last, args.last_kind, rules=args.rules)
+        if args.last_by is not None:
+            last_by = args.last_by - 1
+    elif args.last_by is not None:
+        raise ValueError("--last-by needs --last")
+    opts: Dict[str, Any] = dict(to_move=args.first - 1, landlord=landlord, last=last, last_by=last_by,
+                                rules=args.rules, ban=args.ban or ())
+    res = solve(args.hands, max_time=args.max_time, table_mb=args.table_mb, **opts)
+    if res.win is None:
+        print(f"unknown: the search hit its {res.limit} limit after {res.nodes} nodes "
+              f"({res.seconds:.3f} s); try a larger --max-time or --table-mb")
+        return 1
+    side = "the landlord" if landlord is not None and args.first - 1 == landlord else (
+        "the farmers" if landlord is not None else f"hand {args.first}")
+    verb = ("win" if res.win else "lose") + ("" if side == "the farmers" else "s")
+    print(f"hand {args.first} to move: {side} {verb} with best play "
+          f"({res.nodes} nodes, {res.seconds:.3f} s)")
+    line = winning_line(args.hands, table_mb=args.table_mb, max_time=args.max_time, **opts)
+    print("a winning line:" if res.win else "a line where the other side wins:")
+    for i, (seat, move) in enumerate(line):
+        print(f"  {i + 1:>2}. hand {seat + 1}: {'pass' if move.is_pass else move.cards}")
     return 0
 
 
@@ -433,6 +474,21 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--deals", type=int, default=1, help="deals to play (default 1)")
     pl.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     pl.set_defaults(func=_cmd_play)
+
+    so = sub.add_parser("solve", help="who wins an open-hand endgame, and a winning line")
+    so.add_argument("hands", nargs="+", metavar="HAND",
+                    help="the hands as card text (two for the puzzle; one per seat with --landlord)")
+    so.add_argument("--first", type=int, default=1, help="the hand that moves first (1-based, default 1)")
+    so.add_argument("--ban", action="append", metavar="KIND",
+                    help="a kind nobody may play, e.g. TRIO_PAIR (repeatable)")
+    so.add_argument("--landlord", type=int, help="the landlord's hand (1-based): the landlord against the farmers")
+    so.add_argument("--last", help="the move on the table, as card text")
+    so.add_argument("--last-kind", help="kind of --last when its cards are ambiguous")
+    so.add_argument("--last-by", type=int, help="the hand that played --last (default: the one before --first)")
+    so.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
+    so.add_argument("--max-time", type=float, default=60.0, help="seconds before giving up (default 60)")
+    so.add_argument("--table-mb", type=float, default=256.0, help="transposition table size in MiB (default 256)")
+    so.set_defaults(func=_cmd_solve)
     return p
 
 

@@ -8,7 +8,7 @@ of :meth:`ReferenceGame.step`, in the words of :mod:`ddz_fast.game`'s module
 docstring (bid and rob auctions, redeal, doubling, kitty, table clearing,
 spring, scoring).  Play-phase moves come from :func:`ddz_fast.reference.legal_moves`,
 never from the compiled kernels; the deal is a pure-Python SplitMix64 and
-Fisher-Yates shuffle as documented in :mod:`ddz_fast._playout`.  Undo keeps
+Fisher-Yates shuffle as documented in :mod:`ddz_fast._rng`.  Undo keeps
 a stack of full copies of the state.
 
 The public API is :class:`~ddz_fast.Game`'s (without ``sample_worlds``,
@@ -40,7 +40,7 @@ _MASK = (1 << 64) - 1
 
 
 # ---------------------------------------------------------------------------
-# Random numbers and the deal (the algorithm of ddz_fast._playout's docstring)
+# Random numbers and the deal (the algorithm of ddz_fast._rng's docstring)
 # ---------------------------------------------------------------------------
 
 class SplitMix64:
@@ -579,7 +579,7 @@ class ReferenceGame:
             hand_sizes=self.hand_sizes,
             landlord=self._landlord,
             kitty=self.kitty if self.kitty_revealed else None,
-            history=self.history,
+            history=tuple(self.history),
             last_move=self._last,
             last_player=self._last_player,
             to_move=self.to_move,

@@ -53,7 +53,8 @@ try:
     from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 except ImportError as e:  # pragma: no cover - exercised without pettingzoo installed
     raise ImportError(
-        "ddz_fast.envs.aec needs PettingZoo and Gymnasium: pip install pettingzoo gymnasium (from a clone of ddz-fast: pip install \".[pettingzoo]\") "
+        "ddz_fast.envs.aec needs PettingZoo and Gymnasium: pip install pettingzoo gymnasium "
+        "(from a clone of ddz-fast: pip install \".[pettingzoo]\") "
         f"({e})") from e
 
 from .._checks import check_int

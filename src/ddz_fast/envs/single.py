@@ -51,7 +51,8 @@ try:
     from gymnasium import spaces
 except ImportError as e:  # pragma: no cover - exercised without gymnasium installed
     raise ImportError(
-        "ddz_fast.envs.single needs Gymnasium: pip install gymnasium (from a clone of ddz-fast: pip install \".[pettingzoo]\") "
+        "ddz_fast.envs.single needs Gymnasium: pip install gymnasium "
+        "(from a clone of ddz-fast: pip install \".[pettingzoo]\") "
         f"({e})") from e
 
 from .._checks import check_seat, check_seed

@@ -1,0 +1,209 @@
+"""Endgame solver: ddz_fast.solve against anchor solvers built from source, on
+the published puzzle table, timed in one run.
+
+    python benchmarks/solver_compare.py --anchors DIR [--markdown] [--strict]
+
+DIR holds checkouts of the anchors' public repositories (cloned when missing
+and git can reach GitHub):
+
+* ``DIR/doudizhu_solver``  -- github.com/WZ403809264/doudizhu_solver (C++,
+  memoised minimax over card strings; its README's table is the puzzle set);
+* ``DIR/doudizhu_endgame`` -- github.com/YunyanDeng/doudizhu_endgame (C++
+  negamax with a 2M-entry table and one thread per root move).
+
+Both are built here with the system compiler (g++ -O3) and driven through
+their stdin prompts; the time is the wall time from start until the solve's
+result line appears (the process is then killed: both go on to ask for the
+opponent's moves).  Ours: ``solve()`` with a fresh table, one thread, best
+of 3.  The anchors' rules differ from ours in details (WZ: airplane singles
+of distinct ranks, no two jokers as attachments -- our ``strict`` preset is
+closest; YunyanDeng: a four may carry one pair as its two singles), which
+does not change any published answer; the comparison is of speed, and each
+row also shows whether the answers agree.
+
+Targets (issue 14): every published puzzle in <= 1 s on one core; >= 10x
+faster than the fastest anchor on each shared puzzle.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import select
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import List, Optional, Tuple
+
+from ddz_fast.solver_reference import PUBLISHED_PUZZLES, published_text
+
+# The published table (github.com/WZ403809264/doudizhu_solver, README.md),
+# in the source's notation ("0" = ten, "Y"/"Z" = low/high joker), which both
+# anchors read.
+PUZZLES = [(published_text(a), published_text(b), w) for a, b, w in PUBLISHED_PUZZLES]
+REPOS = {"doudizhu_solver": "https://github.com/WZ403809264/doudizhu_solver",
+         "doudizhu_endgame": "https://github.com/YunyanDeng/doudizhu_endgame"}
+
+
+def ours_text(wz: str) -> str:
+    return wz.translate(str.maketrans({"0": "T", "Y": "B", "Z": "R"}))
+
+
+def build_anchors(root: Path) -> Tuple[dict, List[str]]:
+    """Compile the anchors found (or cloned) under root; returns {name: exe}
+    and notes about the ones that could not be built."""
+    exes, notes = {}, []
+    root.mkdir(parents=True, exist_ok=True)
+    for name, url in REPOS.items():
+        src = root / name
+        if not src.exists() and shutil.which("git"):
+            subprocess.run(["git", "clone", "--depth", "1", url, str(src)], capture_output=True)
+        if not src.exists():
+            notes.append(f"{name}: no source at {src} (and git clone of {url} failed)")
+            continue
+        exe = root / f"{name}.bin"
+        if name == "doudizhu_solver":
+            # gnu++98: the file names a global `end`, ambiguous with std::end
+            # (using namespace std) from C++11 on.
+            cmd = ["g++", "-O3", "-std=gnu++98", "-o", str(exe), str(src / "doudizhu_solver.cpp")]
+        else:
+            cmd = ["g++", "-O3", "-std=c++11", "-pthread", "-o", str(exe)] + sorted(
+                str(p) for p in (src / "doudizhu").glob("*.cc"))
+        if not exe.exists():
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode != 0:
+                notes.append(f"{name}: build failed: {r.stderr.strip().splitlines()[-1:]}")
+                continue
+        exes[name] = exe
+    return exes, notes
+
+
+def run_until(exe: Path, stdin: str, marker: bytes, timeout: float) -> Tuple[Optional[float], bytes]:
+    """Wall seconds from start until `marker` is printed (None on timeout)."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen([str(exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL)
+    assert p.stdin is not None and p.stdout is not None
+    p.stdin.write(stdin.encode())
+    p.stdin.flush()
+    buf = b""
+    found = None
+    try:
+        while time.perf_counter() - t0 < timeout:
+            r, _, _ = select.select([p.stdout], [], [], 0.05)
+            if r:
+                chunk = os.read(p.stdout.fileno(), 1 << 16)
+                if not chunk:
+                    break
+                buf += chunk
+                i = buf.find(marker)
+                if i >= 0:
+                    found = time.perf_counter() - t0
+                    # read the rest of the result line
+                    if b"\n" not in buf[i:]:
+                        buf += os.read(p.stdout.fileno(), 1 << 12)
+                    break
+    finally:
+        p.kill()
+        p.wait()
+    return found, buf
+
+
+def wz_answer(out: bytes) -> Optional[bool]:
+    text = out.decode("utf-8", "replace")
+    if "P1赢" in text:
+        return True
+    if "P2赢" in text:
+        return False
+    return None
+
+
+def yd_answer(out: bytes) -> Optional[bool]:
+    text = out.decode("utf-8", "replace")
+    if "can not win" in text:
+        return False
+    if "play: [" in text:
+        return True
+    return None
+
+
+def time_ours(first: str, second: str) -> Tuple[float, Optional[bool], int]:
+    from ddz_fast import solve
+
+    best, win, nodes = float("inf"), None, 0
+    for _ in range(3):
+        t0 = time.perf_counter()
+        r = solve([ours_text(first), ours_text(second)], rules="strict")
+        best = min(best, time.perf_counter() - t0)
+        win, nodes = r.win, r.nodes
+    return best, win, nodes
+
+
+def run(anchors: Path, timeout: float, markdown: bool) -> bool:
+    exes, notes = build_anchors(anchors)
+    for n in notes:
+        print(f"note: {n}")
+    rows = []
+    ok = True
+    for first, second, published in PUZZLES:
+        t_ours, w_ours, nodes = time_ours(first, second)
+        times = {}
+        agree = [w_ours is published]
+        if "doudizhu_solver" in exes:
+            t, out = run_until(exes["doudizhu_solver"], f"{first}\n{second}\n0\n", "计算完毕".encode(), timeout)
+            times["WZ403809264"] = t
+            agree.append(wz_answer(out) in (published, None))
+        if "doudizhu_endgame" in exes:
+            t, out = run_until(exes["doudizhu_endgame"], f"{first}\n{second}\n", b"search_multithreading time", timeout)
+            times["YunyanDeng"] = t
+            # its result line comes right after the time line
+            agree.append(yd_answer(out) in (published, None))
+        finished = [t for t in times.values() if t is not None]
+        fastest = min(finished) if finished else None
+        ratio = (fastest / t_ours) if fastest else None
+        # an anchor that timed out is at least `timeout` seconds
+        if fastest is None and times:
+            ratio = timeout / t_ours
+        pass_1s = t_ours <= 1.0
+        pass_10x = ratio is not None and ratio >= 10
+        ok = ok and pass_1s and pass_10x and all(agree)
+        rows.append((f"{first} vs {second}", "first wins" if published else "second wins", t_ours, nodes, times,
+                     ratio, pass_1s, pass_10x, all(agree)))
+    names = ["WZ403809264", "YunyanDeng"]
+    head = ["puzzle", "published", "ddz-fast", "nodes"] + names + ["fastest anchor / ours", "<= 1 s", ">= 10x",
+                                                                   "answers agree"]
+    sep = " | " if markdown else "  "
+    lines = [sep.join(head)]
+    if markdown:
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for (p, pub, t, nodes, times, ratio, a, b, agree) in rows:
+        cells = [p, pub, f"{t * 1e3:.1f} ms", str(nodes)]
+        for n in names:
+            v = times.get(n, "n/a")
+            cells.append("n/a" if v == "n/a" else (f"> {timeout:.0f} s" if v is None else f"{v:.3f} s"))
+        cells += [f"{ratio:.1f}x" if ratio else "n/a", "PASS" if a else "FAIL", "PASS" if b else "FAIL",
+                  "yes" if agree else "NO"]
+        lines.append(("| " + " | ".join(cells) + " |") if markdown else sep.join(cells))
+    print("\n".join(lines))
+    print(f"targets: every puzzle <= 1 s on one core: {'PASS' if all(r[6] for r in rows) else 'FAIL'}; "
+          f">= 10x the fastest anchor on each: {'PASS' if all(r[7] for r in rows) else 'FAIL'}")
+    print("(ours: one thread, fresh default (16 MiB) table, best of 3; YunyanDeng runs one thread per root move "
+          f"on the {os.cpu_count()} CPUs; anchors' times include process start-up, a few ms)")
+    return ok
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--anchors", default=str(Path(__file__).resolve().parent / ".anchors"),
+                    help="directory of the anchors' checkouts (default benchmarks/.anchors)")
+    ap.add_argument("--timeout", type=float, default=300.0, help="seconds per anchor run (default 300)")
+    ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--strict", action="store_true", help="exit 1 when a target fails")
+    args = ap.parse_args(argv)
+    ok = run(Path(args.anchors), args.timeout, args.markdown)
+    return 1 if (args.strict and not ok) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

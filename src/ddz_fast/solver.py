@@ -1,0 +1,355 @@
+"""Perfect-information endgame solving: who wins a position where every hand
+is known, and with which move.
+
+Two forms of the game:
+
+* the two-player puzzle (``landlord=None``): two hands, each its own side,
+  as in the endgame puzzles published with other solvers;
+* the full table (``landlord=`` a seat): one hand per seat of the rules
+  (three, or four with the ``four`` preset); the landlord plays against the
+  farmers, and a farmer who empties his hand wins for every farmer.
+
+The search is compiled (:mod:`ddz_fast._solver`); this module checks the
+arguments, turns a :class:`~ddz_fast.Game` into a position, and reads the
+result.  :mod:`ddz_fast.solver_reference` is its pure-Python twin.
+"""
+from __future__ import annotations
+
+import functools
+import operator
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable, List, Optional, Sequence, Tuple, TypedDict, Union
+
+import numpy as np
+
+from ._api import classify
+from ._move import Move
+from ._solver import _Engine, _StopFlag
+from ._parallel import run_parts
+from .cards import CardsLike, check_counts, to_counts
+from .kinds import Kind
+from .rules import Rules, RulesLike, resolve_rules
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["solve", "solve_game", "position_from_game", "Solver", "SolveResult", "Position",
+           "DEFAULT_TABLE_MB", "winning_line"]
+
+DEFAULT_TABLE_MB = 16
+"""Default size of the transposition table, in MiB."""
+
+_MiB = 1 << 20
+_UNBANNABLE = (Kind.PASS, Kind.SOLO)   # every hand must keep a lead and a pass
+
+
+class Position(TypedDict):
+    """The arguments of :func:`solve` for a position (see :func:`position_from_game`)."""
+
+    hands: List[np.ndarray]
+    to_move: int
+    landlord: Optional[int]
+    last: Optional[Move]
+    last_by: Optional[int]
+    rules: Rules
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What :func:`solve` found.
+
+    ``win``: True when the side of ``to_move`` wins with best play, False
+    when it loses whatever it does, None when a limit stopped the search
+    first (``status == "unknown"``, ``limit`` names it).  ``move``: an
+    optimal move (a winning one when ``win``; the first move tried when the
+    position is lost; None when unknown).  ``winning_moves``: every winning
+    move, in search order, when asked for (``all_moves=True``) and known.
+    ``nodes``: positions searched.  ``seconds``: wall time of the search.
+    """
+
+    win: Optional[bool]
+    move: Optional[Move]
+    nodes: int
+    to_move: int
+    winning_moves: Optional[Tuple[Move, ...]] = None
+    limit: Optional[str] = None
+    seconds: float = 0.0
+
+    @property
+    def status(self) -> str:
+        """``"win"``, ``"loss"`` or ``"unknown"``."""
+        return "unknown" if self.win is None else ("win" if self.win else "loss")
+
+    def __repr__(self) -> str:
+        extra = f", limit={self.limit!r}" if self.limit else ""
+        return f"SolveResult(status={self.status!r}, move={self.move!r}, nodes={self.nodes}{extra})"
+
+
+_LIMITS = {1: "nodes", 2: "time", 3: "memory"}
+
+
+def _seat(x: object, what: str, n: int) -> int:
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+        raise TypeError(f"{what} must be an int seat, not {type(x).__name__}")
+    if not 0 <= int(x) < n:
+        raise ValueError(f"{what} must be a seat 0..{n - 1}, not {x!r}")
+    return int(x)
+
+
+def _ban_mask(ban: Iterable[Union[Kind, int, str]]) -> Tuple[int, Tuple[Kind, ...]]:
+    if isinstance(ban, (str, int, Kind)):
+        ban = (ban,)
+    try:
+        items = list(ban)
+    except TypeError:
+        raise TypeError(f"ban must be kinds (names, ints or Kind), not {type(ban).__name__}") from None
+    mask = 0
+    kinds = []
+    for item in items:
+        k = Kind.coerce(item)
+        if k in _UNBANNABLE:
+            raise ValueError(f"{k.name} cannot be banned (every hand must keep a legal move)")
+        mask |= 1 << int(k)
+        kinds.append(k)
+    return mask, tuple(sorted(set(kinds)))
+
+
+def _limit(x: object, what: str, kind: type) -> float:
+    if x is None:
+        return 0
+    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{what} must be a number or None, not {type(x).__name__}")
+    if kind is int and not isinstance(x, (int, np.integer)):
+        raise TypeError(f"{what} must be an int or None, not {type(x).__name__}")
+    v = float(x)
+    if not v > 0 or v != v:
+        raise ValueError(f"{what} must be > 0 (or None for no limit), not {x!r}")
+    return v
+
+
+class _Args:
+    """A checked position and search options (what the engine is given)."""
+
+    __slots__ = ("rules", "hands", "sides", "ban", "to_move", "last", "last_row", "last_by",
+                 "landlord")
+
+    def __init__(self, hands: Sequence[CardsLike], to_move: object, landlord: object,
+                 last: object, last_by: object, rules: RulesLike,
+                 ban: Iterable[Union[Kind, int, str]]) -> None:
+        r = resolve_rules(rules)
+        self.rules = r
+        obj: object = hands
+        if isinstance(obj, (str, bytes)) or (isinstance(obj, np.ndarray) and obj.ndim != 2):
+            raise TypeError("hands must be a sequence of hands (one per seat), not one hand")
+        try:
+            hand_list = list(hands)
+        except TypeError:
+            raise TypeError(f"hands must be a sequence of hands, not {type(hands).__name__}") from None
+        if landlord is None:
+            if len(hand_list) != 2:
+                raise ValueError(f"the two-player puzzle (landlord=None) needs 2 hands, got {len(hand_list)}; "
+                                 f"give landlord= a seat for the {r.players}-player game")
+            n = 2
+            sides: Tuple[int, ...] = (0, 1)
+            self.landlord = None
+        else:
+            n = r.players
+            if len(hand_list) != n:
+                raise ValueError(f"the {n}-player game (landlord={landlord!r}) needs {n} hands, "
+                                 f"got {len(hand_list)}")
+            ll = _seat(landlord, "landlord", n)
+            sides = tuple(0 if s == ll else 1 for s in range(n))
+            self.landlord = ll
+        arrs = [to_counts(h, rules=r) for h in hand_list]
+        self.to_move = _seat(to_move, "to_move", n)
+        for s, a in enumerate(arrs):
+            if int(a.sum()) == 0:
+                raise ValueError(f"seat {s} holds no cards: the game is already over")
+        total = np.sum(np.stack(arrs).astype(np.int64), axis=0)
+        if last is not None and not isinstance(last, Move):
+            raise TypeError(f"last must be a Move or None, not {type(last).__name__}")
+        if last is not None and last.kind == Kind.PASS:
+            last = None
+        self.last_row: Optional[bytes] = None
+        if last is None:
+            if last_by is not None:
+                raise ValueError("last_by is given but there is no move to beat (last=None)")
+            self.last_by = -1
+        else:
+            readings = classify(last.counts, rules=r)
+            if not any(m.kind == last.kind for m in readings):
+                raise ValueError(f"last {last!r} is not a legal move under rules {r.name!r}")
+            self.last_by = (self.to_move - 1) % n if last_by is None else _seat(last_by, "last_by", n)
+            if self.last_by == self.to_move:
+                raise ValueError("last_by cannot be to_move: the others would all have passed "
+                                 "and the table would be clear (use last=None)")
+            total = total + np.array(last.counts, dtype=np.int64)
+            self.last_row = bytes(last.counts) + bytes([int(last.kind)])
+        self.last = last
+        check_counts([int(x) for x in total], r, source="the hands and last move together")
+        self.hands = b"".join(bytes(a) for a in arrs)
+        self.sides = sides
+        self.ban, _ = _ban_mask(ban)
+
+
+class Solver:
+    """A reusable solver: one transposition table kept between calls.
+
+    Solving many positions of one game (a line of play, or the worlds of a
+    PIMC agent) with one Solver reuses what earlier calls proved; the table
+    is cleared when the seats, sides, rules or banned kinds change.  A
+    Solver serves one call at a time (use one per thread); the module-level
+    :func:`solve` makes a fresh one per call.
+
+    ``table_mb``: the table's size in MiB (0: no table); the search uses
+    little memory besides it.
+    """
+
+    def __init__(self, table_mb: float = DEFAULT_TABLE_MB) -> None:
+        if isinstance(table_mb, bool) or not isinstance(table_mb, (int, float, np.integer, np.floating)):
+            raise TypeError(f"table_mb must be a number, not {type(table_mb).__name__}")
+        if not 0 <= float(table_mb) <= 1 << 20:
+            raise ValueError(f"table_mb must be between 0 and 2**20, not {table_mb!r}")
+        self.table_mb = float(table_mb)
+        self._engine = _Engine(int(self.table_mb * _MiB))
+
+    def solve(self, hands: Sequence[CardsLike], *, to_move: int = 0, landlord: Optional[int] = None,
+              last: Optional[Move] = None, last_by: Optional[int] = None, rules: RulesLike = "standard",
+              ban: Iterable[Union[Kind, int, str]] = (), all_moves: bool = False,
+              max_nodes: Optional[int] = None, max_time: Optional[float] = None,
+              threads: int = 1) -> SolveResult:
+        """Solve one position; the arguments are those of :func:`solve`."""
+        a = _Args(hands, to_move, landlord, last, last_by, rules, ban)
+        if not isinstance(all_moves, (bool, np.bool_)):
+            raise TypeError(f"all_moves must be a bool, not {type(all_moves).__name__}")
+        nodes_limit = int(_limit(max_nodes, "max_nodes", int))
+        time_limit = _limit(max_time, "max_time", float)
+        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+            raise TypeError(f"threads must be an int, not {type(threads).__name__}")
+        if not 1 <= threads <= 64:
+            raise ValueError(f"threads must be 1..64, not {threads!r}")
+        return self._run(a, bool(all_moves), nodes_limit, time_limit, operator.index(threads))
+
+    def _run(self, a: _Args, all_moves: bool, max_nodes: int, max_time: float, threads: int) -> SolveResult:
+        start = time.perf_counter()
+        if threads == 1:
+            aborted, results, moves, nodes = self._engine.run(
+                a.hands, a.sides, a.rules, a.ban, a.to_move, a.last_row, a.last_by,
+                all_moves, max_nodes, max_time)
+        else:
+            # Root splitting: thread i searches root moves i, i + threads, ...
+            # each with its own table (the size split between them).
+            engines = [self._engine] + [
+                _Engine(self._engine.table_bytes // threads) for _ in range(threads - 1)]
+            stop = _StopFlag()
+            outs: List[Tuple[int, List[int], List[Move], int]] = [(0, [], [], 0)] * threads
+
+            def part(i: int) -> None:
+                outs[i] = engines[i].run(a.hands, a.sides, a.rules, a.ban, a.to_move, a.last_row,
+                                         a.last_by, all_moves, max_nodes, max_time, i, threads, stop)
+
+            run_parts([functools.partial(part, i) for i in range(threads)])
+            moves = outs[0][2]
+            results = [max(o[1][k] for o in outs) if moves else -1 for k in range(len(moves))]
+            nodes = sum(o[3] for o in outs)
+            real = [o[0] for o in outs if o[0] not in (0, 4)]
+            aborted = real[0] if real else 0
+        seconds = time.perf_counter() - start
+        winners = tuple(m for m, v in zip(moves, results) if v == 1)
+        complete = all(v >= 0 for v in results)
+        if winners and not all_moves:
+            return SolveResult(True, winners[0], nodes, a.to_move, None, None, seconds)
+        if aborted or not complete:
+            if winners:     # a win is proved even if the list of winners is not complete
+                return SolveResult(True, winners[0], nodes, a.to_move, None, _LIMITS.get(aborted), seconds)
+            return SolveResult(None, None, nodes, a.to_move, None, _LIMITS.get(aborted, "nodes"), seconds)
+        if winners:
+            return SolveResult(True, winners[0], nodes, a.to_move, winners, None, seconds)
+        return SolveResult(False, moves[0] if moves else None, nodes, a.to_move,
+                           () if all_moves else None, None, seconds)
+
+
+def solve(hands: Sequence[CardsLike], *, to_move: int = 0, landlord: Optional[int] = None,
+          last: Optional[Move] = None, last_by: Optional[int] = None, rules: RulesLike = "standard",
+          ban: Iterable[Union[Kind, int, str]] = (), all_moves: bool = False,
+          max_nodes: Optional[int] = None, max_time: Optional[float] = None,
+          table_mb: float = DEFAULT_TABLE_MB, threads: int = 1) -> SolveResult:
+    """Solve a position where every hand is known.
+
+    ``hands``: one hand per seat (text, 15 counts or arrays).  With
+    ``landlord=None`` the two-player puzzle: two hands, each its own side.
+    With ``landlord=`` a seat: ``rules.players`` hands, the landlord against
+    the farmers (a farmer's win is both farmers' win).  ``to_move``: the seat
+    to play (the puzzles' "who moves first").  ``last``: the move on the
+    table, made by ``last_by`` (default: the seat before ``to_move``; None:
+    ``to_move`` leads).  ``ban``: kinds nobody may play (e.g.
+    ``("TRIO_PAIR", "FOUR_TWO_SOLO")``; PASS and SOLO cannot be banned).
+    ``all_moves``: also list every winning move.  ``max_nodes``,
+    ``max_time`` (seconds), ``table_mb`` (MiB): limits; a search stopped by
+    one gives ``win=None`` (``status == "unknown"``).  ``threads``: search
+    the root moves on that many threads.
+
+    >>> r = solve(["KK5543", "225543"])
+    >>> r.win, r.status
+    (True, 'win')
+    """
+    return Solver(table_mb).solve(hands, to_move=to_move, landlord=landlord, last=last, last_by=last_by,
+                                  rules=rules, ban=ban, all_moves=all_moves, max_nodes=max_nodes,
+                                  max_time=max_time, threads=threads)
+
+
+def position_from_game(game: "Game") -> Position:
+    """The :func:`solve` arguments of a game in its play phase (its hands,
+    seat to move, landlord, move to beat and who made it, rules)."""
+    from .game import Game, Phase
+
+    if not isinstance(game, Game):
+        raise TypeError(f"expected a Game, not {type(game).__name__}")
+    if game.phase != Phase.PLAY or game.to_move is None:
+        raise ValueError(f"the game is not in its play phase (phase {game.phase.name})")
+    hands = [np.array(h, dtype=np.uint8) for h in game.hands]
+    return Position(hands=hands, to_move=int(game.to_move), landlord=game.landlord,
+                    last=game.last_move, last_by=game.last_player, rules=game.rules)
+
+
+def solve_game(game: "Game", **options: object) -> SolveResult:
+    """Solve a game's current position (``options``: those of :func:`solve`)."""
+    for name in ("hands", "to_move", "landlord", "last", "last_by", "rules"):
+        if name in options:
+            raise TypeError(f"solve_game() takes the position from the game; {name}= is not an option")
+    return solve(**position_from_game(game), **options)  # type: ignore[arg-type]
+
+
+def winning_line(hands: Sequence[CardsLike], *, to_move: int = 0, landlord: Optional[int] = None,
+                 last: Optional[Move] = None, last_by: Optional[int] = None, rules: RulesLike = "standard",
+                 ban: Iterable[Union[Kind, int, str]] = (), table_mb: float = DEFAULT_TABLE_MB,
+                 max_time: Optional[float] = None) -> List[Tuple[int, Move]]:
+    """A line of play to the end: the winning side plays a winning move at
+    every turn, the losing side the first move the search tries.  Returns
+    ``(seat, move)`` pairs; raises ValueError when a limit leaves a turn
+    unknown.  One table is shared along the line."""
+    solver = Solver(table_mb)
+    a = _Args(hands, to_move, landlord, last, last_by, rules, ban)
+    r = a.rules
+    n = len(a.sides)
+    cur = [np.frombuffer(a.hands, dtype=np.uint8)[15 * s:15 * s + 15].copy() for s in range(n)]
+    p, lst, lby = a.to_move, a.last, (None if a.last_by < 0 else a.last_by)
+    line: List[Tuple[int, Move]] = []
+    while True:
+        res = solver.solve(cur, to_move=p, landlord=a.landlord, last=lst, last_by=lby, rules=r, ban=ban,
+                           max_time=max_time)
+        if res.move is None:
+            raise ValueError(f"the search stopped ({res.limit} limit) at ply {len(line)}")
+        m = res.move
+        line.append((p, m))
+        nxt = (p + 1) % n
+        if m.kind == Kind.PASS:
+            if nxt == lby:
+                lst, lby = None, None
+        else:
+            cur[p] = cur[p] - np.array(m.counts, dtype=np.uint8)
+            if int(cur[p].sum()) == 0:
+                return line
+            lst, lby = m, p
+        p = nxt

@@ -1,0 +1,340 @@
+"""The endgame solver against its brute-force twin (ddz_fast.solver_reference),
+published puzzle answers, and its argument checks."""
+from __future__ import annotations
+
+import os
+import random
+import threading
+from typing import Any, Dict, List, Optional
+
+import numpy as np
+import pytest
+
+import ddz_fast
+from ddz_fast import Game, Kind, legal_moves, parse_move
+from ddz_fast import solver_reference as oracle
+from ddz_fast.solver import Solver, position_from_game, solve, solve_game, winning_line
+
+# The published puzzles (their source is cited in solver_reference).
+WZ_PUZZLES = oracle.PUBLISHED_PUZZLES
+
+
+def wz_hand(text: str) -> str:
+    """Our card text (the table is stored in it; also accepts its tens as 0)."""
+    return text.replace("0", "T")
+
+
+@pytest.mark.parametrize("first,second,offence_wins", WZ_PUZZLES)
+@pytest.mark.parametrize("rules", ["standard", "strict"])
+def test_published_puzzles(first: str, second: str, offence_wins: bool, rules: str) -> None:
+    """The first hand to move wins exactly the published puzzles marked so, and
+    the winning move it gives keeps the win (checked by a second solve)."""
+    r = solve([wz_hand(first), wz_hand(second)], rules=rules)
+    assert r.win is offence_wins
+    assert r.move is not None
+    if offence_wins:
+        hands = [ddz_fast.to_counts(wz_hand(first)), ddz_fast.to_counts(wz_hand(second))]
+        hands[0] = hands[0] - np.array(r.move.counts, dtype=np.uint8)
+        if hands[0].sum() > 0:
+            after = solve(hands, to_move=1, last=r.move, last_by=0, rules=rules)
+            assert after.win is False
+
+
+# ---------------------------------------------------------------------------
+# Differential test: random small endgames, solver vs brute force.
+# ---------------------------------------------------------------------------
+
+_BANNABLE = [k for k in Kind if k not in (Kind.PASS, Kind.SOLO)]
+
+
+def random_position(rng: random.Random, rules: str, seats: int, max_cards: int) -> Dict[str, Any]:
+    """A random position dealt from a few neighbouring ranks (so that pairs,
+    trios, bombs, chains and kickers are common), with a random move on the
+    table half of the time and sometimes banned kinds."""
+    r = ddz_fast.resolve_rules(rules)
+    lo = rng.randrange(0, 13)
+    ranks = list(range(lo, min(15, lo + rng.randint(3, 7))))
+    if rng.random() < 0.3:
+        ranks += [13, 14]
+    pool: List[int] = []
+    for x in sorted(set(ranks)):
+        pool += [x] * (r.max_jokers if x >= 13 else r.max_count)
+    rng.shuffle(pool)
+    if len(pool) < seats * max_cards:
+        return random_position(rng, rules, seats, max_cards)
+    hands = []
+    for _ in range(seats):
+        k = rng.randint(1, max_cards)
+        h = [0] * 15
+        for x in pool[:k]:
+            h[x] += 1
+        pool = pool[k:]
+        hands.append(h)
+    to_move = rng.randrange(seats)
+    landlord = None if seats == 2 and rng.random() < 0.7 else rng.randrange(seats)
+    if landlord is not None and seats != r.players:
+        landlord = None
+    last = None
+    last_by = None
+    if pool and rng.random() < 0.5:
+        rest = [0] * 15
+        for x in pool[:6]:
+            rest[x] += 1
+        leads = legal_moves(rest, rules=r)
+        if len(leads):
+            last = leads[rng.randrange(len(leads))]
+            last_by = rng.choice([s for s in range(seats) if s != to_move])
+    ban = rng.sample(_BANNABLE, rng.randint(1, 3)) if rng.random() < 0.2 else []
+    return dict(hands=hands, to_move=to_move, landlord=landlord, last=last, last_by=last_by,
+                rules=rules, ban=ban)
+
+
+_FORMS = [
+    # (preset, seats, most cards a hand)
+    ("standard", 2, 5),
+    ("standard", 3, 4),
+    ("strict", 2, 5),
+    ("douzero", 2, 5),
+    ("rlcard", 2, 5),
+    ("four", 2, 5),
+    ("four", 4, 3),
+]
+
+
+def _check_against_oracle(pos: Dict[str, Any]) -> None:
+    want = oracle.winning_moves(**pos)
+    got = solve(**pos, all_moves=True)
+    assert got.win is bool(want), pos
+    assert set(got.winning_moves or ()) == set(want), pos
+    if want:
+        assert got.move in want
+    # the same answer with no table at all and on two threads
+    assert solve(**pos, table_mb=0).win is bool(want), pos
+    assert solve(**pos, threads=2).win is bool(want), pos
+
+
+N_DEFAULT = int(os.environ.get("DDZ_SOLVER_CASES", "25"))
+
+
+@pytest.mark.parametrize("rules,seats,max_cards", _FORMS)
+def test_solver_matches_brute_force(rules: str, seats: int, max_cards: int) -> None:
+    """Win/loss and the set of winning moves agree with the pure-Python
+    minimax on random small endgames (two-player puzzles, the landlord
+    against the farmers, moves on the table, banned kinds)."""
+    rng = random.Random(f"{rules}-{seats}")
+    for _ in range(N_DEFAULT):
+        _check_against_oracle(random_position(rng, rules, seats, max_cards))
+
+
+@pytest.mark.nightly
+@pytest.mark.parametrize("rules,seats,max_cards", _FORMS)
+def test_solver_matches_brute_force_many(rules: str, seats: int, max_cards: int) -> None:
+    """As above, a thousand positions per form."""
+    rng = random.Random(f"many-{rules}-{seats}")
+    for _ in range(1000):
+        _check_against_oracle(random_position(rng, rules, seats, max_cards))
+
+
+# ---------------------------------------------------------------------------
+# The three-player game and games
+# ---------------------------------------------------------------------------
+
+def test_a_farmer_wins_for_both_farmers() -> None:
+    """Farmer 1 holds one card the others cannot beat after farmer 2 leads a
+    low single and passes the lead; the landlord's side loses."""
+    hands = ["3", "R", "456789TJ"]       # landlord is seat 2
+    r = solve(hands, to_move=0, landlord=2)
+    assert r.win is True                # seat 0 plays 3, seat 1 beats with R and is out
+    # the landlord to move leads his chain and wins at once
+    assert solve(hands, to_move=2, landlord=2).win is True
+    assert oracle.wins(hands, to_move=0, landlord=2) is True
+
+
+def test_game_position_converts_and_solves() -> None:
+    g = Game.from_position(["33", "44", "5"], landlord=2, to_move=0,
+                           last=parse_move("2"), last_player=2)
+    pos = position_from_game(g)
+    assert pos["to_move"] == 0 and pos["landlord"] == 2 and pos["last_by"] == 2
+    assert solve_game(g).win is oracle.wins(**pos)
+    with pytest.raises(TypeError, match="hands="):
+        solve_game(g, hands=["3", "4", "5"])
+    with pytest.raises(TypeError, match="Game"):
+        position_from_game("not a game")  # type: ignore[arg-type]
+
+
+def test_winning_line_plays_to_a_win() -> None:
+    hands = [wz_hand("KK5543"), wz_hand("225543")]
+    line = winning_line(hands)
+    left = [ddz_fast.to_counts(h).astype(int) for h in hands]
+    for seat, move in line:
+        left[seat] -= np.array(move.counts)
+    assert line[-1][0] == 0 and left[0].sum() == 0 and left[1].sum() > 0
+
+
+# ---------------------------------------------------------------------------
+# Options, limits, threads
+# ---------------------------------------------------------------------------
+
+def test_banned_kinds_change_the_answer() -> None:
+    """333+44 wins at once as a trio with a pair; banned, the pair and trio
+    must go separately and the opponent's single 2 ... is still beaten by
+    nothing, so compare with the oracle on both."""
+    hands = ["33344", "2"]
+    assert solve(hands).win is True
+    banned = solve(hands, ban=["TRIO_PAIR"])
+    assert banned.move is not None and banned.move.kind != Kind.TRIO_PAIR
+    assert banned.win is oracle.wins(hands, ban=[Kind.TRIO_PAIR])
+
+
+def test_node_limit_gives_unknown() -> None:
+    r = solve([wz_hand("B2AK998553"), wz_hand("RQQJJT953")], max_nodes=1000)
+    assert r.win is None and r.status == "unknown" and r.limit == "nodes" and r.move is None
+
+
+def test_time_limit_gives_unknown() -> None:
+    r = solve([wz_hand("RAQQJJT999844"), wz_hand("B22AAT886633")], max_time=0.05)
+    assert r.status == "unknown" and r.limit == "time"
+
+
+def test_solver_reuses_its_table_and_refuses_concurrent_use() -> None:
+    s = Solver(table_mb=64)
+    hands = [wz_hand("2AKT96554"), wz_hand("BKJT8854")]
+    first = s.solve(hands)
+    again = s.solve(hands)
+    assert first.win is again.win is True
+    assert again.nodes < first.nodes        # the root's children are in the table
+
+    errors: List[BaseException] = []
+    started = threading.Event()
+
+    deal = Game(seed=1).hands                # three full hands: far beyond max_time
+
+    def long_solve() -> None:
+        started.set()
+        s.solve(list(deal), landlord=0, max_time=1.5)
+
+    t = threading.Thread(target=long_solve)
+    t.start()
+    started.wait()
+    while t.is_alive() and not errors:       # until the other call is seen in progress
+        try:
+            s.solve(hands)
+        except RuntimeError as e:
+            errors.append(e)
+    t.join()
+    assert errors and "another thread" in str(errors[0])
+
+
+def test_threads_solve_in_parallel_with_the_same_answers() -> None:
+    hands = [wz_hand("2AKT96554"), wz_hand("BKJT8854")]
+    results: List[Optional[bool]] = []
+
+    def run() -> None:
+        results.append(solve(hands).win)
+
+    ts = [threading.Thread(target=run) for _ in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert results == [True] * 4
+
+
+# ---------------------------------------------------------------------------
+# Bad input
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs,exc,match", [
+    (dict(hands=["3", "4", "5"]), ValueError, "needs 2 hands"),
+    (dict(hands=["3", "4"], landlord=0), ValueError, "needs 3 hands"),
+    (dict(hands="34"), TypeError, "sequence of hands"),
+    (dict(hands=["3", ""]), ValueError, "no cards"),
+    (dict(hands=["3", "33333"]), ValueError, "at most 4"),
+    (dict(hands=["3333", "3"]), ValueError, "together"),
+    (dict(hands=["3", "4"], to_move=2), ValueError, "to_move"),
+    (dict(hands=["3", "4"], to_move="0"), TypeError, "to_move"),
+    (dict(hands=["3", "4"], landlord=5), ValueError, "needs 3 hands"),
+    (dict(hands=["3", "4", "5"], landlord=3), ValueError, "landlord"),
+    (dict(hands=["3", "4"], last="5"), TypeError, "last"),
+    (dict(hands=["3", "4"], last_by=1), ValueError, "last_by"),
+    (dict(hands=["3", "4"], last=parse_move("5"), last_by=0), ValueError, "last_by"),
+    (dict(hands=["3", "4"], ban=["PASS"]), ValueError, "PASS"),
+    (dict(hands=["3", "4"], ban=["SOLO"]), ValueError, "SOLO"),
+    (dict(hands=["3", "4"], ban=["NOPE"]), ValueError, "unknown move kind"),
+    (dict(hands=["3", "4"], ban=[1.5]), TypeError, "kind"),
+    (dict(hands=["3", "4"], max_nodes=0), ValueError, "max_nodes"),
+    (dict(hands=["3", "4"], max_nodes=1.5), TypeError, "max_nodes"),
+    (dict(hands=["3", "4"], max_time=-1), ValueError, "max_time"),
+    (dict(hands=["3", "4"], table_mb=-1), ValueError, "table_mb"),
+    (dict(hands=["3", "4"], table_mb="big"), TypeError, "table_mb"),
+    (dict(hands=["3", "4"], threads=0), ValueError, "threads"),
+    (dict(hands=["3", "4"], all_moves=1), TypeError, "all_moves"),
+    (dict(hands=["3", "4"], rules="nope"), ValueError, "preset"),
+])
+def test_bad_arguments_are_named(kwargs: Dict[str, Any], exc: type, match: str) -> None:
+    with pytest.raises(exc, match=match):
+        solve(**kwargs)
+
+
+def test_a_move_to_beat_of_the_wrong_rules_is_refused() -> None:
+    # a trio with a single is no move in the four-player rules
+    with pytest.raises(ValueError, match="not a legal move"):
+        solve(["3", "4"], last=parse_move("3334"), rules="four")
+
+
+# ---------------------------------------------------------------------------
+# The command line
+# ---------------------------------------------------------------------------
+
+def test_cli_solve_prints_the_result_and_a_winning_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from ddz_fast.cli import main
+
+    assert main(["solve", "KK5543", "225543"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("hand 1 to move: hand 1 wins with best play")
+    assert "a winning line:" in out and " 1. hand 1: " in out
+    assert main(["solve", "2KKTT77554", "AA8"]) == 0
+    assert "hand 1 loses" in capsys.readouterr().out
+    assert main(["solve", "33", "44", "5", "--landlord", "3", "--first", "1"]) == 0
+    assert "hand 1 to move: the farmers" in capsys.readouterr().out
+    assert main(["solve", "33344", "2", "--ban", "TRIO_PAIR", "--first", "2"]) == 0
+    assert "hand 2 to move" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv,match", [
+    (["solve", "3Q", "4"], ""),                       # (a valid hand: checked below it runs)
+    (["solve", "3W", "4"], "unknown card token"),
+    (["solve", "3", "4", "--first", "3"], "--first"),
+    (["solve", "3", "4", "--ban", "PASS"], "PASS"),
+    (["solve", "3", "4", "5", "--landlord", "4"], "--landlord"),
+    (["solve", "3", "4", "--last-by", "1"], "--last-by needs --last"),
+])
+def test_cli_solve_bad_input(argv: List[str], match: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from ddz_fast.cli import main
+
+    rc = main(argv)
+    err = capsys.readouterr().err
+    if not match:
+        assert rc == 0
+    else:
+        assert rc == 2 and match in err and err.startswith("ddz-fast: error:")
+
+
+def test_the_engine_refuses_unchecked_input_from_direct_callers() -> None:
+    """The internal engine keeps the kernels' invariants on its own."""
+    from ddz_fast._solver import _Engine
+
+    e = _Engine(1 << 16)
+    ok = bytes(ddz_fast.to_counts("3")) + bytes(ddz_fast.to_counts("4"))
+    assert e.run(ok, (0, 1), "standard", 0, 0, None, -1, False, 0, 0.0)[1] == [1]
+    bad = bytes([9] + [0] * 14) + bytes(ddz_fast.to_counts("4"))
+    with pytest.raises(ValueError, match="more cards"):
+        e.run(bad, (0, 1), "standard", 0, 0, None, -1, False, 0, 0.0)
+    with pytest.raises(ValueError, match="out of range"):
+        e.run(ok, (0, 1), "standard", 0, 5, None, -1, False, 0, 0.0)
+    with pytest.raises(ValueError, match="sides"):
+        e.run(ok, (0, 7), "standard", 0, 0, None, -1, False, 0, 0.0)
+    with pytest.raises(ValueError, match="not a legal move"):
+        e.run(ok, (0, 1), "standard", 0, 0, bytes([1, 1] + [0] * 13 + [1]), 1, False, 0, 0.0)
+    with pytest.raises(ValueError, match="16 bytes"):
+        e.run(ok, (0, 1), "standard", 0, 0, b"\x01", 1, False, 0, 0.0)
