@@ -317,3 +317,28 @@ def test_games_are_independent_copies(played):
     before = played.games(0).snapshot()
     g.step(g.legal_actions()[0])
     assert played.games(0).snapshot() == before
+
+
+@pytest.mark.parametrize("rules", RULES, ids=IDS)
+def test_bot_actions_are_the_simple_bots_choices_at_every_table(rules):
+    from ddz_fast.game import simple_bot
+    vg = VecGame(12, rules, seed=4, bot=True)
+    checked = 0
+    for _ in range(120):
+        for i in range(len(vg)):
+            g = vg.games(i)
+            want = simple_bot(g.observation(g.to_move), rules)
+            assert vg.action(int(vg.bot_actions[i])) == want
+            checked += 1
+        vg.step(vg.bot_actions)
+    assert checked == 120 * 12 and vg.episodes.sum() > 0
+
+
+def test_bot_actions_are_off_unless_asked_and_the_flag_must_be_a_bool():
+    assert VecGame(2).bot_actions is None
+    with pytest.raises(TypeError, match="bot must be a bool"):
+        VecGame(2, bot=1)
+    vg = VecGame(2, bot=True, auto_reset=False)
+    while not vg.done.all():
+        vg.step(vg.bot_actions)
+    assert list(vg.bot_actions) == [-1, -1]
