@@ -11,13 +11,16 @@ from .actions import ActionSpace
 from .game_values import AuctionAction
 from .rules import Rules, RulesLike
 
-__all__ = ["VecGame", "N_AUCTION_IDS"]
+__all__ = ["VecGame", "N_AUCTION_IDS", "NO_ACTION"]
 
 N_AUCTION_IDS: int
+NO_ACTION: int
 
 @final
 class VecGame:
     """``n`` tables of Dou Dizhu stepped together in one compiled call."""
+
+    NO_ACTION: int
 
     def __init__(self, n: int, rules: RulesLike = "standard", seed: int = 0, *, threads: int = 1,
                  auto_reset: bool = True, observations: bool = True, masks: bool = False,

@@ -58,10 +58,15 @@ from .rules import check_rules, resolve_rules
 
 cnp.import_array()
 
-__all__ = ["VecGame", "N_AUCTION_IDS"]
+__all__ = ["VecGame", "N_AUCTION_IDS", "NO_ACTION"]
 
 #: Auction and doubling ids after the move ids (the engine's action codes).
 N_AUCTION_IDS = N_AUCTION_CODES
+
+cdef enum:
+    NO_ACT = -1
+#: The action "id" of a table that sits a step out (nothing changes there).
+NO_ACTION = NO_ACT
 
 # Most tables: table i's seeds are game_seed(seed, i * 2**32 + k).
 cdef long long MAX_TABLES = 1LL << 32
@@ -155,7 +160,9 @@ cdef class VecGame:
       seed of each table's current game.
 
     ``step(actions)``: one action id per table (an integer array of shape
-    (n,)).  The whole batch is checked first: an id out of range, or not
+    (n,)); ``VecGame.NO_ACTION`` (-1) leaves a table as it is for this step
+    (its ``scores`` and ``wins`` read zero; its ``done`` is False unless the
+    table is over with ``auto_reset=False``).  The whole batch is checked first: an id out of range, or not
     legal at its table, raises ValueError naming the table, and no table
     changes.  Then every table applies its action; with ``auto_reset`` a
     deal that ends starts the table's next game at once (``done``, ``scores``
@@ -163,6 +170,9 @@ cdef class VecGame:
     With ``auto_reset=False`` a finished table ignores its entry until
     :meth:`reset`.
     """
+    #: The action id of a table that sits a step out.
+    NO_ACTION = NO_ACT
+
     cdef GState** st
     cdef Py_ssize_t n
     cdef int nplayers, hand_size, nparts
@@ -415,12 +425,20 @@ cdef class VecGame:
         stride = cnp.PyArray_STRIDE(arr, 0)
         signed = kind == "i"
         for i in range(self.n):
-            if size == 1:
-                v = (<signed char*>(base + i * stride))[0] if signed else (<unsigned char*>(base + i * stride))[0]
+            # (One branch per type: a conditional expression over a signed and
+            # an unsigned type would read both as unsigned.)
+            if size == 1 and signed:
+                v = (<signed char*>(base + i * stride))[0]
+            elif size == 1:
+                v = (<unsigned char*>(base + i * stride))[0]
+            elif size == 2 and signed:
+                v = (<short*>(base + i * stride))[0]
             elif size == 2:
-                v = (<short*>(base + i * stride))[0] if signed else (<unsigned short*>(base + i * stride))[0]
+                v = (<unsigned short*>(base + i * stride))[0]
+            elif size == 4 and signed:
+                v = (<int32_t*>(base + i * stride))[0]
             elif size == 4:
-                v = (<int32_t*>(base + i * stride))[0] if signed else (<uint32_t*>(base + i * stride))[0]
+                v = (<uint32_t*>(base + i * stride))[0]
             elif signed:
                 v = (<int64_t*>(base + i * stride))[0]
             else:
@@ -430,6 +448,8 @@ cdef class VecGame:
                 v = <int64_t>u
             self.act[i] = v
         for i in range(self.n):
+            if self.act[i] == NO_ACT:
+                continue                # this table sits the step out
             if self.act[i] < 0 or self.act[i] >= self.n_actions_:
                 if self.st[i].phase == PH_OVER:
                     continue            # a finished table (auto_reset=False) ignores its entry
@@ -452,7 +472,7 @@ cdef class VecGame:
             p = &self.parts[j]
             at = 0
             for i in range(p.start, p.stop):
-                if self.st[i].phase != PH_OVER:
+                if self.st[i].phase != PH_OVER and self.act[i] != NO_ACT:
                     a = self.act[i]
                     found = False
                     for k in range(at, at + self.counts[i]):
@@ -535,7 +555,7 @@ cdef class VecGame:
                 self.p_done[i] = s.phase == PH_OVER
                 memset(self.p_scores + i * self.nplayers, 0, self.nplayers * sizeof(int64_t))
                 memset(self.p_wins + i * self.nplayers, 0, self.nplayers * sizeof(float))
-                if s.phase != PH_OVER:
+                if s.phase != PH_OVER and self.act[i] != NO_ACT:
                     a = self.act[i]
                     if a < self.n_moves_:
                         gs_play(s, self.rows + a * ROW, &self.mi[i])
