@@ -835,6 +835,7 @@ def targets_section(out, results):
         "identical" if not bad else "DIFFERENT in " + ", ".join(f"{s} ({len(v)} deals)" for s, v in bad.items()))
     lines.extend(results.get("engine_targets", []))  # engine_compare.engine_section
     lines.extend(results.get("vec_targets", []))  # vec_compare.vec_section
+    lines.extend(results.get("record_targets", []))  # vec_compare.record_section
     for status, name, detail in lines:
         print(f"{status}  {name}: {detail}" + ("  " if out.md else ""))
     results["target_lines"] = lines
@@ -945,6 +946,7 @@ def main(argv=None):
     if not args.no_vec:
         import vec_compare
         vec_compare.vec_section(out, args, results)
+        vec_compare.record_section(out, args, results)
     ok = targets_section(out, results)
     if args.solver_anchors:
         import solver_compare

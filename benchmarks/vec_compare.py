@@ -12,7 +12,12 @@ environment, in table-steps per second, with a uniformly random policy.
   observation and the mask each step), over distinct seeded deals.
 * ``play_random_games``: the compiled random playouts (no observation, no
   ids, no Python per step): the engine's own ceiling, for scale.
-* the issue-13 target, PASS/FAIL.
+* Recording (``record_section``): ``ddz_fast.trajectories.record`` writing
+  every step to Parquet, in games/s, for both policies and both observation
+  types, against a hand-written recorder on the AEC env (per-step Python
+  lists, then ``np.savez_compressed``), the way a user without the recorder
+  would do it.
+* the issue-13 targets, PASS/FAIL.
 
 Run it on its own or as a section of compare.py (``vec_section``):
 
@@ -34,6 +39,7 @@ import compare as C  # noqa: E402  (Out, timing and formatting helpers)
 # Targets (issue 13)
 TABLE_STEPS_PER_S = 1e6     # VecGame, one core, compact observation + legal ids
 VS_AEC = 25.0               # ... against the AEC raw env in the same run
+RECORD_GAMES_PER_S = 20000  # recording to Parquet on one core
 
 N_TABLES = 1024
 STEPS_PER_CHUNK = 20        # VecGame steps per self-timed chunk
@@ -149,6 +155,93 @@ def vec_section(out, args, results):
     return lines
 
 
+def aec_record(path, seeds):
+    """The hand-written baseline: whole deals through the AEC raw env, every
+    step's observation, legal ids and action kept in Python lists, then one
+    compressed npz.  Returns the number of games."""
+    from ddz_fast.envs.aec import raw_env
+    env = raw_env()
+    obs_rows, legal_rows, actions, games = [], [], [], []
+    rng = np.random.default_rng(0)
+    for g, s in enumerate(seeds):
+        env.reset(seed=int(s))
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"].view(bool))
+            a = int(legal[rng.integers(len(legal))])
+            obs_rows.append(obs["observation"].astype(np.uint8))
+            legal_rows.append(legal.astype(np.int32))
+            actions.append(a)
+            games.append(g)
+            env.step(a)
+    counts = np.array([len(x) for x in legal_rows])
+    np.savez_compressed(path, observation=np.stack(obs_rows), legal_ids=np.concatenate(legal_rows),
+                        legal_counts=counts, action=np.array(actions), game=np.array(games))
+    return len(seeds)
+
+
+def record_section(out, args, results):
+    """Recording throughput; stores its target line in ``results["record_targets"]``."""
+    import shutil
+    import tempfile
+
+    try:
+        from ddz_fast import trajectories
+        trajectories._pyarrow()
+    except ImportError as e:
+        C.progress(f"recording skipped: {e}")
+        results["record_targets"] = [("SKIP", "recording >= 20,000 games/s", "pyarrow not installed")]
+        return results["record_targets"]
+    quick = getattr(args, "quick", False)
+    games = 4000 if quick else 20000
+    tmp = tempfile.mkdtemp(prefix="ddz-record-")
+    variants = {
+        "record, random policy, binary observations": dict(policy="random"),
+        "record, bot policy, binary observations": dict(policy="bot"),
+        "record, random policy, list observations": dict(policy="random", observation_type="list"),
+        "record, random policy, binary, zstd": dict(policy="random", compression="zstd"),
+    }
+    rate = {}
+    try:
+        for name, kw in variants.items():
+            best = float("inf")
+            for k in range(1 if quick else 2):
+                t0 = time.perf_counter()
+                trajectories.record(os.path.join(tmp, "d"), games, seed=args.seed + k, overwrite=True, **kw)
+                best = min(best, time.perf_counter() - t0)
+            rate[name] = games / best
+            C.progress(f"{name}: {rate[name]:,.0f} games/s")
+        try:
+            import ddz_fast.envs.aec  # noqa: F401
+        except ImportError:
+            pass
+        else:
+            n_aec = 50 if quick else 200
+            t0 = time.perf_counter()
+            aec_record(os.path.join(tmp, "aec.npz"), args.seed + np.arange(n_aec))
+            rate["hand-written: AEC raw_env + lists + savez_compressed"] = n_aec / (time.perf_counter() - t0)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    base = rate.get("hand-written: AEC raw_env + lists + savez_compressed")
+    out.heading(f"Recording self-play: games/s to disk, rules 'standard', {games:,} games, 1,024 tables")
+    out.table(["recorder", "games/s", "vs hand-written"],
+              [[k, f"{v:,.0f}", C.fmt_ratio(v / base) if base else "-"] for k, v in rate.items()], right={1, 2})
+    out.note("record(): every step (observation, legal ids, action, reward, final score, win, landlord, "
+             "seed) as Parquet (lz4 unless noted); 'list' stores observations as fixed-size lists, which "
+             "Parquet encodes with repetition levels. Best of the runs; one core (threads=1).")
+    ours = rate["record, random policy, binary observations"]
+    bot = rate["record, bot policy, binary observations"]
+    lines = [("PASS" if ours >= RECORD_GAMES_PER_S else "FAIL",
+              f"recording >= {RECORD_GAMES_PER_S:,} games/s to Parquet on one core",
+              f"{ours:,.0f} games/s random policy, {bot:,.0f} bot policy")]
+    results["record"] = rate
+    results["record_targets"] = lines
+    return lines
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -163,7 +256,7 @@ def main(argv=None):
     if args.quick:
         args.repeat, args.budget = 8, 0.5
     out = C.Out(args.markdown)
-    lines = vec_section(out, args, {})
+    lines = vec_section(out, args, {}) + record_section(out, args, {})
     out.heading("Targets")
     for status, name, detail in lines:
         print(f"{status}  {name}: {detail}" + ("  " if out.md else ""))

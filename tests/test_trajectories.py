@@ -235,3 +235,40 @@ def test_bad_files_raise_errors_naming_the_file(tmp_path):
         ds.read(["obs"])
     with pytest.raises(ValueError, match="batch_size"):
         next(ds.batches(0))
+
+
+def test_step_recorder_refuses_what_it_cannot_record_and_rolls_back_bad_steps():
+    from ddz_fast._vec import StepRecorder
+    with pytest.raises(ValueError, match="auto_reset=True and observations=True"):
+        StepRecorder(VecGame(2, auto_reset=False), 5)
+    with pytest.raises(ValueError, match="auto_reset=True and observations=True"):
+        StepRecorder(VecGame(2, observations=False), 5)
+    with pytest.raises(TypeError):
+        StepRecorder(None, 5)
+    with pytest.raises(ValueError, match="limit"):
+        StepRecorder(VecGame(2), -1)
+    blank = StepRecorder.__new__(StepRecorder)
+    for call in (lambda: blank.step([0, 0]), blank.take):
+        with pytest.raises(TypeError, match="never initialised"):
+            call()
+    vg = VecGame(3, seed=2, bot=True)
+    rec = StepRecorder(vg, 2)
+    twin = VecGame(3, seed=2, bot=True)
+    for _ in range(5):
+        bad = vg.bot_actions.astype(np.int64)
+        bad[1] = 0 if bad[1] != 0 else 1                 # not legal at table 1
+        with pytest.raises(ValueError, match="table 1"):
+            rec.step(bad)
+        rec.step(vg.bot_actions)
+        twin.step(twin.bot_actions)
+    while rec.games < 2:
+        rec.step(vg.bot_actions)
+        twin.step(twin.bot_actions)
+    out = rec.take()
+    assert set(out["game"].tolist()) == {0, 1} and out["done"].sum() == 2
+    assert not out["observation"].flags.writeable
+    assert np.array_equal(vg.observations, twin.observations)   # the failed steps changed nothing
+    assert rec.pending_rows == 0 and len(rec.take()["game"]) == 0
+    with pytest.raises(TypeError, match="pickled"):
+        import pickle
+        pickle.dumps(rec)

@@ -58,7 +58,7 @@ import numpy.typing as npt
 
 from ._checks import check_int, check_seed, check_threads
 from ._progress import Progress
-from ._vec import VecGame
+from ._vec import StepRecorder, VecGame
 from ._version import __version__
 from .envs.observation import ObservationLayout
 from .rules import Rules, RulesLike, check_rules, resolve_rules
@@ -71,6 +71,7 @@ _META_KEY = b"ddz_fast"
 _PREFIX = "part-"
 _SUFFIX = ".parquet"
 _COMPRESSIONS = ("zstd", "snappy", "lz4", "gzip", "brotli", "none")
+_ROWS_PER_GROUP = 1 << 17
 #: Most ids in one file (a Parquet list column holds 32-bit offsets).
 _MAX_IDS_PER_FILE = (1 << 31) - 1
 
@@ -136,36 +137,6 @@ def _policy_actions(policy: Policy, vg: VecGame, rng: np.random.Generator) -> An
     return policy(vg)  # type: ignore[operator]
 
 
-class _Pending:
-    """Steps recorded but not yet written (time order, tables in order)."""
-
-    def __init__(self) -> None:
-        self.chunks: List[Dict[str, np.ndarray]] = []
-
-    def add(self, chunk: Dict[str, np.ndarray]) -> None:
-        self.chunks.append(chunk)
-
-    def take(self) -> Dict[str, np.ndarray]:
-        """Everything, as one chunk (legal ids with per-row counts)."""
-        chunks, self.chunks = self.chunks, []
-        return {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
-
-
-def _gather_lists(ids: np.ndarray, counts: np.ndarray, rows: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """The ragged legal-id lists of ``rows`` (CSR ``ids``/``counts``), in that order:
-    (offsets int32, ids int32)."""
-    starts = np.zeros(len(counts) + 1, dtype=np.int64)
-    np.cumsum(counts, out=starts[1:])
-    sel = counts[rows].astype(np.int64)
-    off = np.zeros(len(rows) + 1, dtype=np.int64)
-    np.cumsum(sel, out=off[1:])
-    total = int(off[-1])
-    if total > _MAX_IDS_PER_FILE:
-        raise ValueError("a shard would hold more than 2**31 legal ids: lower games_per_shard")
-    index = np.repeat(starts[rows] - off[:-1], sel) + np.arange(total, dtype=np.int64)
-    return off.astype(np.int32), ids[index]
-
-
 def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", seed: int = 0,
            policy: Policy = "random", tables: int = 1024, threads: int = 1,
            games_per_shard: int = 100_000, observation_type: str = "binary",
@@ -218,9 +189,8 @@ def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", se
         os.remove(f)
 
     vg = VecGame(n, r, run_seed, threads=threads, observations=True, bot=policy == "bot")
+    rec = StepRecorder(vg, total)
     layout = ObservationLayout(r)
-    players = r.players
-    ll0 = layout.fields["landlord"].start
     schema = _schema(pa, layout.size, observation_type).with_metadata({_META_KEY: json.dumps({
         "format": FORMAT, "version": FORMAT_VERSION, "ddz_fast": __version__,
         "observation_type": observation_type,
@@ -230,98 +200,74 @@ def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", se
         "observation_fields": {k: [s.start, s.stop] for k, s in layout.fields.items()},
     }).encode()})
     rng = np.random.default_rng(run_seed)
-    table_ids = np.arange(n, dtype=np.int64)
-    step_in_game = np.zeros(n, dtype=np.int64)
-    gid_of = np.full((n, 4), -1, dtype=np.int64)       # (table, episode) -> game number
-    finals: List[np.ndarray] = []                      # per game: scores (players,)
-    wins: List[np.ndarray] = []
-    landlords: List[np.ndarray] = []
-    ended = written = steps = 0
-    pending = _Pending()
     files: List[str] = []
+    steps = 0
+    writer: Any = None
+    shard_games = 0
     bar = Progress("record", total, enabled=progress)
     started = time.perf_counter()
 
-    def flush(final: bool) -> None:
-        nonlocal written, steps
-        c = pending.take()
-        gid = gid_of[c["table"], c["episode"]]
-        complete = gid >= 0
-        if not final:       # the games still being played wait for the next shard
-            keep = np.flatnonzero(~complete)
-            if len(keep):
-                carried = {k: v[keep] for k, v in c.items() if k != "ids"}
-                carried["ids"] = _gather_lists(c["ids"], c["count"], keep)[1]
-                pending.add(carried)
-        rows = np.flatnonzero(complete)
-        rows = rows[np.argsort(gid[rows], kind="stable")]
-        if not len(rows):
+    def write(c: Dict[str, np.ndarray]) -> None:
+        """One row group of whole games into the current shard."""
+        nonlocal steps, writer, shard_games
+        m = len(c["game"])
+        if not m:
             return
-        g = gid[rows]
-        seat = c["seat"][rows].astype(np.int64)
-        score = np.stack(finals)[g, seat]
-        win = np.stack(wins)[g, seat]
-        offsets, ids = _gather_lists(c["ids"], c["count"], rows)
-        obs = np.ascontiguousarray(c["obs"][rows])
+        offsets = np.zeros(m + 1, dtype=np.int64)
+        np.cumsum(c["legal_counts"], out=offsets[1:])
+        if offsets[-1] > _MAX_IDS_PER_FILE:
+            raise ValueError("a shard would hold more than 2**31 legal ids: lower games_per_shard")
+        obs = c["observation"]
         if observation_type == "binary":
-            obs_col = pa.FixedSizeBinaryArray.from_buffers(pa.binary(layout.size), len(rows),
-                                                           [None, pa.py_buffer(obs)])
+            obs_col = pa.FixedSizeBinaryArray.from_buffers(pa.binary(layout.size), m, [None, pa.py_buffer(obs)])
         else:
             obs_col = pa.FixedSizeListArray.from_arrays(pa.array(obs.reshape(-1)), layout.size)
         table = pa.Table.from_arrays([
-            pa.array(g), pa.array(c["step"][rows].astype(np.int16)), pa.array(seat.astype(np.int8)),
-            obs_col,
-            pa.ListArray.from_arrays(pa.array(offsets), pa.array(ids)),
-            pa.array(c["action"][rows]), pa.array(c["reward"][rows]), pa.array(c["done"][rows]),
-            pa.array(score), pa.array(win.astype(np.int8)),
-            pa.array(np.asarray(landlords, dtype=np.int8)[g]), pa.array(c["seed"][rows]),
+            pa.array(c["game"]), pa.array(c["step"]), pa.array(c["seat"]), obs_col,
+            pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), pa.array(c["legal_ids"])),
+            pa.array(c["action"]), pa.array(c["reward"]), pa.array(c["done"]),
+            pa.array(c["final_score"]), pa.array(c["win"]), pa.array(c["landlord"]),
+            pa.array(c["game_seed"]),
         ], schema=schema)
-        name = os.path.join(out_dir, f"{_PREFIX}{len(files):05d}{_SUFFIX}")
-        tmp = name + ".tmp"
-        # No dictionaries and no statistics: they cost more than they save here.
-        pq.write_table(table, tmp, compression=None if compression == "none" else compression,
-                       row_group_size=1 << 18, use_dictionary=False, write_statistics=False)
-        os.replace(tmp, name)
-        files.append(name)
-        written = int(g.max()) + 1
-        steps += len(rows)
+        if writer is None:
+            # No dictionaries and no statistics: they cost more than they save here.
+            writer = pq.ParquetWriter(_shard_name(out_dir, len(files)) + ".tmp", schema,
+                                      compression=None if compression == "none" else compression,
+                                      use_dictionary=False, write_statistics=False)
+        writer.write_table(table, row_group_size=m)
+        steps += m
+        shard_games += int(c["game"][-1] - c["game"][0]) + 1
 
-    while ended < total:
-        obs = vg.observations.astype(np.uint8)
-        off = vg.legal_offsets
-        count = np.diff(off).astype(np.int32)
-        ids = vg.legal_ids[:off[-1]].copy()
-        seat = vg.to_move.astype(np.int8)
-        episode = vg.episodes.copy()
-        seeds = vg.game_seeds.copy()
-        acts = np.array(_policy_actions(policy, vg, rng), dtype=np.int32, copy=True)
-        vg.step(acts)
-        done = vg.done.copy()
-        reward = np.zeros(n, dtype=np.int64)
-        d = np.flatnonzero(done)
-        if int(episode.max()) >= gid_of.shape[1]:
-            grown = np.full((n, 2 * gid_of.shape[1]), -1, dtype=np.int64)
-            grown[:, :gid_of.shape[1]] = gid_of
-            gid_of = grown
-        if len(d):
-            d = d[:total - ended]
-            gid_of[d, episode[d]] = np.arange(ended, ended + len(d))
-            sc = vg.scores[d]
-            reward[d] = sc[np.arange(len(d)), seat[d]]
-            finals.extend(sc)
-            wins.extend(vg.wins[d])
-            landlords.extend(obs[d, ll0:ll0 + players].argmax(axis=1))
-            ended += len(d)
-        pending.add({"table": table_ids, "episode": episode, "seat": seat, "obs": obs, "ids": ids,
-                     "count": count, "action": acts, "seed": seeds, "step": step_in_game.copy(),
-                     "done": done, "reward": reward})
-        step_in_game += 1
-        step_in_game[done] = 0
-        if ended - written >= per_shard or ended == total:
-            flush(ended == total)
-            bar.update(ended)
+    def close_shard() -> None:
+        nonlocal writer, shard_games
+        if writer is not None:
+            writer.close()
+            name = _shard_name(out_dir, len(files))
+            os.replace(name + ".tmp", name)
+            files.append(name)
+        writer, shard_games = None, 0
+
+    try:
+        while rec.games < total:
+            rec.step(_policy_actions(policy, vg, rng))
+            # Row groups of about 2**17 steps, shards of about games_per_shard games:
+            # the output buffers stay small and warm.
+            if (rec.pending_rows >= _ROWS_PER_GROUP or rec.games == total
+                    or shard_games + rec.pending_games >= per_shard):
+                write(rec.take())
+                bar.update(rec.games)
+                if shard_games >= per_shard or rec.games == total:
+                    close_shard()
+    finally:
+        if writer is not None:          # an error: no partial shard is left behind
+            writer.close()
+            os.remove(_shard_name(out_dir, len(files)) + ".tmp")
     bar.close()
-    return RecordSummary(out_dir, tuple(files), ended, steps, time.perf_counter() - started)
+    return RecordSummary(out_dir, tuple(files), rec.games, steps, time.perf_counter() - started)
+
+
+def _shard_name(directory: str, k: int) -> str:
+    return os.path.join(directory, f"{_PREFIX}{k:05d}{_SUFFIX}")
 
 
 def _part_files(directory: str) -> List[str]:
