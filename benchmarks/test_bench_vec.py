@@ -33,3 +33,34 @@ def test_vecgame_random_steps(benchmark, rules, variant, bench_seed):
     assert benchmark(vec_steps, vg, rng, STEPS) == N_TABLES * STEPS
     vec_steps(vg, rng, 200)                   # past the end of every first deal: auto-reset ran
     assert (vg.episodes > 0).all()
+
+
+@pytest.mark.parametrize("policy", ["random", "bot"])
+def test_record_trajectories(benchmark, policy, bench_seed, tmp_path):
+    """trajectories.record of 2,000 games (1,024 tables) to Parquet; ns/call = time per game."""
+    pytest.importorskip("pyarrow")
+    from ddz_fast import trajectories
+    games = 2000
+    benchmark.group = "record"
+    benchmark.extra_info.update(calls=games, policy=policy)
+
+    def run():
+        return trajectories.record(tmp_path / "d", games, seed=bench_seed, policy=policy, overwrite=True)
+    s = benchmark.pedantic(run, rounds=3, iterations=1)
+    assert s.games == games and len(trajectories.TrajectoryDataset(tmp_path / "d")) == s.steps
+
+
+def test_vector_env_steps(benchmark, bench_seed):
+    """DouDizhuVectorEnv(256) steps against the simple bots (the dense masks built and copied each
+    step); ns/call = time per learner step."""
+    pytest.importorskip("gymnasium")
+    from ddz_fast.envs.vector import DouDizhuVectorEnv
+    env = DouDizhuVectorEnv(256, seat=None, opponent="simple", seed=bench_seed)
+    state = {"obs": env.reset()[0]}
+    benchmark.group = "vector env"
+    benchmark.extra_info.update(calls=256 * 10)
+
+    def steps():
+        for _ in range(10):       # the first legal id of every table (argmax of its mask)
+            state["obs"] = env.step(state["obs"]["action_mask"].argmax(axis=1))[0]
+    benchmark(steps)
