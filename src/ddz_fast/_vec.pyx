@@ -986,7 +986,6 @@ cdef class StepRecorder:
         if self.tb == NULL:
             raise TypeError("this StepRecorder was never initialised")
         cdef VecGame vg = self.vg
-        cdef Py_ssize_t i
         cdef bint ok
         vg._enter()
         try:
@@ -1059,7 +1058,7 @@ cdef class StepRecorder:
 
     cdef bint _collect(self) noexcept nogil:
         """Move the rows of every game that ended to the output."""
-        cdef Py_ssize_t i, r, k, base
+        cdef Py_ssize_t i, r, base
         cdef TBuf* t
         cdef Col* out = &self.out
         cdef int seat, players = self.vg.nplayers

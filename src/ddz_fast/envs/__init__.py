@@ -25,7 +25,8 @@ from .action_layout import ActionLayout
 from .observation import ObservationLayout
 from .table import IllegalActionError, Table
 
-__all__ = ["env", "raw_env", "parallel_env", "DouDizhuSingleAgentEnv", "DouDizhuVectorEnv", "ActionLayout", "ObservationLayout", "Table",
+__all__ = ["env", "raw_env", "parallel_env", "DouDizhuSingleAgentEnv", "DouDizhuVectorEnv",
+           "ActionLayout", "ObservationLayout", "Table",
            "IllegalActionError"]
 
 _LAZY = {"env": "aec", "raw_env": "aec", "parallel_env": "parallel", "DouDizhuSingleAgentEnv": "single",

@@ -66,7 +66,7 @@ def vec_to_layout_ids(layout: ActionLayout, n_moves: int) -> npt.NDArray[np.int6
     return out
 
 
-class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc]
+class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
     """``num_envs`` tables, one learning seat each (see the module docstring)."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -181,7 +181,9 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc]
             if not waiting.any():
                 return
             if self.opponent == "simple":
-                acts = vg.bot_actions.astype(np.int64)
+                bot = vg.bot_actions
+                assert bot is not None          # made with bot=True
+                acts = bot.astype(np.int64)
             else:
                 off = vg.legal_offsets
                 pick = off[:-1] + (self._rng.random(self.num_envs) * np.diff(off)).astype(np.int64)
@@ -205,4 +207,4 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc]
         return {"observation": obs.copy(), "action_mask": self._mask.copy()}
 
 
-gym.register(id="ddz_fast/DouDizhuVector-v0", vector_entry_point=DouDizhuVectorEnv)
+gym.register(id="ddz_fast/DouDizhuVector-v0", vector_entry_point=f"{__name__}:DouDizhuVectorEnv")
