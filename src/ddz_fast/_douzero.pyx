@@ -1212,14 +1212,17 @@ cdef class VecFeatures:
 
     @property
     def x_batch(self):
+        self._check()
         return self._ro(self._x[:self.nrows])
 
     @property
     def action_ids(self):
+        self._check()
         return self._ro(self._ids[:self.nrows])
 
     @property
     def row_table(self):
+        self._check()
         return self._ro(self._rt[:self.nrows])
 
     @property
