@@ -4,8 +4,8 @@
 A frame is one decision of the player to act, as DouZero counts them.  Both
 loops run the same stand-in policy, a fixed NumPy linear layer per position
 (no torch): ``score = x_batch @ wx[position] + z.ravel() @ wz[position]``
-over the rows of DouZero's ``x_batch`` (one per listed action), then the
-argmax row is played.
+(``np.einsum``) over the rows of DouZero's ``x_batch`` (one per listed
+action), then the argmax row is played.
 
 * stock: ``douzero.env.env.Env`` (its ``GameEnv`` plus ``get_obs`` at every
   step, as DouZero's actors run it), whole games from seeded shuffles
@@ -48,7 +48,9 @@ X_SIZES = (373, 484, 484)
 
 class LinearPolicy:
     """Fixed random weights per position: wx (3, 484) with the landlord's
-    row zero past its 373 columns, wz (3, 810)."""
+    row zero past its 373 columns, wz (3, 810).  Both loops score with
+    ``np.einsum`` (one thread, no BLAS thread pool: the same arithmetic on
+    the same resources whatever the machine's load)."""
 
     def __init__(self, seed: int) -> None:
         rng = np.random.default_rng(seed)
@@ -60,15 +62,16 @@ class LinearPolicy:
         """The argmax row of one DouZero obs dict."""
         p = POSITIONS.index(obs["position"])
         x = obs["x_batch"]
-        scores = x @ self.wx[p, :x.shape[1]] + obs["z"].ravel().astype(np.float32) @ self.wz[p]
+        z = np.einsum("j,j->", obs["z"].ravel().astype(np.float32), self.wz[p])
+        scores = np.einsum("ij,j->i", x, self.wx[p, :x.shape[1]]) + z
         return int(np.argmax(scores))
 
     def batch_scores(self, feats):
         """One score per row of a VecFeatures update."""
         pos = feats.position
         rt = feats.row_table
-        x_scores = feats.x_batch @ self.wx.T                          # (rows, 3)
-        z_scores = feats.z.reshape(len(pos), -1) @ self.wz.T          # (tables, 3)
+        x_scores = np.einsum("ij,kj->ik", feats.x_batch, self.wx)          # (rows, 3)
+        z_scores = np.einsum("ij,kj->ik", feats.z.reshape(len(pos), -1), self.wz)  # (tables, 3)
         row_pos = pos[rt]
         return x_scores[np.arange(len(rt)), row_pos] + z_scores[rt, row_pos]
 
@@ -162,7 +165,7 @@ def douzero_section(out, args, results):
     out.note(f"Per frame: DouZero's features of the player to act (x_batch one row per listed action, "
              f"z), a fixed linear layer per position scoring every row, the argmax played. Stock: "
              f"{GAMES_PER_CHUNK} whole games per timed chunk from np.random-seeded shuffles. ddz-fast: "
-             f"{n} tables, {STEPS_PER_CHUNK} steps per chunk (update, one matmul over all rows, choose, "
+             f"{n} tables, {STEPS_PER_CHUNK} steps per chunk (update, one einsum over all rows, choose, "
              "step), auto-reset into new seeded deals. The feature rows are DouZero's, bit for bit "
              "(tests/test_douzero_features.py). Best chunk timings of an interleaved run.")
     ours = rate[name_ours]

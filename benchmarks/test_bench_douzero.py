@@ -46,7 +46,7 @@ def test_stock_actor_loop(benchmark, bench_seed, features):
 
 
 def test_batched_actor_loop(benchmark, bench_seed):
-    """VecGame(1024) + VecFeatures: update, one matmul, choose, step."""
+    """VecGame(1024) + VecFeatures: update, one einsum, choose, step."""
     policy = LinearPolicy(bench_seed)
     vec = ddz_fast.VecGame(N_TABLES, "douzero", bench_seed, skip_auction=True, observations=False)
     feats = dz.VecFeatures(vec)

@@ -653,21 +653,30 @@ cdef void history_z(const View* v, int8_t* z) noexcept nogil:
 
 cdef void action_rows(const int8_t* x, int width, const uint8_t* moves, Py_ssize_t n,
                       float* out, Py_ssize_t stride) noexcept nogil:
-    """x_batch: x_no_action then the action's 54 slots, one row per move."""
-    cdef int8_t act[54]
+    """x_batch: x_no_action then the action's 54 slots, one row per move
+    (the shared part converted once, then copied row to row)."""
+    cdef float base[XW]
     cdef Py_ssize_t k
-    cdef int j
+    cdef int j, r, c
     cdef float* row
+    cdef float* act
+    cdef const uint8_t* m
+    for j in range(width):
+        base[j] = x[j]
+    for j in range(width, stride):
+        base[j] = 0
     for k in range(n):
         row = out + k * stride
-        for j in range(width):
-            row[j] = x[j]
-        memset(act, 0, 54)
-        cards54_i8(moves + k * ROW, act)
-        for j in range(54):
-            row[width + j] = act[j]
-        for j in range(width + 54, stride):
-            row[j] = 0
+        memcpy(row, base, stride * sizeof(float))
+        act = row + width
+        m = moves + k * ROW
+        for r in range(13):
+            for c in range(m[r]):
+                act[r * 4 + c] = 1
+        if m[13]:
+            act[52] = 1
+        if m[14]:
+            act[53] = 1
 
 
 cdef int view_from_state(const GState* s, View* v) noexcept nogil:
