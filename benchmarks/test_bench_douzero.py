@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 
-import numpy as np
 import pytest
 from douzero_compare import LinearPolicy, batched_steps, stock_games
 

@@ -7,6 +7,8 @@ import numpy.typing as npt
 from ._engine import Game
 from ._vec import VecGame
 
+__all__ = ["POSITIONS", "X_SIZES", "listed_actions", "obs_from_lists", "game_obs", "VecFeatures"]
+
 POSITIONS: tuple[str, str, str]
 X_SIZES: tuple[int, int, int]
 

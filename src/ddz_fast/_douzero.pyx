@@ -21,11 +21,11 @@ cimport cython
 cimport numpy as cnp
 from libc.stdint cimport uint8_t, int8_t, int32_t, int64_t
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy, memset, memcmp
+from libc.string cimport memcpy, memset
 
 from ._kernels cimport RulesC, MoveInfo, ROW, KIND_BYTE, classify_c
 from ._move cimport K_PASS
-from ._engine cimport GState, game_state, PH_PLAY, PH_OVER, LAST_NONE, LAST_ORIGIN, ORIGIN_DEAL, A_MOVE
+from ._engine cimport GState, game_state, PH_PLAY, PH_OVER, ORIGIN_DEAL, A_MOVE
 from ._vec cimport vec_states, vec_release
 from ._fast cimport rules_id, rules_by_id, row_move
 from ._lookup cimport RowTable
@@ -203,9 +203,9 @@ cdef void hand_from_seq(Hand* h, const int* seq, int n) noexcept nogil:
 cdef void hand_from_counts(Hand* h, const uint8_t* c) noexcept nogil:
     """A hand DouZero keeps sorted (ascending), as the engine holds it."""
     cdef int seq[40]
-    cdef int n = 0, r, k
+    cdef int n = 0, r, _k
     for r in range(NR):
-        for k in range(c[r]):
+        for _k in range(c[r]):
             seq[n] = r
             n += 1
     hand_from_seq(h, seq, n)
@@ -227,7 +227,7 @@ cdef inline bint chain_run(const int* ranks, int n) noexcept nogil:
 
 cdef int dz_type(const uint8_t* c, int* length) noexcept nogil:
     """DouZero's move type of cards c (and its chain length in length)."""
-    cdef int size = 0, nd = 0, r, k
+    cdef int size = 0, nd = 0, r
     cdef int cc[5]
     cdef int keys[15]
     cdef int s3[15]
@@ -530,7 +530,6 @@ cdef void dz_legal(const Hand* h, const uint8_t* rival, Rows* o) noexcept nogil:
     cdef int length
     cdef int t = dz_type(rival, &length)
     cdef Py_ssize_t start = o.n
-    cdef uint8_t* row
     if t == T_PASS:
         gen_singles(o, h)
         gen_groups(o, h, 2, 0)
@@ -756,12 +755,12 @@ cdef int card_list(object cards, uint8_t* out, int* seq, int cap, str what) exce
 
 cdef list rows_to_lists(const uint8_t* data, Py_ssize_t n):
     cdef Py_ssize_t k
-    cdef int r, j
+    cdef int r, _j
     out = []
     for k in range(n):
         m = []
         for r in range(NR):
-            for j in range(data[k * ROW + r]):
+            for _j in range(data[k * ROW + r]):
                 m.append(DZV[r])
         out.append(m)
     return out
