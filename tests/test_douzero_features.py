@@ -204,6 +204,11 @@ def test_skip_auction_deals_straight_to_card_play_with_a_random_landlord():
         landlords.add(g.landlord)
     assert landlords == {0, 1, 2}
     assert vec.skip_auction and not ddz.VecGame(1, rules="douzero").skip_auction
+    rob = ddz.VecGame(16, rules=ddz.Rules(auction="rob"), seed=9, skip_auction=True)
+    for i in range(16):
+        g = rob.games(i)
+        assert g.phase.name == "PLAY" and g.landlord == g.first_bidder == g.to_move
+        assert g.base == 1 and g.doubles == 0
     with pytest.raises(TypeError, match="skip_auction"):
         ddz.VecGame(1, rules="douzero", skip_auction=1)
 
@@ -238,6 +243,24 @@ def _infoset(**changes):
 def test_get_obs_rejects_bad_infosets(changes, error, match):
     with pytest.raises(error, match=match):
         dz.get_obs(_infoset(**changes))
+
+
+def test_get_obs_takes_numpy_ints_as_cards():
+    info = _infoset()
+    theirs = douzero_get_obs(info)
+    as_numpy = _infoset(player_hand_cards=np.array(info.player_hand_cards),
+                        legal_actions=[list(np.array(m, dtype=np.int16)) for m in info.legal_actions])
+    ours = dz.get_obs(as_numpy)
+    for key in FEATURES:
+        assert np.array_equal(ours[key], theirs[key])
+    with pytest.raises(TypeError, match="bool"):
+        dz.listed_actions([np.bool_(True)])
+    with pytest.raises(TypeError, match="float"):
+        dz.listed_actions(np.array([3.0, 4.0]))
+    with pytest.raises(TypeError, match="masked"):
+        dz.listed_actions(np.ma.masked_array([3, 4]))
+    with pytest.raises(ValueError, match="1-D"):
+        dz.listed_actions(np.array([[3, 4]]))
 
 
 def test_get_obs_rejects_non_infosets_and_listed_actions_bad_cards():

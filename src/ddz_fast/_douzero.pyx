@@ -731,13 +731,19 @@ cdef int card_list(object cards, uint8_t* out, int* seq, int cap, str what) exce
     types and the deck.  Returns the number of cards."""
     cdef int n = 0, r
     if type(cards) is not list and type(cards) is not tuple:
-        if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
+        if isinstance(cards, np.ndarray):
+            if isinstance(cards, np.ma.MaskedArray):
+                raise TypeError(f"{what} must be a plain list or array of card ints, not a masked array")
+            if cards.ndim != 1:
+                raise ValueError(f"{what} must be a 1-D list of card ints, not shape {cards.shape}")
+        elif isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
             raise TypeError(f"{what} must be a list of DouZero card ints, not {type(cards).__name__}")
     memset(out, 0, 16)
     for v in cards:
         if type(v) is not int:
-            if isinstance(v, bool) or not isinstance(v, int):
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
                 raise TypeError(f"{what}: card {v!r} is a {type(v).__name__}, not an int")
+            v = int(v)
         idx = _DZ_INDEX.get(v)
         if idx is None:
             raise ValueError(f"{what}: {v!r} is not a DouZero card (3..14, 17, 20, 30)")
