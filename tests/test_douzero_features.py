@@ -93,6 +93,13 @@ def test_list_and_features_equal_douzero_on_10000_positions_of_its_own_games():
     assert 0.3 * n < responses < 0.9 * n
 
 
+@pytest.mark.nightly
+def test_list_and_features_equal_douzero_on_200000_positions():
+    for n, info in enumerate(_douzero_positions(200_000, seed=77), 1):
+        assert dz.listed_actions(info.player_hand_cards, info.last_move) == info.legal_actions
+        _assert_same_obs(dz.get_obs(info), douzero_get_obs(info), n)
+
+
 def test_listed_actions_follow_douzero_for_any_hand_order_and_rival():
     """Unsorted and small hands (a set of few card ints iterates in hash-table
     order, not ascending) against DouZero's generator, facing rival moves
@@ -178,6 +185,21 @@ def test_vec_features_equal_douzero_replaying_the_same_games():
                 finished += 1
                 replays[i] = _Replay(vec.games(i))
     assert finished >= 10
+
+
+def test_vec_features_do_not_depend_on_threads():
+    runs = []
+    for threads in (1, 2):
+        vec = ddz.VecGame(40, rules="douzero", seed=8, skip_auction=True, threads=threads)
+        feats = dz.VecFeatures(vec)
+        seen = []
+        for _ in range(30):
+            feats.update()
+            seen.append((feats.x_batch.copy(), feats.z.copy(), feats.action_ids.copy()))
+            vec.step(feats.choose(np.arange(feats.num_rows, dtype=np.float64) % 7))
+        runs.append(seen)
+    for a, b in zip(*runs):
+        assert all(np.array_equal(u, v) for u, v in zip(a, b))
 
 
 def test_game_obs_moves_step_the_game():
