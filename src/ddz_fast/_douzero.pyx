@@ -1178,7 +1178,13 @@ cdef class VecFeatures:
     def obs(self, i):
         """get_obs's dict for table ``i`` (fresh arrays; ``legal_actions`` as
         DouZero lists), plus ``"action_ids"``."""
-        self._check()
+        self._enter()
+        try:
+            return self._obs(i)
+        finally:
+            self._lock.release()
+
+    cdef dict _obs(self, object i):
         if type(i) is not int and (isinstance(i, bool) or not isinstance(i, int)):
             raise TypeError(f"table must be an int, not {type(i).__name__}")
         if not 0 <= i < self.n:
