@@ -60,6 +60,34 @@ def test_selfplay_zero_games_and_errors(monkeypatch, capsys):
     assert code == 2 and "--threads" in err
 
 
+def test_selfplay_record_writes_a_dataset_the_reader_opens(monkeypatch, capsys, tmp_path):
+    from optional import require
+    require("pyarrow")
+    from ddz_fast.trajectories import TrajectoryDataset
+    d = tmp_path / "ds"
+    code, out, err = run_main(["selfplay", "--games", "40", "--record", str(d), "--tables", "8",
+                               "--policy", "bot", "--shard-games", "15", "--json"], "", monkeypatch, capsys)
+    assert code == 0, err
+    s = json.loads(out)
+    ds = TrajectoryDataset(d)
+    assert (s["games"], s["steps"], s["files"]) == (40, len(ds), len(ds.files)) and s["files"] >= 2
+    assert len(set(ds.read(["game"])["game"].tolist())) == 40
+    assert ds.metadata["policy"] == "bot" and "record [" in err
+    code, _, err = run_main(["selfplay", "--games", "5", "--record", str(d)], "", monkeypatch, capsys)
+    assert code == 2 and "already holds a dataset" in err and "--overwrite" in err
+    code, out, _ = run_main(["selfplay", "--games", "5", "--record", str(d), "--overwrite", "-q"], "",
+                            monkeypatch, capsys)
+    assert code == 0 and "recorded 5 games" in out and len(TrajectoryDataset(d).read(["game"])["game"])
+    code, _, err = run_main(["selfplay", "--games", "5", "--policy", "bot"], "", monkeypatch, capsys)
+    assert code == 2 and "--policy needs --record" in err
+
+
+def test_a_closed_stdout_pipe_is_not_an_error():
+    proc = subprocess.run(f"{sys.executable} -m ddz_fast selfplay --games 2000 -q | head -1",
+                          shell=True, capture_output=True, text=True)
+    assert proc.stdout.startswith("ddz-fast selfplay:") and "Traceback" not in proc.stderr
+
+
 # ---------------------------------------------------------------------------
 # play
 # ---------------------------------------------------------------------------

@@ -2,11 +2,9 @@
 seed tests, the action-id layout, the observation vector checked field by field
 against the Game, random masked play over thousands of deals, illegal actions,
 rendering, and the import guard when PettingZoo is missing."""
-import doctest
 import subprocess
 import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -373,18 +371,3 @@ def test_import_guard_without_pettingzoo():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert 'pip install ".[pettingzoo]"' in out.stdout
-
-
-# ---------------------------------------------------------------------------
-# Documentation
-# ---------------------------------------------------------------------------
-
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "envs.md"
-
-
-@pytest.mark.skipif(not DOCS.exists(), reason="docs/ is not next to the tests (installed wheel run)")
-def test_docs_examples_run(aec):
-    require("gymnasium")
-    result = doctest.testfile(str(DOCS), module_relative=False, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 10
-    assert result.failed == 0

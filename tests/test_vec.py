@@ -211,7 +211,7 @@ def test_wrong_actions_argument_is_refused(played, actions, error, words):
 def test_out_of_range_and_illegal_ids_name_the_table_and_change_nothing(played):
     good = _random_actions(played, np.random.default_rng(9)).astype(np.int64)
     before = _state(played)
-    for bad in (-1, played.n_actions, 2**40):
+    for bad in (-2, played.n_actions, 2**40):
         a = good.copy()
         a[2] = bad
         with pytest.raises(ValueError, match="table 2: action id .* out of range"):
@@ -317,3 +317,59 @@ def test_games_are_independent_copies(played):
     before = played.games(0).snapshot()
     g.step(g.legal_actions()[0])
     assert played.games(0).snapshot() == before
+
+
+@pytest.mark.parametrize("rules", RULES, ids=IDS)
+def test_bot_actions_are_the_simple_bots_choices_at_every_table(rules):
+    from ddz_fast.game import simple_bot
+    vg = VecGame(12, rules, seed=4, bot=True)
+    checked = 0
+    for _ in range(120):
+        for i in range(len(vg)):
+            g = vg.games(i)
+            want = simple_bot(g.observation(g.to_move), rules)
+            assert vg.action(int(vg.bot_actions[i])) == want
+            checked += 1
+        vg.step(vg.bot_actions)
+    assert checked == 120 * 12 and vg.episodes.sum() > 0
+
+
+def test_bot_actions_are_off_unless_asked_and_the_flag_must_be_a_bool():
+    assert VecGame(2).bot_actions is None
+    with pytest.raises(TypeError, match="bot must be a bool"):
+        VecGame(2, bot=1)
+    vg = VecGame(2, bot=True, auto_reset=False)
+    while not vg.done.all():
+        vg.step(vg.bot_actions)
+    assert list(vg.bot_actions) == [-1, -1]
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_no_action_leaves_a_table_unchanged_and_other_negatives_are_refused(dtype):
+    vg = VecGame(4, seed=3)
+    twin = VecGame(4, seed=3)
+    before = [vg.games(i).snapshot() for i in range(4)]
+    acts = vg.legal_ids[vg.legal_offsets[:-1]].astype(dtype)
+    acts[2] = VecGame.NO_ACTION
+    vg.step(acts)
+    assert vg.games(2).snapshot() == before[2]
+    assert all(vg.games(i).snapshot() != before[i] for i in (0, 1, 3))
+    full = acts.astype(np.int64)
+    full[2] = twin.legal_ids[twin.legal_offsets[2]]
+    twin.step(full)
+    for i in (0, 1, 3):
+        assert vg.games(i).snapshot() == twin.games(i).snapshot()
+    assert not vg.done[2] and not vg.scores[2].any()
+    acts[2] = -2
+    with pytest.raises(ValueError, match="table 2: action id -2 is out of range"):
+        vg.step(acts)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64])
+def test_negative_ids_of_every_signed_dtype_are_read_as_negative(dtype):
+    vg = VecGame(2, seed=3)
+    with pytest.raises(ValueError, match="table 0: action id -2 is out of range"):
+        vg.step(np.array([-2, -2], dtype=dtype))
+    before = [vg.games(i).snapshot() for i in range(2)]
+    vg.step(np.array([-1, -1], dtype=dtype))          # both sit out
+    assert [vg.games(i).snapshot() for i in range(2)] == before

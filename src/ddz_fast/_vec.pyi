@@ -11,17 +11,20 @@ from .actions import ActionSpace
 from .game_values import AuctionAction
 from .rules import Rules, RulesLike
 
-__all__ = ["VecGame", "N_AUCTION_IDS"]
+__all__ = ["VecGame", "N_AUCTION_IDS", "NO_ACTION"]
 
 N_AUCTION_IDS: int
+NO_ACTION: int
 
 @final
 class VecGame:
     """``n`` tables of Dou Dizhu stepped together in one compiled call."""
 
+    NO_ACTION: int
+
     def __init__(self, n: int, rules: RulesLike = "standard", seed: int = 0, *, threads: int = 1,
                  auto_reset: bool = True, observations: bool = True, masks: bool = False,
-                 skip_auction: bool = False) -> None: ...
+                 bot: bool = False, skip_auction: bool = False) -> None: ...
     def reset(self, seed: int | None = None) -> None: ...
     def step(self, actions: npt.NDArray[np.integer] | list[int] | tuple[int, ...]) -> None: ...
     def games(self, i: int) -> Game: ...
@@ -58,6 +61,8 @@ class VecGame:
     def legal_ids(self) -> npt.NDArray[np.int32]: ...
     @property
     def masks(self) -> npt.NDArray[np.bool_] | None: ...
+    @property
+    def bot_actions(self) -> npt.NDArray[np.int32] | None: ...
     @property
     def observations(self) -> npt.NDArray[np.float32] | None: ...
     @property

@@ -38,11 +38,12 @@ import threading
 
 import numpy as np
 
-from ._kernels cimport MoveInfo, Out, RulesC, ROW, KIND_BYTE, out_init, out_free
+from ._kernels cimport MoveInfo, Out, RulesC, ROW, KIND_BYTE, out_init, out_free, row_info
 from ._engine cimport (
-    GState, gs_alloc, gs_free, gs_init, gs_new_game, gs_choices, gs_auction_legal,
-    gs_auction_step, gs_gen, gs_move_legal, gs_play, game_from_state, gs_auction_level,
-    gs_auction_leader, PH_AUCTION, PH_DOUBLING, PH_PLAY, PH_OVER, LAST_NONE, LAST_ORIGIN,
+    GState, gs_alloc, gs_free, gs_init, gs_new_game, gs_choices,
+    gs_auction_step, gs_gen, gs_play, game_from_state, gs_auction_level,
+    gs_auction_leader, bot_move, bot_auction, PH_AUCTION, PH_DOUBLING, PH_PLAY, PH_OVER,
+    LAST_NONE, LAST_ORIGIN,
     N_AUCTION_CODES,
 )
 from ._fast cimport rules_id, rules_by_id
@@ -58,10 +59,15 @@ from .rules import check_rules, resolve_rules
 
 cnp.import_array()
 
-__all__ = ["VecGame", "N_AUCTION_IDS"]
+__all__ = ["VecGame", "N_AUCTION_IDS", "NO_ACTION"]
 
 #: Auction and doubling ids after the move ids (the engine's action codes).
 N_AUCTION_IDS = N_AUCTION_CODES
+
+cdef enum:
+    NO_ACT = -1
+#: The action "id" of a table that sits a step out (nothing changes there).
+NO_ACTION = NO_ACT
 
 # Most tables: table i's seeds are game_seed(seed, i * 2**32 + k).
 cdef long long MAX_TABLES = 1LL << 32
@@ -130,7 +136,7 @@ cdef class VecGame:
     for the action ids, seeds and buffers).
 
     ``VecGame(n, rules="standard", seed=0, *, threads=1, auto_reset=True,
-    observations=True, masks=False, skip_auction=False)``
+    observations=True, masks=False, bot=False, skip_auction=False)``
 
     With ``skip_auction=True`` every deal starts at card play, the way
     DouZero trains: the first bidder (drawn by the deal, so a random seat)
@@ -145,6 +151,9 @@ cdef class VecGame:
       ``legal_ids[legal_offsets[i]:legal_offsets[i+1]]``, in
       ``Game.legal_actions()`` order;
     * ``masks`` (n, n_actions) bool, with ``masks=True`` (else None);
+    * ``bot_actions`` (n,) int32, with ``bot=True`` (else None): the id the
+      simple bot (:func:`ddz_fast.simple_bot`) would play at each table (-1:
+      over), for batched play against the bot or bot-only self-play;
     * ``observations`` (n, obs_size) float32, with ``observations=True``
       (else None): row ``i`` is ``ObservationLayout(rules).encode(game,
       seat)`` of table ``i`` for the seat to act (the winner when over);
@@ -157,7 +166,9 @@ cdef class VecGame:
       seed of each table's current game.
 
     ``step(actions)``: one action id per table (an integer array of shape
-    (n,)).  The whole batch is checked first: an id out of range, or not
+    (n,)); ``VecGame.NO_ACTION`` (-1) leaves a table as it is for this step
+    (its ``scores`` and ``wins`` read zero; its ``done`` is False unless the
+    table is over with ``auto_reset=False``).  The whole batch is checked first: an id out of range, or not
     legal at its table, raises ValueError naming the table, and no table
     changes.  Then every table applies its action; with ``auto_reset`` a
     deal that ends starts the table's next game at once (``done``, ``scores``
@@ -165,10 +176,13 @@ cdef class VecGame:
     With ``auto_reset=False`` a finished table ignores its entry until
     :meth:`reset`.
     """
+    #: The action id of a table that sits a step out.
+    NO_ACTION = NO_ACT
+
     cdef GState** st
     cdef Py_ssize_t n
     cdef int nplayers, hand_size, nparts
-    cdef bint rob, auto_reset_, want_obs, want_masks, skip_auction_, _ready
+    cdef bint rob, auto_reset_, want_obs, want_masks, want_bot, skip_auction_, _ready
     cdef const RulesC* rc
     cdef uint64_t seed_
     cdef int n_moves_, n_actions_, obs_size_
@@ -176,13 +190,16 @@ cdef class VecGame:
     cdef object _rules, _space, _rows_arr, _lock
     cdef RowTable table
     cdef const uint8_t* rows
+    cdef MoveInfo* id_info    # per move id: its MoveInfo (what gs_play needs)
     cdef Part* parts
     cdef int64_t* act
     cdef MoveInfo* mi
     cdef int64_t* counts      # per table: number of legal ids (previous step until refilled)
     # outputs (owned arrays, and their data)
-    cdef object _to_move, _offsets, _ids, _masks, _obs, _scores, _wins, _done, _episodes, _seeds
+    cdef object _to_move, _offsets, _ids, _masks, _obs, _scores, _wins, _done, _episodes, _seeds, _bot
     cdef object v_to_move, v_offsets, v_ids, v_masks, v_obs, v_scores, v_wins, v_done, v_episodes, v_seeds
+    cdef object v_bot
+    cdef int32_t* p_bot
     cdef int32_t* p_to_move
     cdef int64_t* p_offsets
     cdef Py_ssize_t ids_cap
@@ -200,6 +217,7 @@ cdef class VecGame:
         self.act = NULL
         self.mi = NULL
         self.counts = NULL
+        self.id_info = NULL
         self.n = 0
         self.nparts = 0
         self._ready = False
@@ -218,16 +236,17 @@ cdef class VecGame:
         free(self.act)
         free(self.mi)
         free(self.counts)
+        free(self.id_info)
 
     def __init__(self, n, rules="standard", seed=0, *, threads=1, auto_reset=True,
-                 observations=True, masks=False, skip_auction=False):
+                 observations=True, masks=False, bot=False, skip_auction=False):
         if self.st != NULL:
             raise TypeError("VecGame.__init__ cannot be called twice")
         cdef Py_ssize_t count = as_int(n, "n", 1, MAX_TABLES)
         cdef int k = as_threads(threads), j
         cdef Py_ssize_t i
         for name, flag in (("auto_reset", auto_reset), ("observations", observations), ("masks", masks),
-                           ("skip_auction", skip_auction)):
+                           ("bot", bot), ("skip_auction", skip_auction)):
             if type(flag) is not bool:
                 raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
         r = check_rules(resolve_rules(rules))
@@ -240,6 +259,7 @@ cdef class VecGame:
         self.auto_reset_ = auto_reset
         self.want_obs = observations
         self.want_masks = masks
+        self.want_bot = bot
         self.skip_auction_ = skip_auction
         self._lock = threading.Lock()
         space = self._space = action_space(r)
@@ -249,6 +269,11 @@ cdef class VecGame:
         self.rows = <const uint8_t*>cnp.PyArray_DATA(<cnp.ndarray>rows_arr)
         self.n_moves_ = <int>space.size
         self.n_actions_ = self.n_moves_ + N_AUCTION_CODES
+        self.id_info = <MoveInfo*>malloc(self.n_moves_ * sizeof(MoveInfo))
+        if self.id_info == NULL:
+            raise MemoryError("out of memory")
+        for i in range(self.n_moves_):
+            row_info(self.rows + i * ROW, &self.id_info[i])
         layout = ObservationLayout(r)
         self.obs_size_ = layout.size
         for j in range(N_FIELDS):
@@ -289,6 +314,9 @@ cdef class VecGame:
         self._done = np.zeros(count, dtype=np.bool_)
         self._episodes = np.zeros(count, dtype=np.int64)
         self._seeds = np.zeros(count, dtype=np.uint64)
+        self._bot = np.full(count, -1, dtype=np.int32) if bot else None
+        self.p_bot = <int32_t*>cnp.PyArray_DATA(self._bot) if bot else NULL
+        self.v_bot = _read_only(self._bot) if bot else None
         self.p_to_move = <int32_t*>cnp.PyArray_DATA(self._to_move)
         self.p_offsets = <int64_t*>cnp.PyArray_DATA(self._offsets)
         self.ids_cap = self._ids.shape[0]
@@ -406,12 +434,20 @@ cdef class VecGame:
         stride = cnp.PyArray_STRIDE(arr, 0)
         signed = kind == "i"
         for i in range(self.n):
-            if size == 1:
-                v = (<signed char*>(base + i * stride))[0] if signed else (<unsigned char*>(base + i * stride))[0]
+            # (One branch per type: a conditional expression over a signed and
+            # an unsigned type would read both as unsigned.)
+            if size == 1 and signed:
+                v = (<signed char*>(base + i * stride))[0]
+            elif size == 1:
+                v = (<unsigned char*>(base + i * stride))[0]
+            elif size == 2 and signed:
+                v = (<short*>(base + i * stride))[0]
             elif size == 2:
-                v = (<short*>(base + i * stride))[0] if signed else (<unsigned short*>(base + i * stride))[0]
+                v = (<unsigned short*>(base + i * stride))[0]
+            elif size == 4 and signed:
+                v = (<int32_t*>(base + i * stride))[0]
             elif size == 4:
-                v = (<int32_t*>(base + i * stride))[0] if signed else (<uint32_t*>(base + i * stride))[0]
+                v = (<uint32_t*>(base + i * stride))[0]
             elif signed:
                 v = (<int64_t*>(base + i * stride))[0]
             else:
@@ -421,6 +457,8 @@ cdef class VecGame:
                 v = <int64_t>u
             self.act[i] = v
         for i in range(self.n):
+            if self.act[i] == NO_ACT:
+                continue                # this table sits the step out
             if self.act[i] < 0 or self.act[i] >= self.n_actions_:
                 if self.st[i].phase == PH_OVER:
                     continue            # a finished table (auto_reset=False) ignores its entry
@@ -429,20 +467,32 @@ cdef class VecGame:
         return 0
 
     cdef Py_ssize_t _validate(self) noexcept nogil:
-        """The first table whose action is not legal, or -1 (fills mi)."""
-        cdef Py_ssize_t i
+        """The first table whose action is not legal, or -1 (fills mi).
+
+        Legal means: among the table's legal ids, which the engine's own
+        generator listed for its current state at the last refill (kept in
+        the parts' private memory, out of the caller's reach)."""
+        cdef Py_ssize_t i, k, at
         cdef int64_t a
-        cdef GState* s
-        for i in range(self.n):
-            s = self.st[i]
-            if s.phase == PH_OVER:
-                continue
-            a = self.act[i]
-            if a < self.n_moves_:
-                if not gs_move_legal(s, self.rc, self.rows + a * ROW, &self.mi[i]):
-                    return i
-            elif not gs_auction_legal(s, <int>(a - self.n_moves_)):
-                return i
+        cdef int j
+        cdef bint found
+        cdef Part* p
+        for j in range(self.nparts):
+            p = &self.parts[j]
+            at = 0
+            for i in range(p.start, p.stop):
+                if self.st[i].phase != PH_OVER and self.act[i] != NO_ACT:
+                    a = self.act[i]
+                    found = False
+                    for k in range(at, at + self.counts[i]):
+                        if p.ids[k] == a:
+                            found = True
+                            break
+                    if not found:
+                        return i
+                    if a < self.n_moves_:
+                        self.mi[i] = self.id_info[a]
+                at += self.counts[i]
         return -1
 
     cdef object _illegal(self, Py_ssize_t i):
@@ -514,7 +564,7 @@ cdef class VecGame:
                 self.p_done[i] = s.phase == PH_OVER
                 memset(self.p_scores + i * self.nplayers, 0, self.nplayers * sizeof(int64_t))
                 memset(self.p_wins + i * self.nplayers, 0, self.nplayers * sizeof(float))
-                if s.phase != PH_OVER:
+                if s.phase != PH_OVER and self.act[i] != NO_ACT:
                     a = self.act[i]
                     if a < self.n_moves_:
                         gs_play(s, self.rows + a * ROW, &self.mi[i])
@@ -542,9 +592,9 @@ cdef class VecGame:
             self._new_game(i)
 
     cdef bint _refill(self, Part* p, Py_ssize_t i, const GState* s) noexcept nogil:
-        """to_move, legal ids, mask and observation of table i."""
+        """to_move, legal ids, bot action, mask and observation of table i."""
         cdef unsigned char codes[4]
-        cdef Py_ssize_t before = p.nids, k
+        cdef Py_ssize_t before = p.nids, k, pick = -1
         cdef int64_t found
         cdef int c, nc
         self.p_to_move[i] = -1 if s.phase == PH_OVER else s.to_move
@@ -554,12 +604,18 @@ cdef class VecGame:
                 p.out.oom = False
                 p.oom = True
                 return False
+            if self.want_bot:
+                pick = bot_move(p.out.data, p.out.n, s.to_move, s.landlord,
+                                -1 if s.last_src == LAST_NONE else s.last_player, s.ncards, s.players)
+                self.p_bot[i] = -1
             for k in range(p.out.n):
                 found = self.table.find_row(p.out.data + k * ROW)
                 if found < 0:
                     if p.missing < 0:
                         p.missing = i
                     continue
+                if k == pick:
+                    self.p_bot[i] = <int32_t>found
                 if not _push(p, <int32_t>found):
                     return False
         elif s.phase != PH_OVER:
@@ -567,6 +623,10 @@ cdef class VecGame:
             for c in range(nc):
                 if not _push(p, self.n_moves_ + codes[c]):
                     return False
+            if self.want_bot:
+                self.p_bot[i] = self.n_moves_ + codes[bot_auction(s.hands[s.to_move], codes, nc)]
+        elif self.want_bot:
+            self.p_bot[i] = -1
         self.counts[i] = p.nids - before
         if self.want_masks:
             for k in range(before, p.nids):
@@ -717,6 +777,13 @@ cdef class VecGame:
     def masks(self):
         self._check()
         return self.v_masks
+
+    @property
+    def bot_actions(self):
+        """(n,) int32 with ``bot=True`` (else None): the id :func:`ddz_fast.simple_bot`
+        would play at each table now (-1: over)."""
+        self._check()
+        return self.v_bot
 
     @property
     def observations(self):

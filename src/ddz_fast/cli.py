@@ -100,47 +100,53 @@ def _selfplay_rules(args: argparse.Namespace) -> Rules:
     return r
 
 
-def _progress(done: int, total: int, started: float) -> None:
-    width = 30
-    frac = done / total if total else 1.0
-    filled = int(round(width * frac))
-    rate = done / max(time.perf_counter() - started, 1e-9)
-    sys.stderr.write(f"\rselfplay [{'#' * filled}{'.' * (width - filled)}] {100 * frac:5.1f}% "
-                     f"{done:,}/{total:,} games  {rate:,.0f} games/s ")
-    sys.stderr.flush()
+def _cmd_record(args: argparse.Namespace, rules: Rules) -> int:
+    from .trajectories import record
+
+    s = record(args.record, args.games, rules=rules, seed=args.seed, policy=args.policy,
+               tables=args.tables, threads=args.threads, games_per_shard=args.shard_games,
+               observation_type=args.observation_type, compression=args.compression,
+               overwrite=args.overwrite, progress=not args.quiet)
+    summary = {"directory": s.directory, "files": len(s.files), "games": s.games, "steps": s.steps,
+               "seconds": round(s.seconds, 3), "games_per_second": round(s.games_per_second, 1),
+               "rules": rules.name, "policy": args.policy, "seed": args.seed}
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"ddz-fast selfplay: recorded {s.games:,} games ({s.steps:,} steps, policy "
+              f"{args.policy!r}, rules {rules.name!r}, seed {args.seed}) to {s.directory} in "
+              f"{len(s.files)} file{'s' if len(s.files) != 1 else ''}, {s.games_per_second:,.0f} games/s")
+    return 0
 
 
 def _cmd_selfplay(args: argparse.Namespace) -> int:
     from ._engine import PlayoutResults, play_random_games
+    from ._progress import Progress
 
     if args.games < 0:
         raise ValueError(f"--games must be >= 0, not {args.games}")
     if args.threads < 1:
         raise ValueError(f"--threads must be >= 1, not {args.threads}")
     rules = _selfplay_rules(args)
+    if args.record is not None:
+        return _cmd_record(args, rules)
+    if args.policy != "random":
+        raise ValueError("--policy needs --record (the summary plays uniformly random games)")
     total = args.games
-    show = not args.quiet
-    live = show and sys.stderr.isatty()
     # Chunks only pace the progress bar: game i's seed depends on i alone.
     chunk = max(500, -(-total // 100))
     parts = []
     started = time.perf_counter()
-    if live:
-        _progress(0, total, started)
+    bar = Progress("selfplay", total, enabled=not args.quiet)
     done = 0
     while done < total:
         k = min(chunk, total - done)
         parts.append(play_random_games(k, rules=rules, seed=args.seed, threads=args.threads,
                                        first_game=done))
         done += k
-        if live:
-            _progress(done, total, started)
+        bar.update(done)
     elapsed = time.perf_counter() - started
-    if show:
-        if not live:          # not a terminal: just the final state of the bar
-            _progress(done, total, started)
-        sys.stderr.write("\n")
-        sys.stderr.flush()
+    bar.close()
     if parts:
         arrays = {name: np.concatenate([getattr(p, name) for p in parts])
                   for name in PlayoutResults.FIELDS}
@@ -465,6 +471,18 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--threads", type=int, default=1, help="worker threads (results do not depend on it)")
     sp.add_argument("--json", action="store_true", help="print the summary as JSON")
     sp.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    sp.add_argument("--record", metavar="DIR",
+                    help="write every step as a Parquet trajectory dataset in DIR (needs pyarrow)")
+    sp.add_argument("--policy", choices=["random", "bot"], default="random",
+                    help="with --record: who plays every seat (default random)")
+    sp.add_argument("--tables", type=int, default=1024, help="with --record: tables stepped together")
+    sp.add_argument("--shard-games", type=int, default=100_000, help="with --record: about this many games a file")
+    sp.add_argument("--observation-type", choices=["binary", "list"], default="binary",
+                    help="with --record: how observations are stored (default binary)")
+    sp.add_argument("--compression", default="lz4",
+                    choices=["zstd", "snappy", "lz4", "gzip", "brotli", "none"],
+                    help="with --record: Parquet compression (default lz4)")
+    sp.add_argument("--overwrite", action="store_true", help="with --record: replace a dataset in DIR")
     sp.set_defaults(func=_cmd_selfplay)
 
     pl = sub.add_parser("play", help="play against simple bots in the terminal")
@@ -498,9 +516,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         func: Callable[[argparse.Namespace], int] = args.func
         return func(args)
-    except (ValueError, TypeError) as e:
+    except (ValueError, TypeError, ImportError) as e:
         print(f"ddz-fast: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (``ddz-fast ... | head``): not an error of ours.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

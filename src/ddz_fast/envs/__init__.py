@@ -2,10 +2,14 @@
 
 * :mod:`ddz_fast.envs.aec`: a PettingZoo AEC environment (``env()``,
   ``raw_env``), all seats as agents;
+* :mod:`ddz_fast.envs.parallel`: a PettingZoo parallel environment
+  (``parallel_env``), all seats as agents, one action dict a step;
 * :mod:`ddz_fast.envs.single`: a Gymnasium environment for one seat against
-  built-in bots (``DouDizhuSingleAgentEnv``).
+  built-in bots (``DouDizhuSingleAgentEnv``);
+* :mod:`ddz_fast.envs.vector`: a Gymnasium ``VectorEnv`` of many such tables
+  on the batched game (``DouDizhuVectorEnv``).
 
-Both need the optional extra: ``pip install ".[pettingzoo]"`` from a clone (PettingZoo
+All need the optional extra: ``pip install ".[pettingzoo]"`` from a clone (PettingZoo
 and Gymnasium).  Importing this package does not import them; the names below
 load their module on first use.  The parts shared by both need only NumPy
 and are imported here: :class:`ActionLayout` (the action ids),
@@ -21,10 +25,11 @@ from .action_layout import ActionLayout
 from .observation import ObservationLayout
 from .table import IllegalActionError, Table
 
-__all__ = ["env", "raw_env", "DouDizhuSingleAgentEnv", "ActionLayout", "ObservationLayout", "Table",
+__all__ = ["env", "raw_env", "parallel_env", "DouDizhuSingleAgentEnv", "DouDizhuVectorEnv", "ActionLayout", "ObservationLayout", "Table",
            "IllegalActionError"]
 
-_LAZY = {"env": "aec", "raw_env": "aec", "DouDizhuSingleAgentEnv": "single"}
+_LAZY = {"env": "aec", "raw_env": "aec", "parallel_env": "parallel", "DouDizhuSingleAgentEnv": "single",
+         "DouDizhuVectorEnv": "vector"}
 
 
 def __getattr__(name: str) -> Any:

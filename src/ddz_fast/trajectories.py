@@ -1,0 +1,487 @@
+"""Trajectory datasets: every step of many self-play games as sharded Parquet files.
+
+:func:`record` plays seeded games on a :class:`~ddz_fast.VecGame` (a batch of
+tables stepped in one compiled call) and writes one row per step;
+:class:`TrajectoryDataset` reads the files back as NumPy training batches.
+The files are plain Parquet: pandas (``pd.read_parquet(directory)``), polars
+(``pl.read_parquet(directory + "/*.parquet")``) and Hugging Face ``datasets``
+(``load_dataset("parquet", data_files=...)``) open them with no custom code.
+Needs the optional extra ``pyarrow`` (``pip install ".[datasets]"`` from a
+clone).
+
+Columns (one row per step, the rows of a game together and in order)
+  ==============  =========================  ==========================================
+  ``game``        int64                      the game's number in the dataset
+                                             (0, 1, ... in the order the games ended)
+  ``step``        int16                      the step's index in its game (auction
+                                             steps included)
+  ``seat``        int8                       the seat that acted
+  ``observation`` fixed_size_binary or       the acting seat's observation before the
+                  fixed_size_list<uint8>     step (:class:`~ddz_fast.envs.ObservationLayout`),
+                                             one byte an entry (every entry is a small
+                                             integer); see ``observation_type``
+  ``legal_ids``   list<int32>                the legal action ids (VecGame ids: moves
+                                             of ``action_space(rules)``, then the
+                                             auction ids)
+  ``action``      int32                      the id played
+  ``reward``      int64                      the acting seat's settled score when this
+                                             step ended the deal, else 0
+  ``done``        bool                       this step ended the deal
+  ``final_score`` int64                      the acting seat's settled score of the game
+  ``win``         int8                       +1 if the acting seat's side won, else -1
+  ``landlord``    int8                       the game's landlord
+  ``game_seed``   uint64                     ``Game(rules, seed=game_seed)`` deals it again
+  ==============  =========================  ==========================================
+
+``observation_type="binary"`` (the default) stores each observation as one
+``obs_size``-byte value (``np.frombuffer(value, np.uint8)``), ``"list"`` as a
+fixed-size list of ``uint8``, which pandas, polars and ``datasets`` show as
+arrays but which Parquet encodes about 4x slower (nested values carry
+repetition levels).  :class:`TrajectoryDataset` reads both.
+
+Each file's schema metadata (key ``ddz_fast``) records the format version,
+the rules, the run's seed, policy and number of tables, and the layout of the
+observation, so a dataset describes itself.  Files are written under a
+temporary name and renamed when complete, so a crash leaves no partial
+``part-*.parquet``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, fields
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from ._checks import check_int, check_seed, check_threads
+from ._progress import Progress
+from ._vec import VecGame
+from ._version import __version__
+from .envs.observation import ObservationLayout
+from .rules import Rules, RulesLike, check_rules, resolve_rules
+
+__all__ = ["record", "RecordSummary", "TrajectoryDataset", "COLUMNS", "FORMAT_VERSION"]
+
+FORMAT = "ddz-fast-trajectories"
+FORMAT_VERSION = 1
+_META_KEY = b"ddz_fast"
+_PREFIX = "part-"
+_SUFFIX = ".parquet"
+_COMPRESSIONS = ("zstd", "snappy", "lz4", "gzip", "brotli", "none")
+#: Most ids in one file (a Parquet list column holds 32-bit offsets).
+_MAX_IDS_PER_FILE = (1 << 31) - 1
+
+Policy = Union[str, Callable[[VecGame], Any]]
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def _pyarrow() -> Any:
+    try:
+        import pyarrow
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:
+        raise ImportError("ddz_fast.trajectories needs pyarrow: pip install \".[datasets]\" "
+                          "(from a clone of ddz-fast) or pip install pyarrow") from None
+    return pyarrow
+
+
+_OBSERVATION_TYPES = ("binary", "list")
+
+
+def _schema(pa: Any, obs_size: int, observation_type: str) -> Any:
+    obs = pa.binary(obs_size) if observation_type == "binary" else pa.list_(pa.uint8(), obs_size)
+    return pa.schema([
+        ("game", pa.int64()), ("step", pa.int16()), ("seat", pa.int8()),
+        ("observation", obs), ("legal_ids", pa.list_(pa.int32())),
+        ("action", pa.int32()), ("reward", pa.int64()), ("done", pa.bool_()),
+        ("final_score", pa.int64()), ("win", pa.int8()), ("landlord", pa.int8()),
+        ("game_seed", pa.uint64()),
+    ])
+
+
+#: The column names, in file order.
+COLUMNS: Tuple[str, ...] = ("game", "step", "seat", "observation", "legal_ids", "action", "reward",
+                            "done", "final_score", "win", "landlord", "game_seed")
+
+
+def _rules_dict(r: Rules) -> Dict[str, Any]:
+    return {f.name: getattr(r, f.name) for f in fields(r)}
+
+
+@dataclass(frozen=True)
+class RecordSummary:
+    """What :func:`record` wrote."""
+
+    directory: str
+    files: Tuple[str, ...]
+    games: int
+    steps: int
+    seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+
+def _policy_actions(policy: Policy, vg: VecGame, rng: np.random.Generator) -> Any:
+    if policy == "random":
+        off = vg.legal_offsets
+        pick = off[:-1] + (rng.random(len(vg)) * np.diff(off)).astype(np.int64)
+        return vg.legal_ids[pick]
+    if policy == "bot":
+        return vg.bot_actions
+    return policy(vg)  # type: ignore[operator]
+
+
+class _Pending:
+    """Steps recorded but not yet written (time order, tables in order)."""
+
+    def __init__(self) -> None:
+        self.chunks: List[Dict[str, np.ndarray]] = []
+
+    def add(self, chunk: Dict[str, np.ndarray]) -> None:
+        self.chunks.append(chunk)
+
+    def take(self) -> Dict[str, np.ndarray]:
+        """Everything, as one chunk (legal ids with per-row counts)."""
+        chunks, self.chunks = self.chunks, []
+        return {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
+
+
+def _gather_lists(ids: np.ndarray, counts: np.ndarray, rows: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """The ragged legal-id lists of ``rows`` (CSR ``ids``/``counts``), in that order:
+    (offsets int32, ids int32)."""
+    starts = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=starts[1:])
+    sel = counts[rows].astype(np.int64)
+    off = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(sel, out=off[1:])
+    total = int(off[-1])
+    if total > _MAX_IDS_PER_FILE:
+        raise ValueError("a shard would hold more than 2**31 legal ids: lower games_per_shard")
+    index = np.repeat(starts[rows] - off[:-1], sel) + np.arange(total, dtype=np.int64)
+    return off.astype(np.int32), ids[index]
+
+
+def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", seed: int = 0,
+           policy: Policy = "random", tables: int = 1024, threads: int = 1,
+           games_per_shard: int = 100_000, observation_type: str = "binary",
+           compression: str = "lz4", overwrite: bool = False, progress: bool = False) -> RecordSummary:
+    """Play ``games`` games and write every step to ``directory/part-NNNNN.parquet``.
+
+    ``policy``: ``"random"`` (a uniformly random legal action, drawn from a
+    NumPy generator seeded with ``seed``), ``"bot"`` (every seat the simple
+    bot), or a callable that takes the :class:`~ddz_fast.VecGame` and returns
+    one action id per table.  The games are those of ``VecGame(tables, rules,
+    seed)`` (table ``i``'s ``k``-th game is seeded ``game_seed(seed, i *
+    2**32 + k)``), kept in the order they end; the same arguments give the
+    same files whatever ``threads`` is.  A shard holds about
+    ``games_per_shard`` whole games.  ``directory`` is created if needed; one
+    that already holds ``part-*.parquet`` files is refused unless
+    ``overwrite`` (which deletes them first).  ``progress`` draws a progress
+    bar on stderr.
+    """
+    pa = _pyarrow()
+    import pyarrow.parquet as pq
+
+    total = check_int(games, "games", 1, 1 << 40)
+    n = check_int(tables, "tables", 1, 1 << 20)
+    per_shard = check_int(games_per_shard, "games_per_shard", 1, 1 << 40)
+    run_seed = check_seed(seed)
+    check_threads(threads)
+    r = check_rules(resolve_rules(rules))
+    if not isinstance(policy, str) and not callable(policy):
+        raise TypeError(f"policy must be 'random', 'bot' or a callable, not {type(policy).__name__}")
+    if isinstance(policy, str) and policy not in ("random", "bot"):
+        raise ValueError(f"policy must be 'random', 'bot' or a callable, not {policy!r}")
+    if not isinstance(observation_type, str) or observation_type not in _OBSERVATION_TYPES:
+        raise ValueError(f"observation_type must be 'binary' or 'list', not {observation_type!r}")
+    if not isinstance(compression, str) or compression not in _COMPRESSIONS:
+        raise ValueError(f"compression must be one of {', '.join(_COMPRESSIONS)}, not {compression!r}")
+    for name, flag in (("overwrite", overwrite), ("progress", progress)):
+        if type(flag) is not bool:
+            raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
+    if not isinstance(directory, (str, os.PathLike)):
+        raise TypeError(f"directory must be a path, not {type(directory).__name__}")
+    out_dir = os.fspath(directory)
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise ValueError(f"{out_dir} exists and is not a directory")
+    os.makedirs(out_dir, exist_ok=True)
+    old = _part_files(out_dir)
+    if old and not overwrite:
+        raise ValueError(f"{out_dir} already holds a dataset ({len(old)} part files); "
+                         "pass overwrite=True (--overwrite) to replace it")
+    for f in old:
+        os.remove(f)
+
+    vg = VecGame(n, r, run_seed, threads=threads, observations=True, bot=policy == "bot")
+    layout = ObservationLayout(r)
+    players = r.players
+    ll0 = layout.fields["landlord"].start
+    schema = _schema(pa, layout.size, observation_type).with_metadata({_META_KEY: json.dumps({
+        "format": FORMAT, "version": FORMAT_VERSION, "ddz_fast": __version__,
+        "observation_type": observation_type,
+        "rules": _rules_dict(r), "seed": run_seed,
+        "policy": policy if isinstance(policy, str) else getattr(policy, "__name__", "callable"),
+        "tables": n, "n_moves": vg.n_moves, "n_actions": vg.n_actions,
+        "observation_fields": {k: [s.start, s.stop] for k, s in layout.fields.items()},
+    }).encode()})
+    rng = np.random.default_rng(run_seed)
+    table_ids = np.arange(n, dtype=np.int64)
+    step_in_game = np.zeros(n, dtype=np.int64)
+    gid_of = np.full((n, 4), -1, dtype=np.int64)       # (table, episode) -> game number
+    finals: List[np.ndarray] = []                      # per game: scores (players,)
+    wins: List[np.ndarray] = []
+    landlords: List[np.ndarray] = []
+    ended = written = steps = 0
+    pending = _Pending()
+    files: List[str] = []
+    bar = Progress("record", total, enabled=progress)
+    started = time.perf_counter()
+
+    def flush(final: bool) -> None:
+        nonlocal written, steps
+        c = pending.take()
+        gid = gid_of[c["table"], c["episode"]]
+        complete = gid >= 0
+        if not final:       # the games still being played wait for the next shard
+            keep = np.flatnonzero(~complete)
+            if len(keep):
+                carried = {k: v[keep] for k, v in c.items() if k != "ids"}
+                carried["ids"] = _gather_lists(c["ids"], c["count"], keep)[1]
+                pending.add(carried)
+        rows = np.flatnonzero(complete)
+        rows = rows[np.argsort(gid[rows], kind="stable")]
+        if not len(rows):
+            return
+        g = gid[rows]
+        seat = c["seat"][rows].astype(np.int64)
+        score = np.stack(finals)[g, seat]
+        win = np.stack(wins)[g, seat]
+        offsets, ids = _gather_lists(c["ids"], c["count"], rows)
+        obs = np.ascontiguousarray(c["obs"][rows])
+        if observation_type == "binary":
+            obs_col = pa.FixedSizeBinaryArray.from_buffers(pa.binary(layout.size), len(rows),
+                                                           [None, pa.py_buffer(obs)])
+        else:
+            obs_col = pa.FixedSizeListArray.from_arrays(pa.array(obs.reshape(-1)), layout.size)
+        table = pa.Table.from_arrays([
+            pa.array(g), pa.array(c["step"][rows].astype(np.int16)), pa.array(seat.astype(np.int8)),
+            obs_col,
+            pa.ListArray.from_arrays(pa.array(offsets), pa.array(ids)),
+            pa.array(c["action"][rows]), pa.array(c["reward"][rows]), pa.array(c["done"][rows]),
+            pa.array(score), pa.array(win.astype(np.int8)),
+            pa.array(np.asarray(landlords, dtype=np.int8)[g]), pa.array(c["seed"][rows]),
+        ], schema=schema)
+        name = os.path.join(out_dir, f"{_PREFIX}{len(files):05d}{_SUFFIX}")
+        tmp = name + ".tmp"
+        # No dictionaries and no statistics: they cost more than they save here.
+        pq.write_table(table, tmp, compression=None if compression == "none" else compression,
+                       row_group_size=1 << 18, use_dictionary=False, write_statistics=False)
+        os.replace(tmp, name)
+        files.append(name)
+        written = int(g.max()) + 1
+        steps += len(rows)
+
+    while ended < total:
+        obs = vg.observations.astype(np.uint8)
+        off = vg.legal_offsets
+        count = np.diff(off).astype(np.int32)
+        ids = vg.legal_ids[:off[-1]].copy()
+        seat = vg.to_move.astype(np.int8)
+        episode = vg.episodes.copy()
+        seeds = vg.game_seeds.copy()
+        acts = np.array(_policy_actions(policy, vg, rng), dtype=np.int32, copy=True)
+        vg.step(acts)
+        done = vg.done.copy()
+        reward = np.zeros(n, dtype=np.int64)
+        d = np.flatnonzero(done)
+        if int(episode.max()) >= gid_of.shape[1]:
+            grown = np.full((n, 2 * gid_of.shape[1]), -1, dtype=np.int64)
+            grown[:, :gid_of.shape[1]] = gid_of
+            gid_of = grown
+        if len(d):
+            d = d[:total - ended]
+            gid_of[d, episode[d]] = np.arange(ended, ended + len(d))
+            sc = vg.scores[d]
+            reward[d] = sc[np.arange(len(d)), seat[d]]
+            finals.extend(sc)
+            wins.extend(vg.wins[d])
+            landlords.extend(obs[d, ll0:ll0 + players].argmax(axis=1))
+            ended += len(d)
+        pending.add({"table": table_ids, "episode": episode, "seat": seat, "obs": obs, "ids": ids,
+                     "count": count, "action": acts, "seed": seeds, "step": step_in_game.copy(),
+                     "done": done, "reward": reward})
+        step_in_game += 1
+        step_in_game[done] = 0
+        if ended - written >= per_shard or ended == total:
+            flush(ended == total)
+            bar.update(ended)
+    bar.close()
+    return RecordSummary(out_dir, tuple(files), ended, steps, time.perf_counter() - started)
+
+
+def _part_files(directory: str) -> List[str]:
+    return sorted(os.path.join(directory, f) for f in os.listdir(directory)
+                  if f.startswith(_PREFIX) and f.endswith(_SUFFIX))
+
+
+class TrajectoryDataset:
+    """The files :func:`record` wrote (a directory, or one file), read back.
+
+    Every file is checked when the dataset is opened: a file that is not
+    Parquet, is truncated, lacks the columns, or was recorded under other
+    rules than the first raises ``ValueError`` naming it.
+    """
+
+    def __init__(self, path: PathLike) -> None:
+        self._pa = _pyarrow()
+        import pyarrow.parquet as pq
+
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"path must be a path, not {type(path).__name__}")
+        p = os.fspath(path)
+        if os.path.isdir(p):
+            files = _part_files(p)
+            if not files:
+                raise ValueError(f"{p} holds no {_PREFIX}*{_SUFFIX} files")
+        elif os.path.isfile(p):
+            files = [p]
+        else:
+            raise ValueError(f"{p} does not exist")
+        self.files: Tuple[str, ...] = tuple(files)
+        self._pf = []
+        meta: Optional[Dict[str, Any]] = None
+        rows = 0
+        for f in files:
+            try:
+                pf = pq.ParquetFile(f)
+            except (self._pa.ArrowException, OSError) as e:
+                raise ValueError(f"{f}: not a readable Parquet file ({e})") from None
+            m = _file_meta(f, pf)
+            if meta is None:
+                meta = m
+            elif (m["rules"], m["observation_fields"], m["n_actions"], m["observation_type"]) != (
+                    meta["rules"], meta["observation_fields"], meta["n_actions"], meta["observation_type"]):
+                raise ValueError(f"{f}: recorded under other rules than {files[0]}")
+            self._pf.append(pf)
+            rows += pf.metadata.num_rows
+        assert meta is not None
+        self.metadata: Dict[str, Any] = meta
+        self.rules: Rules = check_rules(Rules(**meta["rules"]))
+        self.layout = ObservationLayout(self.rules)
+        self.observation_type: str = meta["observation_type"]
+        self.num_rows: int = rows
+
+    def __len__(self) -> int:
+        return self.num_rows
+
+    def __repr__(self) -> str:
+        return (f"TrajectoryDataset({len(self.files)} files, {self.num_rows:,} steps, "
+                f"rules={self.rules.name!r})")
+
+    def batches(self, batch_size: int = 4096, columns: Optional[Sequence[str]] = None
+                ) -> Iterator[Dict[str, npt.NDArray[Any]]]:
+        """NumPy batches of ``batch_size`` steps (the last may be shorter), in
+        file order.  ``observation`` comes as ``(rows, obs_size)`` float32
+        (the layout of :class:`~ddz_fast.envs.ObservationLayout`), the legal
+        ids as CSR: ``legal_ids`` int32 and ``legal_offsets`` int64 of
+        ``rows + 1`` (row ``i``: ``legal_ids[legal_offsets[i]:legal_offsets[i+1]]``);
+        every other column as a 1-D array."""
+        size = check_int(batch_size, "batch_size", 1, 1 << 30)
+        cols = self._columns(columns)
+        pa = self._pa
+        held: List[Any] = []
+        n_held = 0
+        for f, pf in zip(self.files, self._pf):
+            try:
+                for rb in pf.iter_batches(batch_size=size, columns=list(cols)):
+                    held.append(rb)
+                    n_held += rb.num_rows
+                    while n_held >= size:
+                        t = pa.Table.from_batches(held).combine_chunks()
+                        yield self._numpy(t.slice(0, size), cols)
+                        rest = t.slice(size)
+                        held = rest.to_batches() if rest.num_rows else []
+                        n_held = rest.num_rows
+            except (pa.ArrowException, OSError) as e:
+                raise ValueError(f"{f}: cannot be read ({e})") from None
+        if n_held:
+            yield self._numpy(pa.Table.from_batches(held).combine_chunks(), cols)
+
+    def read(self, columns: Optional[Sequence[str]] = None) -> Dict[str, npt.NDArray[Any]]:
+        """The whole dataset as one batch (see :meth:`batches`)."""
+        out = list(self.batches(max(self.num_rows, 1), columns))
+        if out:
+            return out[0]
+        cols = self._columns(columns)
+        empty = _schema(self._pa, self.layout.size, self.observation_type).empty_table()
+        return self._numpy(empty.select(list(cols)), cols)
+
+    def _columns(self, columns: Optional[Sequence[str]]) -> Tuple[str, ...]:
+        if columns is None:
+            return COLUMNS
+        if isinstance(columns, str) or not all(isinstance(c, str) for c in columns):
+            raise TypeError("columns must be a sequence of column names")
+        bad = [c for c in columns if c not in COLUMNS]
+        if bad:
+            raise ValueError(f"unknown columns {bad}; the columns are {', '.join(COLUMNS)}")
+        return tuple(columns)
+
+    def _numpy(self, t: Any, cols: Tuple[str, ...]) -> Dict[str, npt.NDArray[Any]]:
+        out: Dict[str, npt.NDArray[Any]] = {}
+        for c in cols:
+            col = t.column(c).combine_chunks() if t.num_rows else t.column(c)
+            if hasattr(col, "chunks"):      # an empty table: one empty chunk or none
+                col = col.chunks[0] if col.num_chunks else self._pa.array([], type=col.type)
+            if c == "observation":
+                if self.observation_type == "binary":
+                    buf = col.buffers()[1]
+                    start = col.offset * self.layout.size
+                    vals = np.frombuffer(buf, dtype=np.uint8, count=t.num_rows * self.layout.size,
+                                         offset=start) if t.num_rows else np.zeros(0, np.uint8)
+                else:
+                    vals = col.flatten().to_numpy(zero_copy_only=False)
+                out[c] = vals.reshape(t.num_rows, self.layout.size).astype(np.float32)
+            elif c == "legal_ids":
+                off = col.offsets.to_numpy().astype(np.int64)
+                out["legal_offsets"] = off - off[0]
+                out["legal_ids"] = col.flatten().to_numpy(zero_copy_only=False).astype(np.int32)
+            else:
+                out[c] = col.to_numpy(zero_copy_only=False)
+        return out
+
+
+def _file_meta(f: str, pf: Any) -> Dict[str, Any]:
+    """The ddz_fast metadata of a file, checked (ValueError naming the file)."""
+    raw = (pf.schema_arrow.metadata or {}).get(_META_KEY)
+    if raw is None:
+        raise ValueError(f"{f}: not a ddz-fast trajectory file (no {_META_KEY.decode()} metadata)")
+    try:
+        m = json.loads(raw)
+    except ValueError:
+        raise ValueError(f"{f}: its ddz_fast metadata is not JSON") from None
+    if not isinstance(m, dict) or m.get("format") != FORMAT:
+        raise ValueError(f"{f}: not a ddz-fast trajectory file")
+    if m.get("observation_type") not in _OBSERVATION_TYPES:
+        raise ValueError(f"{f}: bad ddz_fast metadata (observation_type {m.get('observation_type')!r})")
+    if m.get("version") != FORMAT_VERSION:
+        raise ValueError(f"{f}: format version {m.get('version')!r}; this ddz-fast reads "
+                         f"version {FORMAT_VERSION}")
+    names = pf.schema_arrow.names
+    missing = [c for c in COLUMNS if c not in names]
+    if missing:
+        raise ValueError(f"{f}: missing columns {missing}")
+    try:
+        want = _schema(_pyarrow(), ObservationLayout(check_rules(Rules(**m["rules"]))).size,
+                       m["observation_type"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"{f}: bad ddz_fast metadata ({e})") from None
+    for c in COLUMNS:
+        if pf.schema_arrow.field(c).type != want.field(c).type:
+            raise ValueError(f"{f}: column {c!r} has type {pf.schema_arrow.field(c).type}, "
+                             f"not {want.field(c).type}")
+    return m

@@ -1,0 +1,121 @@
+"""The Gymnasium VectorEnv (ddz_fast.envs.vector): every table checked against
+a Game twin that plays the learner's actions and the simple bot's replies in
+Python, rewards against the twin's result, seeding, and bad input."""
+import numpy as np
+import pytest
+
+from optional import require
+
+import ddz_fast as ddz
+from ddz_fast import Game, game_seed
+from ddz_fast.envs import ActionLayout, ObservationLayout
+from ddz_fast.game import simple_bot
+
+gym = require("gymnasium")
+from ddz_fast.envs.vector import DouDizhuVectorEnv  # noqa: E402
+
+ROB = ddz.PRESETS["standard"].replace(auction="rob")
+
+
+def _to_seat(game, seat, rules):
+    """The twin: the simple bot plays the other seats until ``seat`` acts or the deal ends."""
+    while not game.is_over and game.to_move != seat:
+        game.step(simple_bot(game.observation(game.to_move), rules))
+
+
+def _fresh(rules, seed, table, k, seat):
+    """Table ``table``'s deal number k, advanced to the learner's first turn;
+    deals that end before it are skipped (as the env does)."""
+    while True:
+        g = Game(rules, seed=game_seed(seed, table * 2**32 + k))
+        _to_seat(g, seat, rules)
+        if not g.is_over:
+            return g, k
+        k += 1
+
+
+@pytest.mark.parametrize("rules, seat", [("standard", 0), ("standard", None), ("four", 2), (ROB, 1)],
+                         ids=["standard-0", "standard-all", "four-2", "rob-1"])
+def test_every_table_follows_its_twin_game(rules, seat):
+    r = ddz.resolve_rules(rules)
+    n = 6
+    env = DouDizhuVectorEnv(n, r, seat=seat, opponent="simple", seed=11)
+    obs, info = env.reset()
+    layout, ol = ActionLayout(r), ObservationLayout(r)
+    seats = [seat if seat is not None else i % r.players for i in range(n)]
+    twins = [_fresh(r, 11, i, 0, seats[i]) for i in range(n)]
+    rng = np.random.default_rng(5)
+    ended = 0
+    for _ in range(60):
+        for i, (g, _) in enumerate(twins):
+            np.testing.assert_array_equal(obs["observation"][i], ol.encode(g, seats[i]))
+            want = np.zeros(layout.size, np.int8)
+            want[layout.ids(g.legal_actions())] = 1
+            np.testing.assert_array_equal(obs["action_mask"][i], want)
+        legal = [np.flatnonzero(obs["action_mask"][i]) for i in range(n)]
+        acts = np.array([lg[rng.integers(len(lg))] for lg in legal])
+        obs, rew, term, trunc, info = env.step(acts)
+        assert not trunc.any()
+        for i, (g, k) in enumerate(twins):
+            g.step(layout.action(int(acts[i])))
+            _to_seat(g, seats[i], r)
+            if g.is_over:
+                assert term[i] and rew[i] == g.result.scores[seats[i]]
+                twins[i] = _fresh(r, 11, i, k + 1, seats[i])
+                ended += 1
+            else:
+                assert not term[i] and rew[i] == 0
+    assert ended > 0
+
+
+def test_win_rewards_and_random_opponents_are_seeded():
+    def run(seed):
+        env = DouDizhuVectorEnv(8, seat=None, opponent="random", reward="win", seed=seed)
+        obs, _ = env.reset()
+        rng = np.random.default_rng(0)
+        out = []
+        for _ in range(80):
+            acts = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+            obs, rew, term, _, _ = env.step(acts)
+            assert set(np.unique(rew[term])) <= {-1.0, 1.0} and not rew[~term].any()
+            out.append(rew.copy())
+        return np.array(out)
+    a, b, c = run(3), run(3), run(4)
+    assert np.array_equal(a, b) and not np.array_equal(a, c) and (a != 0).any()
+
+
+def test_spaces_make_vec_and_masks():
+    env = gym.make_vec("ddz_fast/DouDizhuVector-v0", num_envs=3, opponent="simple")
+    obs, _ = env.reset(seed=2)
+    assert env.observation_space.contains(obs)
+    assert env.action_space.shape == (3,)
+    inner = env.unwrapped if hasattr(env, "unwrapped") else env
+    assert inner.action_masks().dtype == bool
+    assert np.array_equal(inner.action_masks(), obs["action_mask"].astype(bool))
+    assert env.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
+
+
+def test_bad_input_raises_and_changes_nothing():
+    env = DouDizhuVectorEnv(3, seed=1)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(np.zeros(3, np.int64))
+    obs, _ = env.reset()
+    before = [env.vg.games(i).snapshot() for i in range(3)]
+    legal = np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])
+    illegal = legal.copy()
+    illegal[1] = np.flatnonzero(obs["action_mask"][1] == 0)[-1]
+    for bad, err, match in [(illegal, ValueError, "table 1: action id"),
+                            (legal[:2], ValueError, "shape"),
+                            (legal.astype(float), TypeError, "integer"),
+                            (np.array([0, -1, 0]), ValueError, "table 1: action id -1 is out of range"),
+                            (np.array([0, 10**6, 0]), ValueError, "out of range")]:
+        with pytest.raises(err, match=match):
+            env.step(bad)
+        assert [env.vg.games(i).snapshot() for i in range(3)] == before
+    for kwargs, err in [({"num_envs": 0}, ValueError), ({"num_envs": 2, "seat": 3}, ValueError),
+                        ({"num_envs": 2, "opponent": "dqn"}, ValueError),
+                        ({"num_envs": 2, "reward": "elo"}, ValueError),
+                        ({"num_envs": 2, "rules": "nope"}, ValueError),
+                        ({"num_envs": 2.0}, TypeError)]:
+        with pytest.raises(err):
+            DouDizhuVectorEnv(**kwargs)

@@ -1,0 +1,237 @@
+"""Trajectory datasets: every recorded step checked against the same game
+replayed on the one-deal Game, and the files read back by our reader and by
+pandas, polars and Hugging Face datasets."""
+import os
+
+import numpy as np
+import pytest
+
+import ddz_fast as ddz
+from optional import require
+from ddz_fast import Game, VecGame, action_space, game_seed
+from ddz_fast.envs import ObservationLayout
+from ddz_fast.game import simple_bot
+from ddz_fast.trajectories import COLUMNS, TrajectoryDataset, record
+
+require("pyarrow")
+
+ROB = ddz.PRESETS["standard"].replace(auction="rob")
+
+
+def _games(data):
+    """Row ranges of each game (rows of a game are contiguous)."""
+    g = data["game"]
+    starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+    return list(zip(starts, np.r_[starts[1:], len(g)]))
+
+
+def _replay_check(data, rules, policy=None):
+    """Replay every game on a Game from its seed with the recorded actions;
+    every column must match what the Game shows."""
+    vg = VecGame(1, rules)       # for id -> action
+    layout = ObservationLayout(rules)
+    space = action_space(rules)
+    games = _games(data)
+    assert [int(data["game"][a]) for a, _ in games] == list(range(len(games)))
+    for a, b in games:
+        g = Game(rules, seed=int(data["game_seed"][a]))
+        assert list(data["step"][a:b]) == list(range(b - a))
+        assert list(data["done"][a:b]) == [False] * (b - a - 1) + [True]
+        for k in range(a, b):
+            seat = int(data["seat"][k])
+            assert seat == g.to_move
+            np.testing.assert_array_equal(data["observation"][k], layout.encode(g, seat))
+            ids = data["legal_ids"][data["legal_offsets"][k]:data["legal_offsets"][k + 1]]
+            assert [vg.action(int(i)) for i in ids] == list(g.legal_actions())
+            act = vg.action(int(data["action"][k]))
+            if policy == "bot":
+                assert act == simple_bot(g.observation(seat), rules)
+            g.step(act)
+        res = g.result
+        assert res is not None
+        for k in range(a, b):
+            seat = int(data["seat"][k])
+            assert data["final_score"][k] == res.scores[seat]
+            won = (seat == res.landlord) == (res.winner == res.landlord)
+            assert data["win"][k] == (1 if won else -1)
+            assert data["landlord"][k] == res.landlord
+            assert data["reward"][k] == (res.scores[seat] if k == b - 1 else 0)
+    del space
+
+
+@pytest.mark.parametrize("rules", ["standard", "four", ROB], ids=["standard", "four", "rob"])
+def test_every_recorded_step_matches_the_replayed_game(tmp_path, rules):
+    r = ddz.resolve_rules(rules)
+    s = record(tmp_path, 30, rules=r, seed=5, tables=8)
+    assert s.games == 30 and len(s.files) == 1
+    data = TrajectoryDataset(tmp_path).read()
+    assert len(data["game"]) == s.steps
+    _replay_check(data, r)
+
+
+def test_the_bot_policy_records_the_simple_bots_games(tmp_path):
+    record(tmp_path, 12, seed=3, tables=4, policy="bot")
+    _replay_check(TrajectoryDataset(tmp_path).read(), ddz.PRESETS["standard"], policy="bot")
+
+
+def test_a_callable_policy_chooses_the_actions(tmp_path):
+    def last_legal(vg):           # bid 3 at once, then always the last listed move
+        return vg.legal_ids[vg.legal_offsets[1:] - 1]
+    record(tmp_path, 6, seed=1, tables=3, policy=last_legal)
+    data = TrajectoryDataset(tmp_path).read()
+    assert np.array_equal(data["action"], data["legal_ids"][data["legal_offsets"][1:] - 1])
+    _replay_check(data, ddz.PRESETS["standard"])
+
+
+def test_the_games_are_the_vecgames_seeded_games(tmp_path):
+    record(tmp_path, 20, seed=9, tables=4)
+    data = TrajectoryDataset(tmp_path).read()
+    seeds = {int(s) for s in data["game_seed"]}
+    possible = {game_seed(9, i * 2**32 + k) for i in range(4) for k in range(20)}
+    assert seeds <= possible and len(seeds) == 20
+
+
+def test_same_arguments_give_the_same_dataset_whatever_the_threads(tmp_path):
+    a = record(tmp_path / "a", 40, seed=2, tables=32, threads=1)
+    b = record(tmp_path / "b", 40, seed=2, tables=32, threads=2)
+    da, db = TrajectoryDataset(tmp_path / "a").read(), TrajectoryDataset(tmp_path / "b").read()
+    assert a.steps == b.steps
+    for k in da:
+        np.testing.assert_array_equal(da[k], db[k])
+
+
+def test_shards_hold_whole_games_and_together_equal_one_file(tmp_path):
+    one = record(tmp_path / "one", 60, seed=4, tables=16)
+    many = record(tmp_path / "many", 60, seed=4, tables=16, games_per_shard=10)
+    assert len(many.files) > 3 and one.steps == many.steps
+    seen = set()
+    for f in many.files:
+        games = set(TrajectoryDataset(f).read(["game"])["game"].tolist())
+        assert not games & seen            # no game split over two files
+        seen |= games
+    d1, d2 = TrajectoryDataset(tmp_path / "one").read(), TrajectoryDataset(tmp_path / "many").read()
+    for k in d1:
+        np.testing.assert_array_equal(d1[k], d2[k])
+
+
+def test_list_observations_read_back_like_binary_ones(tmp_path):
+    record(tmp_path / "b", 10, seed=6, tables=4)
+    record(tmp_path / "l", 10, seed=6, tables=4, observation_type="list", compression="zstd")
+    d1, d2 = TrajectoryDataset(tmp_path / "b").read(), TrajectoryDataset(tmp_path / "l").read()
+    for k in d1:
+        np.testing.assert_array_equal(d1[k], d2[k])
+
+
+def test_batches_have_the_requested_size_and_add_up_to_the_dataset(tmp_path):
+    record(tmp_path, 30, seed=7, tables=8, games_per_shard=7)
+    ds = TrajectoryDataset(tmp_path)
+    whole = ds.read()
+    parts = list(ds.batches(333))
+    assert [len(p["game"]) for p in parts[:-1]] == [333] * (len(parts) - 1)
+    assert sum(len(p["game"]) for p in parts) == len(ds) == len(whole["game"])
+    np.testing.assert_array_equal(np.concatenate([p["observation"] for p in parts]), whole["observation"])
+    ids = np.concatenate([p["legal_ids"] for p in parts])
+    np.testing.assert_array_equal(ids, whole["legal_ids"])
+    for p in parts:
+        assert p["legal_offsets"][0] == 0 and p["legal_offsets"][-1] == len(p["legal_ids"])
+    only = next(ds.batches(50, columns=["action", "seat"]))
+    assert set(only) == {"action", "seat"}
+    assert ds.rules == ddz.PRESETS["standard"] and ds.metadata["seed"] == 7
+
+
+def test_pandas_polars_and_hf_datasets_open_the_files(tmp_path, monkeypatch):
+    pd = require("pandas")
+    pl = require("polars")
+    hf = require("datasets")
+    s = record(tmp_path / "d", 10, seed=8, tables=4, observation_type="list")
+    ours = TrajectoryDataset(tmp_path / "d").read()
+    df = pd.read_parquet(tmp_path / "d")
+    assert list(df.columns) == list(COLUMNS) and len(df) == s.steps
+    np.testing.assert_array_equal(np.stack(df["observation"].to_numpy()), ours["observation"])
+    pf = pl.read_parquet(os.path.join(tmp_path, "d", "*.parquet"))
+    assert pf.height == s.steps and pf["final_score"].to_list() == ours["final_score"].tolist()
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    ds = hf.load_dataset("parquet", data_files=list(s.files), split="train",
+                         cache_dir=str(tmp_path / "hf"))
+    assert ds.num_rows == s.steps
+    np.testing.assert_array_equal(np.array(ds.with_format("numpy")["observation"]), ours["observation"])
+    # binary observations: one bytes value a step
+    b = record(tmp_path / "b", 3, seed=8, tables=4)
+    db = pd.read_parquet(tmp_path / "b")
+    first = np.frombuffer(db["observation"].iloc[0], np.uint8)
+    np.testing.assert_array_equal(first, TrajectoryDataset(tmp_path / "b").read()["observation"][0])
+    assert b.steps == len(db)
+
+
+# -- bad input ------------------------------------------------------------------------------
+
+def test_a_directory_holding_a_dataset_is_refused_unless_overwrite(tmp_path):
+    record(tmp_path, 3, tables=2)
+    with pytest.raises(ValueError, match="already holds a dataset.*overwrite"):
+        record(tmp_path, 3, tables=2)
+    s = record(tmp_path, 4, tables=2, overwrite=True, games_per_shard=1)
+    assert sorted(os.listdir(tmp_path)) == sorted(os.path.basename(f) for f in s.files)
+
+
+@pytest.mark.parametrize("kwargs, err, match", [
+    ({"games": 0}, ValueError, "games 0 is out of range"),
+    ({"games": 1.5}, TypeError, "games"),
+    ({"tables": 0}, ValueError, "tables"),
+    ({"policy": "greedy"}, ValueError, "policy"),
+    ({"policy": 3}, TypeError, "policy"),
+    ({"compression": "xz"}, ValueError, "compression"),
+    ({"observation_type": "float"}, ValueError, "observation_type"),
+    ({"overwrite": 1}, TypeError, "overwrite"),
+    ({"rules": "nope"}, ValueError, "unknown rules preset"),
+    ({"seed": "1"}, TypeError, "seed"),
+    ({"threads": 0}, ValueError, "threads"),
+])
+def test_bad_record_arguments_raise_clear_errors(tmp_path, kwargs, err, match):
+    args = {"games": 2, **kwargs}
+    games = args.pop("games")
+    with pytest.raises(err, match=match):
+        record(tmp_path, games, **args)
+    assert not any(f.endswith(".parquet") for f in os.listdir(tmp_path))
+
+
+def test_a_policy_returning_illegal_ids_fails_naming_the_table(tmp_path):
+    with pytest.raises(ValueError, match="table 0: action id"):
+        record(tmp_path, 2, tables=2, policy=lambda vg: np.zeros(2, np.int64))
+
+
+def test_bad_files_raise_errors_naming_the_file(tmp_path):
+    s = record(tmp_path / "ok", 5, tables=2)
+    good = open(s.files[0], "rb").read()
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    trunc = bad / "part-00000.parquet"
+    trunc.write_bytes(good[: len(good) // 2])
+    with pytest.raises(ValueError, match="part-00000.parquet.*not a readable Parquet file"):
+        TrajectoryDataset(bad)
+    trunc.write_bytes(b"not parquet at all")
+    with pytest.raises(ValueError, match="part-00000.parquet"):
+        TrajectoryDataset(trunc)
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    other = tmp_path / "other.parquet"
+    pq.write_table(pa.table({"x": [1, 2]}), other)
+    with pytest.raises(ValueError, match="other.parquet: not a ddz-fast trajectory file"):
+        TrajectoryDataset(other)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ValueError, match="holds no part"):
+        TrajectoryDataset(tmp_path / "empty")
+    with pytest.raises(ValueError, match="does not exist"):
+        TrajectoryDataset(tmp_path / "missing")
+    with pytest.raises(TypeError, match="path"):
+        TrajectoryDataset(3)
+    mixed = tmp_path / "mixed"
+    record(mixed, 2, tables=2, games_per_shard=1)
+    four = record(tmp_path / "four", 1, tables=1, rules="four")
+    os.replace(four.files[0], mixed / "part-99999.parquet")
+    with pytest.raises(ValueError, match="part-99999.parquet: recorded under other rules"):
+        TrajectoryDataset(mixed)
+    ds = TrajectoryDataset(tmp_path / "ok")
+    with pytest.raises(ValueError, match="unknown columns"):
+        ds.read(["obs"])
+    with pytest.raises(ValueError, match="batch_size"):
+        next(ds.batches(0))
