@@ -12,7 +12,9 @@ Everything is measured in one process, in one run, on the same deals:
    moves per hand, from 5-card hands to 33-card ``four`` hands;
 4. random games (when ddz_fast.play_random_games / ddz_fast.Game exist)
    against OpenSpiel's Python random-playout loop;
-5. agreement of the move sets, and PASS/FAIL per performance target.
+5. agreement of the move sets, and PASS/FAIL per performance target;
+6. the game engine, the batched game and DouZero's actor loop, stock
+   against batched (engine_compare.py, vec_compare.py, douzero_compare.py).
 
 Times are minimums over many short timeit timings (about 2 ms each, so
 that most fit in one scheduler time slice of a shared machine), taken per
@@ -836,6 +838,7 @@ def targets_section(out, results):
     lines.extend(results.get("engine_targets", []))  # engine_compare.engine_section
     lines.extend(results.get("vec_targets", []))  # vec_compare.vec_section
     lines.extend(results.get("record_targets", []))  # vec_compare.record_section
+    lines.extend(results.get("douzero_targets", []))  # douzero_compare.douzero_section
     for status, name, detail in lines:
         print(f"{status}  {name}: {detail}" + ("  " if out.md else ""))
     results["target_lines"] = lines
@@ -880,6 +883,8 @@ def main(argv=None):
     ap.add_argument("--strict", action="store_true", help="exit with status 1 when a target fails")
     ap.add_argument("--no-engine", action="store_true", help="skip the game-engine section (engine_compare.py)")
     ap.add_argument("--no-vec", action="store_true", help="skip the batched-game section (vec_compare.py)")
+    ap.add_argument("--no-douzero-loop", action="store_true",
+                    help="skip DouZero's actor loop, stock vs batched (douzero_compare.py)")
     ap.add_argument("--solver-anchors", metavar="DIR",
                     help="also run benchmarks/solver_compare.py (the endgame solver against the anchor "
                          "solvers, built from their checkouts in DIR)")
@@ -947,6 +952,9 @@ def main(argv=None):
         import vec_compare
         vec_compare.vec_section(out, args, results)
         vec_compare.record_section(out, args, results)
+    if not args.no_douzero_loop:
+        import douzero_compare
+        douzero_compare.douzero_section(out, args, results)
     ok = targets_section(out, results)
     if args.solver_anchors:
         import solver_compare

@@ -14,9 +14,11 @@ from optional import require
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
 NEEDS = {"envs.md": ["gymnasium", "pettingzoo"], "datasets.md": ["pyarrow", "pandas"],
+         "douzero.md": ["douzero.env.env"],
          "README.md": ["pyarrow"]}
 # Documents that must hold examples (the others may be prose only).
-MIN_EXAMPLES = {"envs.md": 50, "interop.md": 20, "solver.md": 15, "datasets.md": 10, "README.md": 5}
+MIN_EXAMPLES = {"envs.md": 50, "interop.md": 20, "solver.md": 15, "datasets.md": 10, "README.md": 5,
+                "douzero.md": 25}
 
 
 @pytest.mark.skipif(not (ROOT / "docs").exists(), reason="docs/ is not next to the tests (installed wheel run)")

@@ -120,3 +120,6 @@ cdef object game_from_state(const GState* s, object rules)
 # Game.auction_level and Game.auction_leader (-1: None), for the encoders.
 cdef int gs_auction_level(const GState* s) noexcept nogil
 cdef int gs_auction_leader(const GState* s) noexcept nogil
+# The state of a Game (read-only use; TypeError for a non-Game or one never
+# initialised).
+cdef const GState* game_state(object game) except NULL

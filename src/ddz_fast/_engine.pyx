@@ -1614,6 +1614,15 @@ def _restore_game(rules, origin, actions):
 # Rollouts and random playouts, optionally on several threads
 # ---------------------------------------------------------------------------
 
+cdef const GState* game_state(object game) except NULL:
+    """The state of a Game, for other compiled modules (read it, never write
+    it); TypeError for anything else or a Game never initialised."""
+    if not isinstance(game, Game):
+        raise TypeError(f"expected a ddz_fast.Game, not {type(game).__name__}")
+    (<Game>game)._check()
+    return &(<Game>game).st
+
+
 cdef class _Job:
     """One contiguous part of a run of games, played without the GIL."""
     cdef const GState* base       # ROLLOUT: the start state (owned by the caller)

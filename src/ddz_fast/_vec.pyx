@@ -42,7 +42,8 @@ from ._kernels cimport MoveInfo, Out, RulesC, ROW, KIND_BYTE, out_init, out_free
 from ._engine cimport (
     GState, gs_alloc, gs_free, gs_init, gs_new_game, gs_choices,
     gs_auction_step, gs_gen, gs_play, game_from_state, gs_auction_level,
-    gs_auction_leader, bot_move, bot_auction, PH_PLAY, PH_OVER, LAST_NONE, LAST_ORIGIN,
+    gs_auction_leader, bot_move, bot_auction, PH_AUCTION, PH_DOUBLING, PH_PLAY, PH_OVER,
+    LAST_NONE, LAST_ORIGIN,
     N_AUCTION_CODES,
 )
 from ._fast cimport rules_id, rules_by_id
@@ -135,7 +136,12 @@ cdef class VecGame:
     for the action ids, seeds and buffers).
 
     ``VecGame(n, rules="standard", seed=0, *, threads=1, auto_reset=True,
-    observations=True, masks=False, bot=False)``
+    observations=True, masks=False, bot=False, skip_auction=False)``
+
+    With ``skip_auction=True`` every deal starts at card play, the way
+    DouZero trains: the first bidder (drawn by the deal, so a random seat)
+    makes the top bid (``Bid(3)``, or ``CALL`` in a rob auction that nobody
+    then robs), nobody doubles, and the landlord leads.
 
     After construction, :meth:`reset` and every :meth:`step`:
 
@@ -176,7 +182,7 @@ cdef class VecGame:
     cdef GState** st
     cdef Py_ssize_t n
     cdef int nplayers, hand_size, nparts
-    cdef bint rob, auto_reset_, want_obs, want_masks, want_bot, _ready
+    cdef bint rob, auto_reset_, want_obs, want_masks, want_bot, skip_auction_, _ready
     cdef const RulesC* rc
     cdef uint64_t seed_
     cdef int n_moves_, n_actions_, obs_size_
@@ -233,14 +239,14 @@ cdef class VecGame:
         free(self.id_info)
 
     def __init__(self, n, rules="standard", seed=0, *, threads=1, auto_reset=True,
-                 observations=True, masks=False, bot=False):
+                 observations=True, masks=False, bot=False, skip_auction=False):
         if self.st != NULL:
             raise TypeError("VecGame.__init__ cannot be called twice")
         cdef Py_ssize_t count = as_int(n, "n", 1, MAX_TABLES)
         cdef int k = as_threads(threads), j
         cdef Py_ssize_t i
         for name, flag in (("auto_reset", auto_reset), ("observations", observations), ("masks", masks),
-                           ("bot", bot)):
+                           ("bot", bot), ("skip_auction", skip_auction)):
             if type(flag) is not bool:
                 raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
         r = check_rules(resolve_rules(rules))
@@ -254,6 +260,7 @@ cdef class VecGame:
         self.want_obs = observations
         self.want_masks = masks
         self.want_bot = bot
+        self.skip_auction_ = skip_auction
         self._lock = threading.Lock()
         space = self._space = action_space(r)
         rows_arr, table = _id_tables(space)
@@ -354,6 +361,8 @@ cdef class VecGame:
         cdef uint64_t g = ddz_game_seed(self.seed_, ((<uint64_t>i) << 32) + <uint64_t>self.p_episodes[i])
         self.p_seeds[i] = g
         gs_new_game(self.st[i], g)
+        if self.skip_auction_:
+            _to_card_play(self.st[i])
 
     cdef int _restart(self) except -1:
         """Every table at game 0; every buffer refilled."""
@@ -702,6 +711,11 @@ cdef class VecGame:
         return self.nparts
 
     @property
+    def skip_auction(self):
+        self._check()
+        return bool(self.skip_auction_)
+
+    @property
     def auto_reset(self):
         self._check()
         return bool(self.auto_reset_)
@@ -809,6 +823,33 @@ cdef class VecGame:
 
     def __reduce__(self):
         raise TypeError("a VecGame cannot be pickled (copy tables out with games(i))")
+
+
+cdef void _to_card_play(GState* s) noexcept nogil:
+    """skip_auction: the first bidder takes the top bid (or calls, and
+    nobody robs); nobody doubles."""
+    cdef unsigned char codes[4]
+    cdef int nc
+    while s.phase == PH_AUCTION or s.phase == PH_DOUBLING:
+        nc = gs_choices(s, codes)
+        if s.phase == PH_AUCTION and s.bidder < 0:
+            gs_auction_step(s, codes[nc - 1])     # Bid(3) / CALL
+        else:
+            gs_auction_step(s, codes[0])          # pass / DECLINE / NO_DOUBLE
+
+
+cdef GState** vec_states(object vg, Py_ssize_t* n) except NULL:
+    """The table states of a VecGame (read-only use), locked against
+    stepping until vec_release; TypeError for anything else."""
+    if not isinstance(vg, VecGame):
+        raise TypeError(f"expected a ddz_fast.VecGame, not {type(vg).__name__}")
+    (<VecGame>vg)._enter()
+    n[0] = (<VecGame>vg).n
+    return (<VecGame>vg).st
+
+
+cdef void vec_release(object vg):
+    (<VecGame>vg)._leave()
 
 
 cdef class _Runner:

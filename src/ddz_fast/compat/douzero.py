@@ -29,6 +29,16 @@ than the airplane has trios) :func:`legal_actions` calls DouZero's own code
 (the installed package; :func:`legal_actions` raises ImportError there if it
 is missing), so the result stays exactly DouZero's.  How often that happens
 is measured in ``benchmarks/compare.py``; in random games it is rare.
+
+DouZero's own list and features
+-------------------------------
+:func:`listed_actions` is DouZero's list itself, compiled: the same actions
+in the same order, repeats included, DouZero's reading of the move to beat
+included.  :func:`get_obs` is a drop-in for ``douzero.env.env.get_obs``
+(bit-exact arrays, same shapes and dtypes), :func:`game_obs` gives the same
+dict for a :class:`~ddz_fast.Game` under the ``douzero`` preset, and
+:class:`VecFeatures` fills them for every table of a
+:class:`~ddz_fast.VecGame` at once, without the GIL (docs/douzero.md).
 """
 from __future__ import annotations
 
@@ -36,12 +46,16 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .._douzero import POSITIONS, X_SIZES, VecFeatures, game_obs, listed_actions, obs_from_lists
 from .._fast import classify, legal_moves
 from ..convert import DOUZERO_CARDS, douzero_to_counts
 from ..kinds import Kind
 from ..rules import PRESETS
 
-__all__ = ["DOUZERO_CARDS", "legal_actions", "accelerate", "restore", "is_accelerated"]
+__all__ = [
+    "DOUZERO_CARDS", "POSITIONS", "X_SIZES", "legal_actions", "listed_actions", "get_obs", "game_obs",
+    "VecFeatures", "accelerate", "restore", "is_accelerated",
+]
 
 _RULES = PRESETS["douzero"]
 _original: Optional[Callable[[Any], List[List[int]]]] = None
@@ -162,3 +176,36 @@ def restore() -> None:
 def is_accelerated() -> bool:
     """Is DouZero's GameEnv currently patched by :func:`accelerate`?"""
     return _original is not None
+
+
+def get_obs(infoset: Any) -> Dict[str, Any]:
+    """``douzero.env.env.get_obs(infoset)``, compiled: the same dict
+    (``position``, ``x_batch``, ``z_batch``, ``legal_actions``,
+    ``x_no_action``, ``z``) with bit-identical arrays of the same shapes and
+    dtypes, rows in ``infoset.legal_actions`` order.
+
+    ``infoset`` is anything with DouZero's ``InfoSet`` fields (it need not
+    be DouZero's class); a missing field is a TypeError, a wrong card or
+    count a ValueError naming the field.
+    """
+    try:
+        pos = infoset.player_position
+        played = infoset.played_cards
+        last_moves = infoset.last_move_dict
+        left = infoset.num_cards_left_dict
+        fields = (infoset.player_hand_cards, infoset.other_hand_cards, infoset.last_move,
+                  infoset.bomb_num, infoset.card_play_action_seq, infoset.legal_actions)
+    except AttributeError as e:
+        raise TypeError(f"get_obs needs a DouZero InfoSet: {e}") from None
+    if type(pos) is not str:
+        raise TypeError(f"player_position must be a str, not {type(pos).__name__}")
+    for name, d in (("played_cards", played), ("last_move_dict", last_moves), ("num_cards_left_dict", left)):
+        if not isinstance(d, dict):
+            raise TypeError(f"{name} must be a dict by position, not {type(d).__name__}")
+        for p in POSITIONS:
+            if p not in d:
+                raise ValueError(f"{name} has no entry for {p!r}")
+    hand, other, last, bombs, seq, legal = fields
+    return obs_from_lists(pos, hand, other, last, [played[p] for p in POSITIONS],
+                          [last_moves[p] for p in POSITIONS], [left[p] for p in POSITIONS],
+                          bombs, seq, legal)
