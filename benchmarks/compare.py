@@ -231,6 +231,36 @@ def best_self_timed(named_chunks, args):
 # ---------------------------------------------------------------------------
 
 
+def section_main(argv, doc, sections, *, repeat, budget, quick, extra=()):
+    """The command line of a benchmark module run on its own: common options
+    (seed, repeat, budget, quick, markdown, strict) plus ``extra`` (tuples of
+    add_argument args and kwargs), then ``sections`` (functions ``(out, args,
+    results) -> target lines``) and the targets.  ``quick`` is the
+    ``(repeat, budget)`` of ``--quick``."""
+    import argparse
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    for flags, kwargs in extra:
+        ap.add_argument(*flags, **kwargs)
+    ap.add_argument("--seed", type=int, default=12345)
+    ap.add_argument("--repeat", type=int, default=repeat, help=f"timings per chunk, at most (default {repeat})")
+    ap.add_argument("--budget", type=float, default=budget,
+                    help=f"seconds of timing per item (default {budget})")
+    ap.add_argument("--quick", action="store_true", help="fewer chunks and timings")
+    ap.add_argument("--markdown", action="store_true", help="print the tables as markdown")
+    ap.add_argument("--strict", action="store_true", help="exit with status 1 when a target fails")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.repeat, args.budget = quick
+    out = Out(args.markdown)
+    results = {}
+    lines = [line for section in sections for line in section(out, args, results)]
+    out.heading("Targets")
+    for status, name, detail in lines:
+        print(f"{status}  {name}: {detail}" + ("  " if out.md else ""))
+    return 1 if args.strict and any(st == "FAIL" for st, _, _ in lines) else 0
+
+
 def fmt_us(s):
     us = s * 1e6
     return f"{us:.3f}" if us < 1 else f"{us:.2f}" if us < 100 else f"{us:,.0f}"

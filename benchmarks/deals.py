@@ -371,3 +371,30 @@ def mid_game_positions(n: int = N_POSITIONS, seed: int = DEFAULT_SEED, openspiel
         assert not g.is_over and (st is None or not st.is_terminal())
         out.append(MidGame(g, st, made))
     return out
+
+
+def aec_random_play(env, seeds, rng, on_step=None) -> int:
+    """Whole deals through a ddz-fast AEC env (``reset(seed=s)`` for each of
+    ``seeds``, or plain ``reset()`` for each when ``seeds`` is an int count),
+    a uniformly random id among the action mask's each step;
+    ``on_step(deal_index, obs, legal_ids, action)`` sees every step.  Returns
+    the steps of live agents."""
+    steps = 0
+    deals = range(seeds) if isinstance(seeds, int) else seeds
+    for g, s in enumerate(deals):
+        if isinstance(seeds, int):
+            env.reset()
+        else:
+            env.reset(seed=int(s))
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"].view(bool))
+            a = int(legal[rng.integers(len(legal))])
+            if on_step is not None:
+                on_step(g, obs, legal, a)
+            env.step(a)
+            steps += 1
+    return steps

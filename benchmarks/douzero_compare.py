@@ -25,7 +25,6 @@ Run it on its own or as a section of compare.py (``douzero_section``):
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -179,24 +178,9 @@ def douzero_section(out, args, results):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--douzero-tables", type=int, default=N_TABLES, help=f"tables (default {N_TABLES})")
-    ap.add_argument("--seed", type=int, default=12345)
-    ap.add_argument("--repeat", type=int, default=20, help="timings per chunk, at most (default 20)")
-    ap.add_argument("--budget", type=float, default=3.0, help="seconds of timing per item (default 3.0)")
-    ap.add_argument("--quick", action="store_true", help="fewer chunks and timings")
-    ap.add_argument("--markdown", action="store_true", help="print the tables as markdown")
-    ap.add_argument("--strict", action="store_true", help="exit with status 1 when a target fails")
-    args = ap.parse_args(argv)
-    if args.quick:
-        args.repeat, args.budget = 5, 0.5
-    out = C.Out(args.markdown)
-    lines = douzero_section(out, args, {})
-    out.heading("Targets")
-    for status, name, detail in lines:
-        print(f"{status}  {name}: {detail}" + ("  " if out.md else ""))
-    return 1 if args.strict and any(s == "FAIL" for s, _, _ in lines) else 0
+    return C.section_main(argv, __doc__, [douzero_section], repeat=20, budget=3.0, quick=(5, 0.5),
+                          extra=[(("--douzero-tables",), dict(type=int, default=N_TABLES,
+                                                             help=f"tables (default {N_TABLES})"))])
 
 
 if __name__ == "__main__":

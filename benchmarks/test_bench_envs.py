@@ -13,24 +13,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from deals import aec_random_play
+
 N_DEALS = 100   # deals per round
 
 
 def _run(env, seed, deals):
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
-    steps = 0
-    for _ in range(deals):
-        env.reset()
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"].view(bool))
-            env.step(int(legal[rng.integers(len(legal))]))
-            steps += 1
-    return steps
+    return aec_random_play(env, deals, rng)
 
 
 @pytest.mark.parametrize("rules", ["standard", "four"])

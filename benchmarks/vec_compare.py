@@ -25,7 +25,6 @@ Run it on its own or as a section of compare.py (``vec_section``):
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -35,6 +34,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import compare as C  # noqa: E402  (Out, timing and formatting helpers)
+import deals as D  # noqa: E402
 
 # Targets (issue 13)
 TABLE_STEPS_PER_S = 1e6     # VecGame, one core, compact observation + legal ids
@@ -63,18 +63,7 @@ def vec_steps(vg, rng, steps):
 def aec_steps(env, seeds, rng):
     """Whole deals through the AEC env with a masked random agent; returns
     the steps of live agents."""
-    steps = 0
-    for s in seeds:
-        env.reset(seed=int(s))
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"].view(bool))
-            env.step(int(legal[rng.integers(len(legal))]))
-            steps += 1
-    return steps
+    return D.aec_random_play(env, seeds, rng)
 
 
 def _timed(f, *a, **k):
@@ -162,21 +151,13 @@ def aec_record(path, seeds):
     from ddz_fast.envs.aec import raw_env
     env = raw_env()
     obs_rows, legal_rows, actions, games = [], [], [], []
-    rng = np.random.default_rng(0)
-    for g, s in enumerate(seeds):
-        env.reset(seed=int(s))
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"].view(bool))
-            a = int(legal[rng.integers(len(legal))])
-            obs_rows.append(obs["observation"].astype(np.uint8))
-            legal_rows.append(legal.astype(np.int32))
-            actions.append(a)
-            games.append(g)
-            env.step(a)
+
+    def keep(game, obs, legal, action):
+        obs_rows.append(obs["observation"].astype(np.uint8))
+        legal_rows.append(legal.astype(np.int32))
+        actions.append(action)
+        games.append(game)
+    D.aec_random_play(env, seeds, np.random.default_rng(0), on_step=keep)
     counts = np.array([len(x) for x in legal_rows])
     np.savez_compressed(path, observation=np.stack(obs_rows), legal_ids=np.concatenate(legal_rows),
                         legal_counts=counts, action=np.array(actions), game=np.array(games))
@@ -198,6 +179,7 @@ def record_section(out, args, results):
     quick = getattr(args, "quick", False)
     games = 4000 if quick else 20000
     tmp = tempfile.mkdtemp(prefix="ddz-record-")
+    trajectories.record(os.path.join(tmp, "warm"), 200, seed=args.seed)     # imports and first use
     variants = {
         "record, random policy, binary observations": dict(policy="random"),
         "record, bot policy, binary observations": dict(policy="bot"),
@@ -243,24 +225,9 @@ def record_section(out, args, results):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--vec-tables", type=int, default=N_TABLES, help=f"tables (default {N_TABLES})")
-    ap.add_argument("--seed", type=int, default=12345)
-    ap.add_argument("--repeat", type=int, default=30, help="timings per chunk, at most (default 30)")
-    ap.add_argument("--budget", type=float, default=2.0, help="seconds of timing per item (default 2.0)")
-    ap.add_argument("--quick", action="store_true", help="fewer chunks and timings")
-    ap.add_argument("--markdown", action="store_true", help="print the tables as markdown")
-    ap.add_argument("--strict", action="store_true", help="exit with status 1 when a target fails")
-    args = ap.parse_args(argv)
-    if args.quick:
-        args.repeat, args.budget = 8, 0.5
-    out = C.Out(args.markdown)
-    lines = vec_section(out, args, {}) + record_section(out, args, {})
-    out.heading("Targets")
-    for status, name, detail in lines:
-        print(f"{status}  {name}: {detail}" + ("  " if out.md else ""))
-    return 1 if args.strict and any(s == "FAIL" for s, _, _ in lines) else 0
+    return C.section_main(argv, __doc__, [vec_section, record_section], repeat=30, budget=2.0, quick=(8, 0.5),
+                          extra=[(("--vec-tables",), dict(type=int, default=N_TABLES,
+                                                         help=f"tables (default {N_TABLES})"))])
 
 
 if __name__ == "__main__":

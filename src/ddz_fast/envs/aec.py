@@ -60,6 +60,7 @@ except ImportError as e:  # pragma: no cover - exercised without pettingzoo inst
 from .._checks import check_int
 from ..game import Game
 from ..rules import RulesLike, resolve_rules
+from .spaces import env_spaces
 from .table import Table
 
 __all__ = ["raw_env", "env", "ENV_NAME"]
@@ -101,16 +102,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.possible_agents: List[str] = [f"player_{s}" for s in range(n)]
         self.agents: List[str] = []
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        size = self.table.actions.size
-        ol = self.table.observations
-        self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
-        self.observation_spaces = {
-            a: spaces.Dict({
-                "observation": spaces.Box(low=ol.low, high=ol.high, dtype=np.float32),
-                "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
-            })
-            for a in self.possible_agents
-        }
+        per_agent = {a: env_spaces(self.rules) for a in self.possible_agents}   # (own spaces, own RNGs)
+        self.action_spaces = {a: sp[0] for a, sp in per_agent.items()}
+        self.observation_spaces = {a: sp[1] for a, sp in per_agent.items()}
         self._np_random: Optional[np.random.Generator] = None
         self.rewards: Dict[str, float] = {}
         self._cumulative_rewards: Dict[str, float] = {}

@@ -43,6 +43,7 @@ except ImportError as e:  # pragma: no cover - exercised without pettingzoo inst
 
 from ..rules import RulesLike, resolve_rules
 from .action_layout import check_action_id
+from .spaces import env_spaces
 from .table import Table
 
 __all__ = ["parallel_env", "ENV_NAME"]
@@ -70,16 +71,9 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
         self.table = Table(self.rules)
         self.possible_agents: List[str] = [f"player_{s}" for s in range(self.rules.players)]
         self.agents: List[str] = []
-        size = self.table.actions.size
-        ol = self.table.observations
-        self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
-        self.observation_spaces = {
-            a: spaces.Dict({
-                "observation": spaces.Box(low=ol.low, high=ol.high, dtype=np.float32),
-                "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
-            })
-            for a in self.possible_agents
-        }
+        per_agent = {a: env_spaces(self.rules) for a in self.possible_agents}   # (own spaces, own RNGs)
+        self.action_spaces = {a: sp[0] for a, sp in per_agent.items()}
+        self.observation_spaces = {a: sp[1] for a, sp in per_agent.items()}
         self._np_random: Optional[np.random.Generator] = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:

@@ -48,7 +48,6 @@ import numpy.typing as npt
 
 try:
     import gymnasium as gym
-    from gymnasium import spaces
 except ImportError as e:  # pragma: no cover - exercised without gymnasium installed
     raise ImportError(
         "ddz_fast.envs.single needs Gymnasium: pip install gymnasium "
@@ -59,6 +58,7 @@ from .._checks import check_seat, check_seed
 from ..game import Game, Observation, simple_bot
 from ..rules import RulesLike, resolve_rules
 from .action_layout import check_action_id
+from .spaces import env_spaces
 from .table import Table
 
 __all__ = ["DouDizhuSingleAgentEnv", "ENV_ID"]
@@ -98,13 +98,7 @@ class DouDizhuSingleAgentEnv(gym.Env[Obs, np.int64]):
         self.illegal_reward = float(illegal_reward)
         self._init_seed = seed
         self.table = Table(self.rules)
-        size = self.table.actions.size
-        ol = self.table.observations
-        self.action_space = spaces.Discrete(size)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(low=ol.low, high=ol.high, dtype=np.float32),
-            "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
-        })
+        self.action_space, self.observation_space = env_spaces(self.rules)
         self.seat: int = -1 if seat == "landlord" else int(seat)
         self._done = True
 

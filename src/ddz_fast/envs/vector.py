@@ -31,7 +31,6 @@ import numpy.typing as npt
 
 try:
     import gymnasium as gym
-    from gymnasium import spaces
     from gymnasium.vector import AutoresetMode, VectorEnv
     from gymnasium.vector.utils import batch_space
 except ImportError as e:  # pragma: no cover - exercised without gymnasium installed
@@ -45,7 +44,7 @@ from .._vec import VecGame
 from ..game_values import AUCTION_ACTIONS
 from ..rules import RulesLike, resolve_rules
 from .action_layout import ActionLayout
-from .observation import ObservationLayout
+from .spaces import env_spaces
 
 __all__ = ["DouDizhuVectorEnv", "vec_to_layout_ids"]
 
@@ -95,13 +94,8 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         self._to_vec = np.full(self.layout.size, -1, dtype=np.int64)
         ok = self._to_layout >= 0
         self._to_vec[self._to_layout[ok]] = np.flatnonzero(ok)
-        ol = ObservationLayout(r)
         size = self.layout.size
-        self.single_action_space = spaces.Discrete(size)
-        self.single_observation_space = spaces.Dict({
-            "observation": spaces.Box(low=ol.low, high=ol.high, dtype=np.float32),
-            "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
-        })
+        self.single_action_space, self.single_observation_space = env_spaces(r)
         self.action_space = batch_space(self.single_action_space, n)
         self.observation_space = batch_space(self.single_observation_space, n)
         self._mask = np.zeros((n, size), dtype=np.int8)
