@@ -700,3 +700,10 @@ def test_step_keeps_the_legal_lists_move_not_a_forged_one():
     g.step(Move._make(int(legal.kind), legal.counts, 9, 1))
     assert g.last_move.rank == legal.rank
     assert len(g.legal_actions()) >= 1  # the next player's list builds fine
+
+
+def test_a_session_refuses_rules_tampered_with_after_construction():
+    r = Rules()
+    object.__setattr__(r, "players", 2**31)      # frozen dataclass, forced
+    with pytest.raises(ValueError, match="players"):
+        Session(r)

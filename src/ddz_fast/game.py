@@ -132,7 +132,7 @@ from .game_values import (
     Rob,
     Rollouts,
 )
-from .rules import PRESETS, RulesLike, resolve_rules
+from .rules import PRESETS, RulesLike, check_rules, resolve_rules
 
 __all__ = [
     "Game",
@@ -231,7 +231,9 @@ class Session:
     """
 
     def __init__(self, rules: RulesLike = "standard", seed: Optional[int] = None) -> None:
-        self.rules = resolve_rules(rules)
+        # check_rules: a Rules tampered with object.__setattr__ (players=2**31)
+        # must not size the totals.
+        self.rules = check_rules(resolve_rules(rules))
         self.seed = secrets.randbits(64) if seed is None else check_seed(seed)
         self.totals: List[int] = [0] * self.rules.players
         self.results: List[GameResult] = []
