@@ -148,3 +148,8 @@ __all__ += ["solve", "solve_game", "position_from_game", "winning_line", "Solver
 from ._engine import sample_observed_worlds  # noqa: E402
 
 __all__ += ["sample_observed_worlds"]
+
+# Search agents.
+from .pimc import PIMCAgent, PIMCValues  # noqa: E402
+
+__all__ += ["PIMCAgent", "PIMCValues"]
