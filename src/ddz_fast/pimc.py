@@ -130,7 +130,7 @@ class PIMCAgent:
     __slots__ = ("_worlds", "_rollouts", "_policy", "_solver_cards", "_solver_nodes", "_solver_time",
                  "_aggregate", "_seed", "_threads", "_rules", "_solver")
 
-    def __init__(self, worlds: int = 128, *, rollouts: int = 1, policy: str = "bot",
+    def __init__(self, worlds: int = 32, *, rollouts: int = 1, policy: str = "bot",
                  solver_cards: int = 16, solver_nodes: Optional[int] = 20000,
                  solver_time: Optional[float] = None, solver_table_mb: float = 4,
                  aggregate: str = "mean", seed: int = 0, threads: int = 1,
