@@ -1543,15 +1543,7 @@ cdef class Game:
         self._check()
         cdef Py_ssize_t count = as_int(n, "n", 0, 1 << 40)
         cdef int k = as_threads(threads)
-        cdef int pol
-        if policy == "random" and type(policy) is str:
-            pol = POLICY_RANDOM
-        elif policy == "bot" and type(policy) is str:
-            pol = POLICY_BOT
-        elif isinstance(policy, str):
-            raise ValueError(f"policy must be 'random' or 'bot', not {policy!r}")
-        else:
-            raise TypeError(f"policy must be 'random' or 'bot', not {type(policy).__name__}")
+        cdef int pol = _policy_code(policy)
         return _run_rollouts(&self.st, self.rc, pol, as_seed(seed, "seed"), count, k)
 
     def move_values(self, worlds, moves, *, rollouts=1, policy="bot", seed=0, threads=1):
@@ -1577,15 +1569,7 @@ cdef class Game:
         cdef int reps = <int>as_int(rollouts, "rollouts", 1, 1 << 20)
         cdef int k = as_threads(threads)
         cdef uint64_t sd = as_seed(seed, "seed")
-        cdef int pol
-        if policy == "random" and type(policy) is str:
-            pol = POLICY_RANDOM
-        elif policy == "bot" and type(policy) is str:
-            pol = POLICY_BOT
-        elif isinstance(policy, str):
-            raise ValueError(f"policy must be 'random' or 'bot', not {policy!r}")
-        else:
-            raise TypeError(f"policy must be 'random' or 'bot', not {type(policy).__name__}")
+        cdef int pol = _policy_code(policy)
         if pol == POLICY_BOT:
             reps = 1
         if not isinstance(worlds, np.ndarray) or type(worlds) is not np.ndarray:
@@ -1664,10 +1648,19 @@ cdef class Game:
             run_parts([j.run_py for j in jobs])
         finally:
             gs_free(base)
-        for job in jobs:
-            if job.failed:
-                raise MemoryError("out of memory in move_values")
+        _check_jobs(jobs, "move_values")
         return out
+
+
+cdef int _policy_code(object policy) except -1:
+    # The playout policy named by a rollout argument.
+    if policy == "random" and type(policy) is str:
+        return POLICY_RANDOM
+    if policy == "bot" and type(policy) is str:
+        return POLICY_BOT
+    if isinstance(policy, str):
+        raise ValueError(f"policy must be 'random' or 'bot', not {policy!r}")
+    raise TypeError(f"policy must be 'random' or 'bot', not {type(policy).__name__}")
 
 
 cdef object game_from_state(const GState* s, object rules):
@@ -1809,7 +1802,7 @@ cdef class _Job:
     cdef bint rob, rollout
     cdef uint64_t seed, first
     cdef Py_ssize_t start, stop
-    cdef bint failed
+    cdef readonly bint failed     # (read by _check_jobs)
     cdef signed char* landlord
     cdef signed char* winner
     cdef cnp.npy_bool* won
@@ -1888,7 +1881,7 @@ cdef class _ValuesJob:
     cdef int reps, policy
     cdef uint64_t seed
     cdef double* out
-    cdef bint failed
+    cdef readonly bint failed     # (read by _check_jobs)
 
     cdef void run(self) noexcept nogil:
         cdef Out o
@@ -1947,6 +1940,13 @@ cdef list _split(Py_ssize_t n, int threads):
     return [(n * t // k, n * (t + 1) // k) for t in range(k)]
 
 
+cdef int _check_jobs(list jobs, str what) except -1:
+    for job in jobs:
+        if job.failed:
+            raise MemoryError(f"out of memory in {what}")
+    return 0
+
+
 cdef object _run_rollouts(const GState* st, const RulesC* rc, int policy, uint64_t seed,
                           Py_ssize_t n, int threads):
     cdef int players = st.players
@@ -1980,9 +1980,7 @@ cdef object _run_rollouts(const GState* st, const RulesC* rc, int policy, uint64
         run_parts([j.run_py for j in jobs])
     finally:
         gs_free(base)
-    for job in jobs:
-        if job.failed:
-            raise MemoryError("out of memory in rollout")
+    _check_jobs(jobs, "rollout")
     return Rollouts(winner=winner, landlord_won=won, scores=scores, plies=plies)
 
 
