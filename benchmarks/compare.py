@@ -918,6 +918,9 @@ def main(argv=None):
     ap.add_argument("--solver-anchors", metavar="DIR",
                     help="also run benchmarks/solver_compare.py (the endgame solver against the anchor "
                          "solvers, built from their checkouts in DIR)")
+    ap.add_argument("--pimc-deals", type=int, default=0, metavar="N",
+                    help="also run benchmarks/pimc_compare.py (the PIMC agent's win rates against the "
+                         "simple bot and random players) on N deals per row (default 0: skip)")
     args = ap.parse_args(argv)
     if args.quick:
         args.hands, args.batch_hands, args.scale_hands, args.reference_hands = 256, 1024, 100, 4
@@ -991,6 +994,11 @@ def main(argv=None):
 
         out.heading("Endgame solver")
         ok = solver_compare.run(Path(args.solver_anchors), 300.0, args.markdown) and ok
+    if args.pimc_deals > 0:
+        import pimc_compare
+
+        out.heading("PIMC agent: win rates")
+        ok = pimc_compare.run(args.pimc_deals, args.seed, args.markdown) and ok
     progress(f"done in {time.perf_counter() - t_start:.0f} s")
     return 1 if (args.strict and not ok) else 0
 

@@ -287,6 +287,136 @@ def test_sample_worlds_rejects_bad_arguments():
         g.unseen(3)
 
 
+@pytest.mark.parametrize("rules", RULES, ids=IDS)
+def test_worlds_sampled_from_an_observation_are_the_games_worlds(rules):
+    # One sampler: an observation carries what sampling needs, and gives the
+    # same worlds from the same seed as the game it came from.
+    for plies in (None, 0, 7, 25):
+        g = Game(rules, seed=41) if plies is None else _mid_game(rules, 41 + plies, plies)
+        for p in range(g.players):
+            o = g.observation(p)
+            assert np.array_equal(o.unseen, g.unseen(p))
+            for seed in (0, 99):
+                assert np.array_equal(ddz.sample_observed_worlds(o, 50, seed=seed),
+                                      g.sample_worlds(p, 50, seed=seed))
+
+
+def test_landlord_holds_is_the_shown_kitty_the_landlord_cannot_have_played():
+    g = _mid_game(ddz.PRESETS["standard"], 5, 0)
+    ll = g.landlord
+    for _ in range(40):
+        if g.is_over:
+            break
+        for p in range(3):
+            o = g.observation(p)
+            want = np.zeros(15, int) if p == ll else np.maximum(g.kitty.astype(int) - g.played_cards[ll], 0)
+            assert o.landlord_holds.tolist() == want.tolist()
+        g.step(simple_bot(g.observation(g.to_move)))
+
+
+def test_sample_observed_worlds_rejects_bad_observations():
+    import dataclasses
+    g = _mid_game(ddz.PRESETS["standard"], 8, 4)
+    o = g.observation(1)
+    with pytest.raises(TypeError):
+        ddz.sample_observed_worlds("obs", 1)
+    with pytest.raises(TypeError):
+        ddz.sample_observed_worlds(o, 1.0)
+    too_many = o.unseen.copy()
+    too_many[0] += 5
+    short = o.unseen.copy()
+    short[np.argmax(short)] -= 1
+    wrong_hold = np.zeros(15, np.uint8)
+    wrong_hold[14] = 1 if not o.unseen[14] else 0
+    wrong_hold[13] = 1 if not o.unseen[13] else 0
+    for bad in (dict(unseen=None), dict(unseen=short), dict(unseen=too_many[:14]),
+                dict(hand=o.hand[:3]), dict(hand_sizes=(1, 2)), dict(player=5), dict(landlord=7),
+                dict(landlord_holds=wrong_hold), dict(hand_sizes=(o.hand_sizes[0] + 30,) + o.hand_sizes[1:])):
+        with pytest.raises(ValueError):
+            ddz.sample_observed_worlds(dataclasses.replace(o, **bad), 3)
+
+
+def _python_move_value(g, world, move, policy, seed, index):
+    """move_values for one world and move, written with the public API: the
+    world as a position with the game's table, the move, then the playout."""
+    c = Game.from_position(world, g.landlord, g.base, g.to_move, g.last_move,
+                           last_player=g.last_player, rules=g.rules, bombs=g.bombs, doubles=g.doubles)
+    mover = g.to_move
+    c.step(move)
+    rng = SplitMix64(policy_seed(game_seed(seed, index)))
+    while not c.is_over:
+        if policy == "bot":
+            c.step(simple_bot(c.observation(c.to_move), g.rules))
+        else:
+            acts = c.legal_actions()
+            c.step(acts[rng.below(len(acts))])
+    return (c.result.winner == c.landlord) == (mover == c.landlord)
+
+
+@pytest.mark.parametrize("rules", RULES[:4], ids=IDS[:4])
+@pytest.mark.parametrize("policy", ["bot", "random"])
+def test_move_values_are_playouts_after_each_move_in_each_world(rules, policy):
+    for plies in (0, 9, 24):
+        g = _mid_game(rules, 60 + plies, plies)
+        if g.is_over:
+            continue
+        p = g.to_move
+        worlds = g.sample_worlds(p, 4, seed=plies)
+        moves = list(g.legal_actions())[:6]
+        reps = 3 if policy == "random" else 1
+        v = g.move_values(worlds, moves, rollouts=reps, policy=policy, seed=17)
+        assert v.shape == (4, len(moves)) and v.dtype == np.float64
+        for w in range(4):
+            for m, move in enumerate(moves):
+                wins = sum(_python_move_value(g, worlds[w], move, policy, 17, (w * len(moves) + m) * reps + k)
+                           for k in range(reps))
+                assert v[w, m] == wins / reps
+        assert np.array_equal(v, g.move_values(worlds, moves, rollouts=reps, policy=policy, seed=17,
+                                               threads=2))
+
+
+def test_move_values_never_depend_on_threads_and_leave_the_game_alone():
+    g = _mid_game(ddz.PRESETS["standard"], 3, 5)
+    before = g.snapshot()
+    worlds = g.sample_worlds(g.to_move, 300, seed=1)
+    a = g.move_values(worlds, g.legal_actions(), policy="random", rollouts=2, seed=5, threads=1)
+    b = g.move_values(worlds, g.legal_actions(), policy="random", rollouts=2, seed=5, threads=4)
+    assert np.array_equal(a, b) and ((a == 0) | (a == 0.5) | (a == 1)).all()
+    assert g.snapshot() == before
+    assert g.move_values(worlds[:0], g.legal_actions()).shape == (0, len(g.legal_actions()))
+
+
+def test_move_values_rejects_bad_arguments():
+    g = _mid_game(ddz.PRESETS["standard"], 3, 5)
+    p = g.to_move
+    w = g.sample_worlds(p, 2, seed=1)
+    legal = g.legal_actions()
+    other_hand = w.copy()
+    other_hand[0, p] = w[0, (p + 1) % 3]           # the mover's hand changed
+    sizes = w.copy()
+    q = (p + 1) % 3
+    r = int(np.flatnonzero(sizes[0, q])[0])
+    sizes[0, q, r] -= 1                             # a hidden hand one card short
+    extra = w.copy()                                # same sizes, one rank more than the deck has left
+    r_b = (r + 1) % 15
+    extra[0, q, r] -= 1
+    extra[0, q, r_b] += 1
+    absent = "3456789TJQKA2BR"[int(np.flatnonzero(g.hand(p) == 0)[0])]
+    cases = [((w.astype(np.int64), legal), {}, ValueError), ((w[0], legal), {}, ValueError),
+             ((w.tolist(), legal), {}, TypeError), ((np.ma.masked_array(w), legal), {}, TypeError),
+             ((other_hand, legal), {}, ValueError), ((sizes, legal), {}, ValueError),
+             ((extra, legal), {}, ValueError),
+             ((w, legal), {"rollouts": 0}, ValueError), ((w, legal), {"policy": "best"}, ValueError),
+             ((w, legal), {"policy": 1}, TypeError), ((w, legal), {"threads": 0}, ValueError),
+             ((w, legal), {"seed": 1.5}, TypeError), ((w, "33"), {}, TypeError), ((w, [1]), {}, TypeError),
+             ((w, [parse_move(absent)]), {}, ValueError)]
+    for args, kwargs, exc in cases:
+        with pytest.raises(exc):
+            g.move_values(*args, **kwargs)
+    with pytest.raises(ValueError):
+        Game(seed=1).move_values(Game(seed=1).sample_worlds(0, 1), [])   # the auction phase
+
+
 # ---------------------------------------------------------------------------
 # Positions
 # ---------------------------------------------------------------------------

@@ -485,9 +485,13 @@ def test_observation_hides_other_hands():
     assert np.array_equal(o.hand, g.hand(1)) and o.hand_sizes == (17, 17, 17)
     assert o.kitty is None and o.landlord is None and o.legal_actions == ()
     assert g.observation(0).legal_actions == g.legal_actions()
-    arrays = [v for k, v in vars(o).items() if isinstance(v, np.ndarray) and k != "played_cards"]
+    public = ("played_cards", "unseen", "landlord_holds")
+    arrays = [v for k, v in vars(o).items() if isinstance(v, np.ndarray) and k not in public]
     assert len(arrays) == 1 and arrays[0] is o.hand      # no other hand, no kitty yet
     assert not o.played_cards.any()                      # (public: the cards played so far)
+    # what the player cannot see is the whole deck but its own hand, the kitty included
+    assert o.unseen.tolist() == [(4 if r < 13 else 1) - int(o.hand[r]) for r in range(15)]
+    assert not o.landlord_holds.any()                    # no kitty shown yet
     g.step(Bid(3))
     o = g.observation(2)
     assert o.landlord == 0 and np.array_equal(o.kitty, g.kitty) and o.hand_sizes == (20, 17, 17)

@@ -276,6 +276,16 @@ def test_bad_arguments_are_named(kwargs: Dict[str, Any], exc: type, match: str) 
         solve(**kwargs)
 
 
+def test_a_solver_made_without_init_is_refused_by_name() -> None:
+    bare = Solver.__new__(Solver)
+    with pytest.raises(TypeError, match="never initialised"):
+        bare.solve(["3", "4"])
+    broken = Solver(0)
+    object.__setattr__(broken, "_engine", "not an engine")
+    with pytest.raises(TypeError, match="never initialised"):
+        broken.solve(["3", "4"])
+
+
 def test_a_move_to_beat_of_the_wrong_rules_is_refused() -> None:
     # a trio with a single is no move in the four-player rules
     with pytest.raises(ValueError, match="not a legal move"):

@@ -143,3 +143,13 @@ from .solver import (  # noqa: E402
 )
 
 __all__ += ["solve", "solve_game", "position_from_game", "winning_line", "Solver", "SolveResult", "Position"]
+
+# Search: world sampling from what a player has seen.
+from ._engine import sample_observed_worlds  # noqa: E402
+
+__all__ += ["sample_observed_worlds"]
+
+# Search agents.
+from .pimc import PIMCAgent, PIMCValues  # noqa: E402
+
+__all__ += ["PIMCAgent", "PIMCValues"]

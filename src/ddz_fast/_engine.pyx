@@ -54,7 +54,7 @@ from .rules import check_rules, resolve_rules
 cnp.import_array()
 
 __all__ = ["Game", "play_random_games", "PlayoutResults", "deal", "settle_scores",
-           "bot_move_index", "bot_auction_index", "MAX_BASE", "max_bombs"]
+           "bot_move_index", "bot_auction_index", "MAX_BASE", "max_bombs", "sample_observed_worlds"]
 
 # Bounds that keep every stake within int64: value = base << (bombs +
 # doubles + 1) with base <= 2**20, at most 27 bombs and 4 doubles.
@@ -714,28 +714,37 @@ cdef void gs_sample_world(const GState* s, int player, uint64_t* rs, unsigned ch
     shown, to the kitty (then dropped)."""
     cdef unsigned char unseen[HB]
     cdef unsigned char res[HB]
+    gs_unseen(s, player, unseen)
+    _reserved(s, player, res)
+    sample_world_c(s.players, player, s.landlord, s.hands[player], s.ncards, unseen, res, rs, out)
+
+
+cdef void sample_world_c(int players, int player, int landlord, const unsigned char* hand,
+                         const int* sizes, const unsigned char* unseen, const unsigned char* res,
+                         uint64_t* rs, unsigned char* out) noexcept nogil:
+    """The sampling itself, from what ``player`` knows (its hand, every
+    seat's size, the unseen cards and those the landlord is known to hold);
+    the caller guarantees the pool holds enough cards for the hidden hands."""
     cdef unsigned char pool[108]
     cdef int need[MAXP]
     cdef int n = 0, r, k, t, i, j, seat, left
     cdef unsigned char c
-    gs_unseen(s, player, unseen)
-    _reserved(s, player, res)
     for r in range(15):
         for k in range(unseen[r] - res[r]):  # no-cython-lint (count-only loop)
             pool[n] = <unsigned char>r
             n += 1
-    memset(out, 0, s.players * 15)
-    for t in range(s.players):
-        need[t] = 0 if t == player else s.ncards[t]
-    if s.landlord >= 0 and s.landlord != player:
+    memset(out, 0, players * 15)
+    for t in range(players):
+        need[t] = 0 if t == player else sizes[t]
+    if landlord >= 0 and landlord != player:
         for r in range(15):
-            out[s.landlord * 15 + r] = res[r]
-            need[s.landlord] -= res[r]
+            out[landlord * 15 + r] = res[r]
+            need[landlord] -= res[r]
     for r in range(15):
-        out[player * 15 + r] = s.hands[player][r]
+        out[player * 15 + r] = hand[r]
     # A partial Fisher-Yates shuffle deals the pool seat by seat.
     i = 0
-    for seat in range(s.players):
+    for seat in range(players):
         left = need[seat]
         while left > 0:
             j = i + <int>ddz_below(rs, <uint64_t>(n - i))
@@ -745,6 +754,62 @@ cdef void gs_sample_world(const GState* s, int player, uint64_t* rs, unsigned ch
             out[seat * 15 + c] += 1
             i += 1
             left -= 1
+
+
+cdef unsigned char[::1] _obs_counts(object x, str what):
+    # A (15,) uint8 field of an Observation, as a contiguous copy.
+    a = np.ascontiguousarray(x, dtype=np.uint8) if isinstance(x, np.ndarray) else None
+    if a is None or a.shape != (15,):
+        raise ValueError(f"observation.{what} must be a (15,) array of counts")
+    return a.copy()
+
+
+def sample_observed_worlds(observation, n, *, seed=0):
+    """``n`` worlds consistent with an :class:`~ddz_fast.Observation`: the
+    same worlds, from the same seed, as ``Game.sample_worlds(player, n,
+    seed=seed)`` on the game the observation came from (one sampler: the
+    observation carries what it needs, ``unseen`` and ``landlord_holds``).
+    An observation that is not one a game gives raises ValueError."""
+    if not isinstance(observation, Observation):
+        raise TypeError(f"expected an Observation, not {type(observation).__name__}")
+    o = observation
+    if o.unseen is None or o.landlord_holds is None:
+        raise ValueError("the observation carries no unseen cards (make it with Game.observation)")
+    cdef Py_ssize_t count = as_int(n, "n", 0, 1 << 40), i
+    cdef uint64_t rs = as_seed(seed, "seed")
+    sizes_t = o.hand_sizes
+    if not isinstance(sizes_t, tuple) or len(sizes_t) not in (3, 4):
+        raise ValueError("observation.hand_sizes must be a tuple of 3 or 4 sizes")
+    cdef int players = len(sizes_t), t, r, pool = 0, need = 0
+    cdef int p = as_seat(o.player, players, "observation.player")
+    cdef int ll = -1 if o.landlord is None else as_seat(o.landlord, players, "observation.landlord")
+    cdef int sizes[MAXP]
+    cdef unsigned char[::1] hand = _obs_counts(o.hand, "hand")
+    cdef unsigned char[::1] unseen = _obs_counts(o.unseen, "unseen")
+    cdef unsigned char[::1] res = _obs_counts(o.landlord_holds, "landlord_holds")
+    for t in range(players):
+        sizes[t] = <int>as_int(sizes_t[t], "observation.hand_sizes", 0, 108)
+        if t != p:
+            need += sizes[t]
+    for r in range(15):
+        if res[r] > unseen[r]:
+            raise ValueError("observation.landlord_holds is not part of observation.unseen")
+        pool += unseen[r] - res[r]
+        need -= res[r] if ll >= 0 and ll != p else 0
+        if ll < 0 or ll == p:
+            if res[r]:
+                raise ValueError("observation.landlord_holds must be empty here")
+    if sum(hand) != sizes[p]:
+        raise ValueError("observation.hand does not hold observation.hand_sizes[player] cards")
+    if pool > 108 or need < 0 or pool < need or (ll >= 0 and ll != p and sum(res) > sizes[ll]):
+        raise ValueError("observation.unseen does not fit the hidden hands' sizes")
+    out = np.empty((count, players, 15), dtype=np.uint8)
+    cdef unsigned char* op = <unsigned char*>cnp.PyArray_DATA(out)
+    with nogil:
+        for i in range(count):
+            sample_world_c(players, p, ll, &hand[0], sizes, &unseen[0], &res[0], &rs,
+                           op + i * players * 15)
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -1374,7 +1439,14 @@ cdef class Game:
             passes=self.st.passes,
             auction_level=self.auction_level,
             auction_leader=self.auction_leader,
+            unseen=self.unseen(p),
+            landlord_holds=self._landlord_holds(p),
         )
+
+    cdef object _landlord_holds(self, int p):
+        cdef unsigned char out[HB]
+        _reserved(&self.st, p, out)
+        return _counts_array(out)
 
     def snapshot(self):
         """The complete state as plain, comparable data (for tests and
@@ -1471,16 +1543,124 @@ cdef class Game:
         self._check()
         cdef Py_ssize_t count = as_int(n, "n", 0, 1 << 40)
         cdef int k = as_threads(threads)
-        cdef int pol
-        if policy == "random" and type(policy) is str:
-            pol = POLICY_RANDOM
-        elif policy == "bot" and type(policy) is str:
-            pol = POLICY_BOT
-        elif isinstance(policy, str):
-            raise ValueError(f"policy must be 'random' or 'bot', not {policy!r}")
-        else:
-            raise TypeError(f"policy must be 'random' or 'bot', not {type(policy).__name__}")
+        cdef int pol = _policy_code(policy)
         return _run_rollouts(&self.st, self.rc, pol, as_seed(seed, "seed"), count, k)
+
+    def move_values(self, worlds, moves, *, rollouts=1, policy="bot", seed=0, threads=1):
+        """For search code (a PIMC agent): the value of each move of the
+        player to move in each world, by compiled playouts without the GIL.
+
+        ``worlds``: a ``(n, players, 15)`` uint8 array of hands (e.g. from
+        :meth:`sample_worlds`), each giving every seat its current number of
+        cards, the player to move its own hand, and together with the cards
+        played fitting in the deck.  ``moves``: legal moves of the player to
+        move (e.g. a :meth:`legal_actions` MoveList).  Returns a float64
+        array ``(n, len(moves))``: the fraction of ``rollouts`` playouts
+        after the move, in that world, won by the mover's side.  ``policy``
+        as in :meth:`rollout`; with ``"bot"`` a playout is deterministic, so
+        one is played whatever ``rollouts`` says.  Playout k of (world w,
+        move m) draws from ``policy_seed(game_seed(seed, (w * len(moves) +
+        m) * rollouts + k))``: the values never depend on ``threads``.  The
+        game itself is not changed."""
+        self._check()
+        cdef GState* s = &self.st
+        if s.phase != PH_PLAY:
+            raise ValueError(f"move_values needs the play phase, not {self.phase.name}")
+        cdef int reps = <int>as_int(rollouts, "rollouts", 1, 1 << 20)
+        cdef int k = as_threads(threads)
+        cdef uint64_t sd = as_seed(seed, "seed")
+        cdef int pol = _policy_code(policy)
+        if pol == POLICY_BOT:
+            reps = 1
+        if not isinstance(worlds, np.ndarray) or type(worlds) is not np.ndarray:
+            raise TypeError(f"worlds must be a numpy array, not {type(worlds).__name__}")
+        if worlds.dtype != np.uint8 or worlds.ndim != 3 or worlds.shape[1:] != (s.players, 15):
+            raise ValueError(f"worlds must be a uint8 array of shape (n, {s.players}, 15), "
+                             f"not {worlds.dtype} {worlds.shape}")
+        w = np.ascontiguousarray(worlds)
+        cdef const unsigned char[:, :, ::1] wv = w
+        cdef Py_ssize_t nw = w.shape[0], i, m
+        cdef int t, r, tot
+        cdef int room[15]
+        for r in range(15):
+            room[r] = (s.decks if r >= 13 else 4 * s.decks) - s.gone[r]
+            for t in range(s.players):
+                room[r] -= s.played[t][r]
+        for i in range(nw):
+            for t in range(s.players):
+                tot = 0
+                for r in range(15):
+                    tot += wv[i, t, r]
+                    if t == s.to_move and wv[i, t, r] != s.hands[t][r]:
+                        raise ValueError(f"world {i} changes the hand of seat {t}, the player to move")
+                if tot != s.ncards[t]:
+                    raise ValueError(f"world {i} gives seat {t} {tot} cards; it holds {s.ncards[t]}")
+            for r in range(15):
+                tot = 0
+                for t in range(s.players):
+                    tot += wv[i, t, r]
+                if tot > room[r]:
+                    raise ValueError(f"world {i} holds more cards of {'3456789TJQKA2BR'[r]} "
+                                     f"than the deck has left")
+        if isinstance(moves, (str, bytes, Move)):
+            raise TypeError("moves must be a sequence of Moves (e.g. a MoveList)")
+        move_list = list(moves)
+        cdef Py_ssize_t nm = len(move_list)
+        rows = np.zeros((nm, HB), dtype=np.uint8)
+        cdef unsigned char[:, ::1] rv = rows
+        cdef Move mv
+        cdef MoveInfo mi
+        for m in range(nm):
+            if not isinstance(move_list[m], Move):
+                raise TypeError(f"moves[{m}] is a {type(move_list[m]).__name__}, not a Move")
+            mv = <Move>move_list[m]
+            if not 0 <= mv.kind_ <= K_ROCKET:
+                raise ValueError(f"moves[{m}] is an uninitialised Move")
+            memcpy(&rv[m, 0], mv.c, 15)
+            rv[m, KIND_BYTE] = <unsigned char>mv.kind_
+            if not gs_move_legal(s, self.rc, &rv[m, 0], &mi):
+                raise ValueError(f"moves[{m}] ({mv}) is not a legal move now")
+        out = np.zeros((nw, nm), dtype=np.float64)
+        if nw == 0 or nm == 0:
+            return out
+        cdef GState* base = gs_alloc(s.players)
+        if base == NULL:
+            raise MemoryError("out of memory")
+        gs_copy(base, s)              # private: nothing from Python can change it meanwhile
+        cdef _ValuesJob job
+        jobs = []
+        try:
+            for start, stop in _split(nw * nm * reps, k):
+                job = _ValuesJob()
+                job.base = base
+                job.rc = self.rc
+                job.worlds = &wv[0, 0, 0]
+                job.rows = &rv[0, 0]
+                job.nm = nm
+                job.reps = reps
+                job.policy = pol
+                job.seed = sd
+                # whole worlds per job: split the world range in proportion
+                job.start = start // (nm * reps)
+                job.stop = stop // (nm * reps) if stop < nw * nm * reps else nw
+                job.out = <double*>cnp.PyArray_DATA(out)
+                jobs.append(job)
+            run_parts([j.run_py for j in jobs])
+        finally:
+            gs_free(base)
+        _check_jobs(jobs, "move_values")
+        return out
+
+
+cdef int _policy_code(object policy) except -1:
+    # The playout policy named by a rollout argument.
+    if policy == "random" and type(policy) is str:
+        return POLICY_RANDOM
+    if policy == "bot" and type(policy) is str:
+        return POLICY_BOT
+    if isinstance(policy, str):
+        raise ValueError(f"policy must be 'random' or 'bot', not {policy!r}")
+    raise TypeError(f"policy must be 'random' or 'bot', not {type(policy).__name__}")
 
 
 cdef object game_from_state(const GState* s, object rules):
@@ -1631,7 +1811,7 @@ cdef class _Job:
     cdef bint rob, rollout
     cdef uint64_t seed, first
     cdef Py_ssize_t start, stop
-    cdef bint failed
+    cdef readonly bint failed     # (read by _check_jobs)
     cdef signed char* landlord
     cdef signed char* winner
     cdef cnp.npy_bool* won
@@ -1700,11 +1880,80 @@ cdef class _Job:
             self.run()
 
 
+cdef class _ValuesJob:
+    """Worlds start..stop of Game.move_values, played without the GIL."""
+    cdef const GState* base
+    cdef const RulesC* rc
+    cdef const unsigned char* worlds
+    cdef const unsigned char* rows
+    cdef Py_ssize_t nm, start, stop
+    cdef int reps, policy
+    cdef uint64_t seed
+    cdef double* out
+    cdef readonly bint failed     # (read by _check_jobs)
+
+    cdef void run(self) noexcept nogil:
+        cdef Out o
+        cdef GState* ws = gs_alloc(self.base.players)
+        cdef GState* after = gs_alloc(self.base.players)
+        cdef GState* s = gs_alloc(self.base.players)
+        cdef Py_ssize_t w, m
+        cdef int t, r, k, won, n = self.base.players, mover = self.base.to_move
+        cdef uint64_t ps
+        cdef MoveInfo mi
+        cdef bint mover_ll = mover == self.base.landlord
+        if ws == NULL or after == NULL or s == NULL or not out_init(&o, 512, False):
+            self.failed = True
+        else:
+            for w in range(self.start, self.stop):
+                gs_copy(ws, self.base)
+                for t in range(n):
+                    for r in range(15):
+                        ws.hands[t][r] = self.worlds[(w * n + t) * 15 + r]
+                for m in range(self.nm):
+                    gs_copy(after, ws)
+                    row_info(self.rows + m * HB, &mi)
+                    gs_play(after, self.rows + m * HB, &mi)
+                    won = 0
+                    for k in range(self.reps):
+                        if after.phase == PH_OVER:
+                            gs_copy(s, after)
+                        else:
+                            gs_copy(s, after)
+                            ps = ddz_policy_seed(ddz_game_seed(
+                                self.seed, <uint64_t>((w * self.nm + m) * self.reps + k)))
+                            if gs_play_out(s, self.rc, self.policy, &ps, &o) < 0:
+                                self.failed = True
+                                break
+                        if (s.winner == s.landlord) == mover_ll:
+                            won += 1
+                    self.out[w * self.nm + m] = won / <double>self.reps
+                    if self.failed:
+                        break
+                if self.failed:
+                    break
+            out_free(&o)
+        gs_free(ws)
+        gs_free(after)
+        gs_free(s)
+
+    def run_py(self):
+        with nogil:
+            self.run()
+
+
 cdef list _split(Py_ssize_t n, int threads):
     # At least MIN_PART games a thread: starting a thread costs more than a
     # few games (the results never depend on the split).
     cdef int k = max(1, min(threads, n // MIN_PART)) if n else 1, t
     return [(n * t // k, n * (t + 1) // k) for t in range(k)]
+
+
+cdef int _check_jobs(list jobs, str what) except -1:
+    for job in jobs:
+        if job.failed:
+            raise MemoryError(f"out of memory in {what}")
+    return 0
 
 
 cdef object _run_rollouts(const GState* st, const RulesC* rc, int policy, uint64_t seed,
@@ -1740,9 +1989,7 @@ cdef object _run_rollouts(const GState* st, const RulesC* rc, int policy, uint64
         run_parts([j.run_py for j in jobs])
     finally:
         gs_free(base)
-    for job in jobs:
-        if job.failed:
-            raise MemoryError("out of memory in rollout")
+    _check_jobs(jobs, "rollout")
     return Rollouts(winner=winner, landlord_won=won, scores=scores, plies=plies)
 
 

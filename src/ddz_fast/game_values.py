@@ -137,7 +137,12 @@ class Observation:
     ``played_cards`` the (players, 15) cards each seat has played this deal;
     ``passes`` the passes in a row since the last move; ``auction_level`` and
     ``auction_leader`` as :attr:`ddz_fast.Game.auction_level` and
-    :attr:`~ddz_fast.Game.auction_leader`."""
+    :attr:`~ddz_fast.Game.auction_leader`; ``unseen`` the cards the player
+    cannot see (:meth:`ddz_fast.Game.unseen`) and ``landlord_holds`` those of
+    them the landlord is known to hold (the shown kitty cards it cannot have
+    played; zeros when the player is the landlord or none is shown): with
+    the hand sizes, what world sampling needs
+    (:func:`ddz_fast.sample_observed_worlds`)."""
 
     player: int
     phase: Phase
@@ -158,6 +163,8 @@ class Observation:
     passes: int = 0
     auction_level: int = 0
     auction_leader: Optional[int] = None
+    unseen: Optional[np.ndarray] = None
+    landlord_holds: Optional[np.ndarray] = None
 
 
 @dataclass(frozen=True)

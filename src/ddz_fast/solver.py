@@ -206,6 +206,8 @@ class Solver:
     little memory besides it.
     """
 
+    _engine: Optional[_Engine] = None     # set by __init__ (None: never initialised)
+
     def __init__(self, table_mb: float = DEFAULT_TABLE_MB) -> None:
         if isinstance(table_mb, bool) or not isinstance(table_mb, (int, float, np.integer, np.floating)):
             raise TypeError(f"table_mb must be a number, not {type(table_mb).__name__}")
@@ -220,6 +222,7 @@ class Solver:
               max_nodes: Optional[int] = None, max_time: Optional[float] = None,
               threads: int = 1) -> SolveResult:
         """Solve one position; the arguments are those of :func:`solve`."""
+        self._ready()
         a = _Args(hands, to_move, landlord, last, last_by, rules, ban)
         if not isinstance(all_moves, (bool, np.bool_)):
             raise TypeError(f"all_moves must be a bool, not {type(all_moves).__name__}")
@@ -231,17 +234,25 @@ class Solver:
             raise ValueError(f"threads must be 1..64, not {threads!r}")
         return self._run(a, bool(all_moves), nodes_limit, time_limit, operator.index(threads))
 
+    def _ready(self) -> _Engine:
+        engine = self._engine
+        if not isinstance(engine, _Engine):
+            raise TypeError("this Solver was never initialised (made without __init__): "
+                            "make one with Solver(table_mb)")
+        return engine
+
     def _run(self, a: _Args, all_moves: bool, max_nodes: int, max_time: float, threads: int) -> SolveResult:
+        engine = self._ready()
         start = time.perf_counter()
         if threads == 1:
-            aborted, results, moves, nodes = self._engine.run(
+            aborted, results, moves, nodes = engine.run(
                 a.hands, a.sides, a.rules, a.ban, a.to_move, a.last_row, a.last_by,
                 all_moves, max_nodes, max_time)
         else:
             # Root splitting: thread i searches root moves i, i + threads, ...
             # each with its own table (the size split between them).
-            engines = [self._engine] + [
-                _Engine(self._engine.table_bytes // threads) for _ in range(threads - 1)]
+            engines = [engine] + [
+                _Engine(engine.table_bytes // threads) for _ in range(threads - 1)]
             stop = _StopFlag()
             outs: List[Tuple[int, List[int], List[Move], int]] = [(0, [], [], 0)] * threads
 

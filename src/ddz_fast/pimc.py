@@ -1,0 +1,286 @@
+"""A Perfect Information Monte Carlo (PIMC) agent.
+
+At a play-phase decision the agent samples ``worlds`` deals of the cards it
+cannot see, consistent with its observation (the engine's sampler,
+:func:`~ddz_fast.sample_observed_worlds`: uniform over the unseen physical
+cards given every hand's size, the shown kitty cards the landlord cannot have
+played staying with the landlord).  It then values every legal move in every
+world:
+
+* when the cards left in all hands number at most ``solver_cards``, with the
+  compiled endgame solver (:class:`~ddz_fast.Solver`, ``all_moves=True``):
+  1 for a move that wins against best play in that world, else 0; a search
+  stopped by ``solver_nodes`` / ``solver_time`` leaves the world to
+* compiled playouts (:meth:`ddz_fast.Game.move_values`): the fraction of
+  ``rollouts`` playouts of ``policy`` (the simple bot by default) after the
+  move that the agent's side wins.
+
+The values are aggregated over the worlds (``aggregate="mean"``: the mean
+value; ``"vote"``: each world votes for its best move, ties broken by the
+mean) and the best move is played (the first in legal order among equals).
+Auction and doubling decisions are delegated to
+:func:`~ddz_fast.game.simple_bot`.
+
+The agent sees only its :class:`~ddz_fast.Observation`; its randomness is
+drawn from ``seed`` and the decision's place in the deal (deal number, plies
+of history, seat), so a decision is a function of the observation and the
+seed alone: reproducible, and unchanged by any deal of the hidden cards that
+agrees with what the agent saw.
+"""
+from __future__ import annotations
+
+from typing import Any, Literal, Optional, Sequence, Tuple, Union, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from ._checks import check_int, check_seed, check_threads
+from ._engine import Game, sample_observed_worlds
+from ._move import Move
+from ._rng import game_seed
+from .game import simple_bot
+from .game_values import AuctionAction, Observation, Phase
+from .rules import Rules, RulesLike, resolve_rules
+from .solver import Solver, _Args
+
+__all__ = ["PIMCAgent", "PIMCValues"]
+
+_AGGREGATES = ("mean", "vote")
+_POLICIES = ("bot", "random")
+
+
+class PIMCValues:
+    """What :meth:`PIMCAgent.evaluate` found at one decision: ``moves`` (the
+    candidate moves), ``worlds`` ((n, players, 15) uint8: the sampled
+    deals), ``values`` ((n, len(moves)) float64: each move's value in each
+    world), ``solved`` ((n,) bool: the world was valued by the solver, not by
+    playouts) and ``choice`` (the index of the move the agent plays)."""
+
+    __slots__ = ("moves", "worlds", "values", "solved", "choice")
+
+    def __init__(self, moves: Tuple[Move, ...], worlds: npt.NDArray[np.uint8],
+                 values: npt.NDArray[np.float64], solved: npt.NDArray[np.bool_], choice: int) -> None:
+        self.moves = moves
+        self.worlds = worlds
+        self.values = values
+        self.solved = solved
+        self.choice = choice
+
+    @property
+    def move(self) -> Move:
+        """The move the agent plays."""
+        return self.moves[self.choice]
+
+    def __repr__(self) -> str:
+        return (f"PIMCValues({len(self.worlds)} worlds, {len(self.moves)} moves, "
+                f"{int(self.solved.sum())} solved, move={self.move!r})")
+
+
+def _number(x: object, what: str, *, integer: bool, allow_none: bool) -> Optional[float]:
+    if x is None and allow_none:
+        return None
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer) if integer
+                                             else (int, float, np.integer, np.floating)):
+        kind = "an int" if integer else "a number"
+        raise TypeError(f"{what} must be {kind}{' or None' if allow_none else ''}, not {type(x).__name__}")
+    v = float(x)
+    if not v > 0 or v != v or v == float("inf"):
+        raise ValueError(f"{what} must be > 0{' (or None for no limit)' if allow_none else ''}, not {x!r}")
+    return v
+
+
+def _choice(name: object, what: str, options: Tuple[str, ...]) -> str:
+    if not isinstance(name, str):
+        raise TypeError(f"{what} must be one of {options}, not {type(name).__name__}")
+    if name not in options:
+        raise ValueError(f"{what} must be one of {options}, not {name!r}")
+    return str(name)
+
+
+class PIMCAgent:
+    """A PIMC player (see the module docstring).  Call it with an
+    observation: ``agent(game.observation(seat))`` (a :class:`~ddz_fast.Session`
+    agent, an environment opponent), or ``agent(observation, legal_actions)``
+    to choose among given legal actions, or ``agent.act(game)`` for the seat
+    to move of a game.
+
+    Parameters (keyword-only after ``worlds``; all checked):
+
+    * ``worlds``: deals of the hidden cards sampled per decision (>= 1);
+    * ``rollouts``: playouts per (world, move) with ``policy="random"``
+      (a ``"bot"`` playout is deterministic: one is played);
+    * ``policy``: the playout policy, ``"bot"`` (the simple bot) or ``"random"``;
+    * ``solver_cards``: solve a world exactly when the hands hold at most this
+      many cards in all (0: never);
+    * ``solver_nodes``, ``solver_time``: limits of one world's search (nodes,
+      seconds; None: no limit); a world whose search hits one is valued by
+      playouts instead;
+    * ``solver_table_mb``: the solver's transposition table (kept between
+      decisions: its entries are exact for any world);
+    * ``aggregate``: ``"mean"`` or ``"vote"``;
+    * ``seed``: any int (the same seed, the same choices);
+    * ``threads``: threads for the playouts (the values never depend on it);
+    * ``rules``: the rules of the game played (an observation does not name
+      them).
+
+    One agent serves one decision at a time (its solver's table is shared
+    between decisions); use one agent per thread.
+    """
+
+    __slots__ = ("_worlds", "_rollouts", "_policy", "_solver_cards", "_solver_nodes", "_solver_time",
+                 "_aggregate", "_seed", "_threads", "_rules", "_solver")
+
+    def __init__(self, worlds: int = 32, *, rollouts: int = 1, policy: str = "bot",
+                 solver_cards: int = 16, solver_nodes: Optional[int] = 20000,
+                 solver_time: Optional[float] = None, solver_table_mb: float = 4,
+                 aggregate: str = "mean", seed: int = 0, threads: int = 1,
+                 rules: RulesLike = "standard") -> None:
+        self._worlds = int(check_int(worlds, "worlds", 1, 1 << 20))
+        self._rollouts = int(check_int(rollouts, "rollouts", 1, 1 << 20))
+        self._policy = cast(Literal["bot", "random"], _choice(policy, "policy", _POLICIES))
+        self._solver_cards = int(check_int(solver_cards, "solver_cards", 0, 216))
+        nodes = _number(solver_nodes, "solver_nodes", integer=True, allow_none=True)
+        self._solver_nodes = None if nodes is None else int(nodes)
+        self._solver_time = _number(solver_time, "solver_time", integer=False, allow_none=True)
+        self._aggregate = _choice(aggregate, "aggregate", _AGGREGATES)
+        self._seed = int(check_seed(seed))
+        self._threads = int(check_threads(threads))
+        self._rules: Rules = resolve_rules(rules)
+        self._solver = Solver(solver_table_mb)
+
+    # -- parameters (read-only) ----------------------------------------------------
+    worlds = property(lambda self: self._worlds, doc="Worlds sampled per decision.")
+    rollouts = property(lambda self: self._rollouts, doc="Playouts per (world, move) with a random policy.")
+    policy = property(lambda self: self._policy, doc="The playout policy.")
+    solver_cards = property(lambda self: self._solver_cards, doc="Cards in play at most for the solver.")
+    solver_nodes = property(lambda self: self._solver_nodes, doc="Node limit of one world's search.")
+    solver_time = property(lambda self: self._solver_time, doc="Time limit (s) of one world's search.")
+    aggregate = property(lambda self: self._aggregate, doc='"mean" or "vote".')
+    seed = property(lambda self: self._seed, doc="The agent's seed.")
+    threads = property(lambda self: self._threads, doc="Threads for the playouts.")
+    rules = property(lambda self: self._rules, doc="The rules of the game played.")
+
+    def __repr__(self) -> str:
+        if not isinstance(getattr(self, "_solver", None), Solver):
+            return "PIMCAgent(<uninitialised>)"
+        return (f"PIMCAgent(worlds={self._worlds}, rollouts={self._rollouts}, policy={self._policy!r}, "
+                f"solver_cards={self._solver_cards}, solver_nodes={self._solver_nodes}, "
+                f"aggregate={self._aggregate!r}, seed={self._seed}, rules={self._rules.name!r})")
+
+    # -- playing -------------------------------------------------------------------
+    def __call__(self, observation: Observation,
+                 legal_actions: Optional[Sequence[Any]] = None) -> Union[Move, AuctionAction]:
+        """The action to play (one of ``legal_actions``, by default the
+        observation's)."""
+        obs = self._check(observation)
+        acts: Any = obs.legal_actions if legal_actions is None else legal_actions
+        if obs.phase != Phase.PLAY:
+            choices = tuple(acts)
+            if not choices:
+                raise ValueError("no legal actions: it is not this player's turn")
+            pick = simple_bot(obs, self._rules)
+            if pick not in choices:
+                raise ValueError(f"the auction action {pick} is not among legal_actions")
+            return cast(AuctionAction, pick)
+        moves = self._moves(acts)
+        if len(moves) == 1:
+            return moves[0]
+        return self._evaluate(obs, moves).move
+
+    def act(self, game: Game) -> Union[Move, AuctionAction]:
+        """The action for the seat to move of ``game`` (from its observation only)."""
+        if not isinstance(game, Game):
+            raise TypeError(f"act takes a Game, not {type(game).__name__}")
+        if game.to_move is None:
+            raise ValueError("the game is over")
+        return self(game.observation(game.to_move))
+
+    def evaluate(self, observation: Observation,
+                 legal_actions: Optional[Sequence[Any]] = None) -> PIMCValues:
+        """The worlds, values and choice behind a play-phase decision."""
+        obs = self._check(observation)
+        if obs.phase != Phase.PLAY:
+            raise ValueError(f"evaluate needs a play-phase observation, not {obs.phase.name}")
+        return self._evaluate(obs, self._moves(obs.legal_actions if legal_actions is None else legal_actions))
+
+    # -- inside --------------------------------------------------------------------
+    def _check(self, observation: object) -> Observation:
+        if not isinstance(getattr(self, "_solver", None), Solver):
+            raise TypeError("this PIMCAgent was never initialised (made without __init__): "
+                            "make one with PIMCAgent(...)")
+        if not isinstance(observation, Observation):
+            raise TypeError(f"a PIMCAgent takes an Observation, not {type(observation).__name__}")
+        if len(observation.hand_sizes) != self._rules.players:
+            raise ValueError(f"the observation is of a {len(observation.hand_sizes)}-player game; "
+                             f"the agent plays rules {self._rules.name!r} ({self._rules.players} players)")
+        if observation.to_move != observation.player:
+            raise ValueError("it is not this player's turn")
+        return observation
+
+    @staticmethod
+    def _moves(acts: object) -> Tuple[Move, ...]:
+        if isinstance(acts, (str, bytes, Move)):
+            raise TypeError("legal_actions must be a sequence of Moves")
+        try:
+            moves = tuple(cast(Sequence[Any], acts))
+        except TypeError:
+            raise TypeError(f"legal_actions must be a sequence of Moves, not {type(acts).__name__}") from None
+        if not moves:
+            raise ValueError("no legal actions: it is not this player's turn")
+        for m in moves:
+            if not isinstance(m, Move):
+                raise TypeError(f"a play-phase legal action must be a Move, not {type(m).__name__}")
+        return moves
+
+    def _evaluate(self, obs: Observation, moves: Tuple[Move, ...]) -> PIMCValues:
+        p = obs.player
+        # The decision's seed: a function of the agent's seed and public facts only.
+        decision = game_seed(self._seed, ((obs.deal_number << 10) + len(obs.history)) * 4 + p)
+        worlds = sample_observed_worlds(obs, self._worlds, seed=game_seed(decision, 0))
+        landlord = cast(int, obs.landlord)
+        last = obs.last_move if obs.last_move is not None and obs.last_player is not None else None
+        # The table state of every world (its hidden hands are replaced per world).
+        base = Game.from_position(worlds[0], landlord, obs.base, p, last,
+                                  last_player=obs.last_player if last is not None else None,
+                                  rules=self._rules, bombs=obs.bombs, doubles=obs.doubles)
+        n = len(worlds)
+        values = np.zeros((n, len(moves)), dtype=np.float64)
+        solved = np.zeros(n, dtype=np.bool_)
+        if sum(obs.hand_sizes) <= self._solver_cards:
+            self._solve_worlds(obs, moves, worlds, last, values, solved)
+        rest = np.flatnonzero(~solved)
+        # (called even with no world left: it checks that the moves are legal)
+        values[rest] = base.move_values(worlds[rest], moves, rollouts=self._rollouts,
+                                        policy=self._policy, seed=game_seed(decision, 1),
+                                        threads=self._threads)
+        return PIMCValues(moves, worlds, values, solved, self._pick(values))
+
+    def _solve_worlds(self, obs: Observation, moves: Tuple[Move, ...], worlds: npt.NDArray[np.uint8],
+                      last: Optional[Move], values: npt.NDArray[np.float64],
+                      solved: npt.NDArray[np.bool_]) -> None:
+        solver = self._solver
+        index = {m: i for i, m in enumerate(moves)}
+        # One checked position; each world only swaps the hands in (they come
+        # from the sampler, so they fit the position by construction).
+        args = _Args(list(worlds[0]), obs.player, obs.landlord, last,
+                     obs.last_player if last is not None else None, self._rules, ())
+        nodes = self._solver_nodes or 0
+        seconds = self._solver_time or 0.0
+        for w in range(len(worlds)):
+            args.hands = worlds[w].tobytes()
+            res = solver._run(args, True, nodes, seconds, 1)
+            if res.win is None or res.winning_moves is None:
+                continue                    # a limit: this world is left to the playouts
+            for m in res.winning_moves:
+                i = index.get(m)
+                if i is not None:
+                    values[w, i] = 1.0
+            solved[w] = True
+
+    def _pick(self, values: npt.NDArray[np.float64]) -> int:
+        mean = values.mean(axis=0)
+        if self._aggregate == "mean":
+            return int(np.argmax(mean))
+        votes = np.bincount(np.argmax(values, axis=1), minlength=values.shape[1])
+        top = np.flatnonzero(votes == votes.max())
+        return int(top[np.argmax(mean[top])])
