@@ -1,7 +1,7 @@
 # cython: language_level=3
 """C-level move kernels (see _kernels.pxd for the row layout).
 
-Invariants the kernels rely on (checked by the callers in _fast.pyx before
+Invariants the kernels rely on (checked by the callers (_fast.pyx, _move.pyx) before
 any kernel runs):
 
 * a hand ``h`` is 15 counts with ``h[0..12] <= 4 * decks`` and
@@ -18,12 +18,6 @@ differential suite checks it against ``reference.move_order_key``.
 """
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
-
-from ._move cimport (
-    N_RANKS, K_PASS, K_SOLO, K_PAIR, K_TRIO, K_TRIO_SOLO, K_TRIO_PAIR, K_CHAIN,
-    K_PAIR_CHAIN, K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_SOLO,
-    K_FOUR_TWO_PAIR, K_BOMB, K_ROCKET,
-)
 
 cdef enum:
     ACE = 11          # chains and airplanes use ranks 0..ACE
