@@ -33,6 +33,6 @@ class ReusedMask:
     """Fills one caller's ``out=`` mask array call after call, clearing only
     the entries the previous call set."""
 
-    def __init__(self, table: RowTable) -> None: ...
+    def __new__(cls, table: RowTable) -> ReusedMask: ...
     def fill(self, rows: npt.NDArray[np.uint8], out: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
         """Write the mask of ``rows`` into ``out`` and return it (``KeyError(i)`` for an absent row)."""
