@@ -221,24 +221,28 @@ cdef class _Job:
     def __dealloc__(self):
         out_free(&self.out)
 
-    cdef void run(self) noexcept nogil:
-        cdef Py_ssize_t i, before
-        cdef Out* o = &self.out
-        cdef const MoveInfo* lp
-        if self.count_only:
-            # Count-only: nothing is written.
-            out_init(o, 0, True)
-        for i in range(self.start, self.stop):
-            lp = NULL if self.lasts == NULL else &self.lasts[i]
-            before = o.n
-            gen_moves(self.hands + i * 15, self.rc, lp, o)
-            if o.oom:
-                return
-            self.per_hand[i] = o.n - before
-
     def run_py(self):
         with nogil:
-            self.run()
+            _run_range(self.hands, self.lasts, self.start, self.stop, self.rc,
+                       &self.out, self.per_hand, self.count_only)
+
+
+cdef void _run_range(const unsigned char* hands, const MoveInfo* lasts, Py_ssize_t start,
+                     Py_ssize_t stop, const RulesC* rc, Out* o, cnp.int64_t* per_hand,
+                     bint count_only) noexcept nogil:
+    # Hands start..stop-1 of a batch into `o`, moves per hand into per_hand.
+    cdef Py_ssize_t i, before
+    cdef const MoveInfo* lp
+    if count_only:
+        # Count-only: nothing is written.
+        out_init(o, 0, True)
+    for i in range(start, stop):
+        lp = NULL if lasts == NULL else &lasts[i]
+        before = o.n
+        gen_moves(hands + i * 15, rc, lp, o)
+        if o.oom:
+            return
+        per_hand[i] = o.n - before
 
 
 cdef object _check_batch_hands(object hands, object rules, const RulesC* rc):
@@ -351,13 +355,37 @@ cdef tuple _run_batch(object hands, object lasts, object rules, object threads, 
     hands = _check_batch_hands(hands, rules, rc)
     infos = _check_batch_lasts(lasts, hands, rules, rc)
     n = hands.shape[0]
-    per_hand = np.zeros(n, dtype=np.int64)
+    cdef cnp.npy_intp dim = n
+    per_hand = cnp.PyArray_ZEROS(1, &dim, cnp.NPY_INT64, 0)
     threads = max(1, min(threads, n))
+    cdef Out single
+    cdef const unsigned char* hp
+    cdef cnp.int64_t* ph
+    cdef const MoveInfo* lp = NULL if infos is None else <const MoveInfo*>cnp.PyArray_DATA(infos)
+    if threads == 1:
+        # On the calling thread: no job object, no worker hand-off.
+        hp = <const unsigned char*>cnp.PyArray_DATA(hands)
+        ph = <cnp.int64_t*>cnp.PyArray_DATA(per_hand)
+        if not out_init(&single, 0 if count_only else 96 * n + 16, count_only):
+            raise MemoryError("out of memory generating moves")
+        with nogil:
+            _run_range(hp, lp, 0, n, rc, &single, ph, count_only)
+        if single.oom:
+            out_free(&single)
+            raise MemoryError("out of memory generating moves")
+        if count_only:
+            return per_hand, None, cid
+        try:
+            offsets = _offsets_of(<const cnp.int64_t*>cnp.PyArray_DATA(per_hand), n)
+        except MemoryError:
+            out_free(&single)
+            raise
+        return offsets, _adopt_rows(&single), cid
     jobs = []
     for t in range(threads):
         job = _Job()
         job.hands = <const unsigned char*>cnp.PyArray_DATA(hands)
-        job.lasts = NULL if infos is None else <const MoveInfo*>cnp.PyArray_DATA(infos)
+        job.lasts = lp
         job.start = n * t // threads
         job.stop = n * (t + 1) // threads
         job.rc = rc
@@ -375,9 +403,6 @@ cdef tuple _run_batch(object hands, object lasts, object rules, object threads, 
         return per_hand, None, cid
     offsets = _offsets_of(<const cnp.int64_t*>cnp.PyArray_DATA(per_hand), n)
     total = (<cnp.int64_t*>cnp.PyArray_DATA(offsets))[n]
-    if threads == 1:
-        # One part: hand its buffer to NumPy without copying.
-        return offsets, _adopt_rows(&(<_Job>jobs[0]).out), cid
     cdef Out joined
     if not out_init(&joined, total, False):
         raise MemoryError("out of memory generating moves")
