@@ -28,7 +28,8 @@ compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
 if os.name == "nt":
     compile_args = ["/Od"] if DEBUG else ["/O2"]
 
-modules = ["_move", "_kernels", "_checks", "_rng", "_fast", "_engine", "_lookup", "_vec", "_solver", "_douzero"]
+modules = ["_kernels", "_registry", "_move", "_movelist", "_checks", "_rng", "_fast",
+           "_engine", "_lookup", "_vec", "_solver", "_douzero"]
 extensions = [
     Extension(
         f"ddz_fast.{name}",

@@ -350,6 +350,66 @@ def test_mask_into_a_given_array():
         space.mask("3", out=[False] * space.size)
 
 
+@pytest.mark.parametrize("preset", ["standard", "four"])
+def test_mask_reusing_one_out_array_equals_a_fresh_mask(preset):
+    """Passing the same out= array call after call (only the entries the last
+    call set are cleared) gives exactly a fresh mask every time, also after a
+    call that failed part way and when two arrays take turns."""
+    space = action_space(preset)
+    deck = ONE_DECK if preset == "standard" else [8] * 13 + [2, 2]
+    hands = random_hands(60, seed=21, deck=deck, max_cards=max_hand(space.rules))
+    one = np.zeros(space.size, dtype=bool)
+    two = np.ones(space.size, dtype=bool)
+    too_many = [space.rules.max_count] * 13 + [space.rules.max_jokers] * 2
+    for i, h in enumerate(hands):
+        expected = space.mask(h)
+        buf = one if i % 3 else two
+        assert space.mask(h, out=buf) is buf
+        assert np.array_equal(buf, expected), i
+        if i % 7 == 0:  # a hand with moves beyond any hand of the game: refused part way
+            with pytest.raises(ValueError, match="no action id"):
+                space.mask(too_many, out=buf)
+    one[:] = False  # clearing it yourself is always safe
+    assert np.array_equal(space.mask(hands[0], out=one), space.mask(hands[0]))
+
+
+def test_mask_out_refuses_subclasses_and_masked_arrays():
+    space = action_space("standard")
+
+    class Flags(np.ndarray):
+        pass
+
+    for bad in (np.ma.zeros(space.size, dtype=bool), np.zeros(space.size, dtype=bool).view(Flags)):
+        with pytest.raises(TypeError, match="plain numpy.ndarray"):
+            space.mask("3345", out=bad)
+        with pytest.raises(TypeError, match="plain numpy.ndarray"):
+            space.masks(random_hands(2, seed=1), out=np.zeros((2, space.size), dtype=bool).view(type(bad)))
+
+
+def test_mask_out_from_several_threads():
+    import threading
+
+    space = action_space("standard")
+    hands = random_hands(40, seed=5)
+    expected = [space.mask(h) for h in hands]
+    errors = []
+
+    def work(seed):
+        buf = np.zeros(space.size, dtype=bool)
+        order = np.random.default_rng(seed).permutation(len(hands))
+        for _ in range(5):
+            for i in order:
+                if not np.array_equal(space.mask(hands[i], out=buf), expected[i]):
+                    errors.append(i)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
 def test_row_table():
     from ddz_fast._lookup import RowTable
 
@@ -368,6 +428,12 @@ def test_row_table():
     for bad in (np.array([0, 2, 1]), np.array([0, 4]), np.array([-1, 0])):
         with pytest.raises(ValueError, match="offsets"):
             typed.masks(rows, bad)
+    # A byte of 16 or more is no move row: never found (it would spill into
+    # the next count's bits of a packed key), and refused in a table.
+    spill = np.array([[16] + [0] * 14 + [1], [0, 16] + [0] * 13 + [2]], dtype=np.uint8)
+    assert typed.find(spill).tolist() == [-1, -1]
+    with pytest.raises(ValueError, match="not a move row"):
+        RowTable(spill)
     with pytest.raises(ValueError, match=r"shape \(n, 16\)"):
         RowTable(np.zeros((2, 15), dtype=np.uint8))
     with pytest.raises(ValueError, match=r"shape \(m, 16\)"):
@@ -376,3 +442,16 @@ def test_row_table():
         typed.find(rows.astype(np.int64))
     # Non-contiguous rows are copied, not misread.
     assert typed.find(np.repeat(rows, 2, axis=0)[::2]).tolist() == [0, 1, 2]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_id_is_found_from_its_row(preset):
+    space = action_space(preset)
+    assert space._lookup.find(space.rows).tolist() == list(range(space.size))
+    untyped = ddz_fast._lookup.RowTable(space.rows, ignore_kind=True)
+    keys = pack_rows(space.rows) & np.uint64((1 << 60) - 1)
+    first = {}
+    for i, k in enumerate(keys.tolist()):
+        first.setdefault(k, i)
+    assert untyped.find(space.rows).tolist() == [first[k] for k in keys.tolist()]
+

@@ -5,6 +5,7 @@ Hand i of a batch must give exactly ``legal_moves(hands[i], lasts[i])``
 number of threads; a sample of hands is also checked against the reference
 engine.
 """
+import gc
 import pickle
 import random
 
@@ -260,6 +261,49 @@ def test_movebatch_indexing_and_views():
     m = b[i][-1]
     assert fast.legal_moves("", m, rules=rules) == [PASS]
     assert fast.legal_moves("", m, rules=rules) == ref.legal_moves("", m, rules=rules)
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_movebatch_items_view_the_batch_rows(threads):
+    """batch[i] is a MoveList over the batch's own rows (no copy), with the
+    same views as any MoveList; the batch's views cover every move."""
+    rules = "standard"
+    cases = make_cases(rules, 40, seed=11)
+    hands = np.array([h for h, _ in cases], dtype=np.uint8)
+    lasts = [m for _, m in cases]
+    b = fast.legal_moves_batch(hands, lasts, rules=rules, threads=threads)
+    assert isinstance(b, fast._movelist.MoveRows) and isinstance(b[0], fast._movelist.MoveRows)
+    parts = [b[i] for i in range(len(b))]
+    for i, ml in enumerate(parts):
+        single = fast.legal_moves(hands[i], lasts[i], rules=rules)
+        assert ml == single
+        if len(ml):
+            assert np.shares_memory(ml.rows, b.rows)
+        for name in ("rows", "counts", "kinds", "ranks", "lengths", "n_cards"):
+            assert np.array_equal(getattr(ml, name), getattr(single, name)), (i, name)
+            assert getattr(ml, name).dtype == getattr(single, name).dtype
+    for name in ("ranks", "lengths", "n_cards"):
+        whole = getattr(b, name)
+        assert whole.shape == (len(b.rows),) and not whole.flags.writeable
+        assert whole.tolist() == [x for ml in parts for x in getattr(ml, name).tolist()], name
+    assert b.n_cards.tolist() == b.counts.sum(axis=1).tolist()
+
+
+def test_movebatch_items_outlive_the_batch():
+    hands = np.array([fast.to_counts("33344455566677BR2"), fast.to_counts("3456")], dtype=np.uint8)
+    expected = [ref.legal_moves("33344455566677BR2"), ref.legal_moves("3456")]
+    b = fast.legal_moves_batch(hands, threads=2)
+    first, second = b[0], b[1]
+    del b
+    gc.collect()
+    fast.legal_moves_batch(hands[::-1].copy())  # reuse freed memory if any
+    assert list(first) == expected[0] and list(second) == expected[1]
+    # a MoveBatch made without its constructor is an empty batch, not a crash
+    empty = MoveBatch.__new__(MoveBatch)
+    assert len(empty) == 0 and empty.rows.shape == (0, 16) and empty.offsets.tolist() == [0]
+    assert empty.ranks.shape == (0,) and repr(empty) == "MoveBatch(0 hands, 0 moves)"
+    with pytest.raises(IndexError):
+        empty[0]
 
 
 def _batches_of_3344():

@@ -85,7 +85,8 @@ def test_cli_version_runs():
 
 def test_compiled_modules_are_extensions():
     compiled = _compiled_modules()
-    assert {"_move", "_kernels", "_checks", "_rng", "_fast", "_engine"} <= set(compiled), compiled
+    expected = {"_move", "_kernels", "_registry", "_movelist", "_checks", "_rng", "_fast", "_engine"}
+    assert expected <= set(compiled), compiled
     for name in compiled:
         mod = importlib.import_module(f"ddz_fast.{name}")
         assert Path(mod.__file__).resolve().parent == PKG
@@ -101,7 +102,7 @@ def test_typed_files_ship():
 def test_cython_sources_ship():
     for name in _compiled_modules():
         assert (PKG / f"{name}.pyx").is_file(), name
-    for name in ("_move", "_kernels", "_fast"):
+    for name in ("_move", "_kernels", "_registry", "_movelist", "_fast"):
         assert (PKG / f"{name}.pxd").is_file(), name
 
 
@@ -116,7 +117,8 @@ def test_runs_against_the_installed_package():
     if direct:
         assert not json.loads(direct).get("dir_info", {}).get("editable", False), "an editable install"
     files = {str(f).replace("\\", "/") for f in dist.files or ()}
-    for name in ("ddz_fast/py.typed", "ddz_fast/_move.pyi", "ddz_fast/_fast.pyi", "ddz_fast/_engine.pyi",
+    for name in ("ddz_fast/py.typed", "ddz_fast/_move.pyi", "ddz_fast/_registry.pyi", "ddz_fast/_movelist.pyi",
+                 "ddz_fast/_fast.pyi", "ddz_fast/_engine.pyi",
                  "ddz_fast/_rng.pyi", "ddz_fast/_checks.pyi",
                  "ddz_fast/envs/__init__.py", "ddz_fast/envs/aec.py", "ddz_fast/envs/single.py"):
         assert name in files, f"{name} is not in the wheel's RECORD"

@@ -1,180 +1,47 @@
 # cython: language_level=3
 """The fast path: validated Python entry points over the C kernels.
 
+The rules registry is :mod:`ddz_fast._registry`, the result containers
+(``MoveList``, ``MoveBatch``) are :mod:`ddz_fast._movelist`; this module
+loads and checks the input, runs the kernels and wraps their output.
+
 Every entry point validates its input (type, shape, dtype, counts within the
 deck, the last move legal under the same rules and consistent with the hand)
 with the GIL held, then runs the kernels; batch calls release the GIL for the
 whole batch.  Results match :mod:`ddz_fast.reference` exactly, order included.
 """
-cimport cython
 cimport numpy as cnp
-from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Destructor, PyCapsule_CheckExact
-from libc.stdlib cimport malloc, calloc, free
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.tuple cimport PyTuple_GET_ITEM
-from cpython.ref cimport PyObject, Py_INCREF
-from libc.string cimport memcpy, memcmp, memset
-
-import operator
-import threading
+from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Destructor
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
 
 from ._parallel import run_parts
 
 import numpy as np
 
-from ._move cimport Move, make_move, K_PASS
+from ._move cimport Move, K_PASS, readings_of
 from ._checks cimport as_threads
 from ._kernels cimport (
     RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_free, gen_moves,
-    row_info, classify_c, beats_c, valid_move_c, pack_row, key_hash, CARD_KEY_BITS,
-    count_moves_c,
+    beats_c, valid_move_c, count_moves_c,
 )
+from ._registry cimport rules_id, rules_by_id, valid_bit, within, check_within
+from ._movelist cimport movelist_from_out, make_batch
+
+from ._movelist import MoveBatch, MoveList  # noqa: F401  (the result types, re-exported)
 from .cards import to_counts, format_cards
 from .moves import parse_move_with
-from .rules import MOVE_OPTIONS, PRESETS, Rules, check_rules, resolve_rules
+from .rules import resolve_rules
 
 cnp.import_array()
 
 __all__ = ["legal_moves", "classify", "beats", "parse_move", "legal_moves_batch",
            "count_moves", "MoveList", "MoveBatch"]
 
-# ---------------------------------------------------------------------------
-# Rules registry: each distinct set of move options gets a small id (0..255),
-# the index of its C struct; ids below 64 are also a bit in Move._valid_for
-# (the presets register first, so they always get one).
-# ---------------------------------------------------------------------------
-
 cdef enum:
     # Rows of the first buffer of a single call: most hands fit (a 20-card
     # lead has 78 moves on average), so most calls allocate once.
     FIRST_ROWS = 192
-    MAX_RULES = 256
-    VALID_BITS = 64              # ids below this get a Move._valid_for bit
-    K_ROCKET_CODE = 14           # the highest kind code
-
-cdef RulesC _RULES[MAX_RULES]     # (one slot per possible option set: see _register_locked)
-cdef int _NRULES = 0
-cdef dict _RULE_IDS = {}        # move-option tuple -> id
-cdef dict _BY_NAME = {}         # preset name -> (id, Rules)
-cdef list _RULE_OBJS = []       # id -> a Rules with those options
-
-
-cdef inline unsigned long long _valid_bit(int cid) noexcept nogil:
-    # Move._valid_for has 64 bits; moves of later option sets are re-checked.
-    if 0 <= cid < VALID_BITS:
-        return (<unsigned long long>1) << cid
-    return 0
-
-
-cdef tuple _move_options(rules):
-    # The registry key: the deck and every move option, in Rules field order.
-    return (rules.decks,) + tuple([getattr(rules, name) for name in MOVE_OPTIONS])
-
-
-_REGISTER_LOCK = threading.Lock()
-
-
-cdef int _register(rules) except -1:
-    # Slow path (once per distinct option set), under a lock so that two
-    # threads never fill the same slot (the GIL-free build runs them at once).
-    with _REGISTER_LOCK:
-        return _register_locked(rules)
-
-
-cdef int _register_locked(rules) except -1:
-    global _NRULES
-    check_rules(rules)   # the C struct below sizes the kernels' work: only sound rules
-    key = _move_options(rules)
-    cid = _RULE_IDS.get(key)
-    if cid is not None:
-        return cid
-    if _NRULES >= MAX_RULES:  # cannot happen: there are 256 option combinations
-        raise RuntimeError("too many distinct Rules")
-    # The options go through a dict keyed by the Rules field names, which
-    # Cython coerces to the struct: a field missing on either side fails.
-    fields = {name: getattr(rules, name) for name in MOVE_OPTIONS}
-    fields.update(id=_NRULES, decks=rules.decks,
-                  max_count=4 * rules.decks,   # (from decks itself, never from an overridable property)
-                  max_joker=rules.decks)
-    _RULES[_NRULES] = fields
-    _RULE_IDS[key] = _NRULES
-    _RULE_OBJS.append(rules)
-    _NRULES += 1
-    return _NRULES - 1
-
-
-cdef object _LAST = (None, -1)     # (the last Rules object looked up, its id)
-
-
-cdef inline int _rules_id(object rules) except -1:
-    """Registry id of a preset name or a Rules (validated)."""
-    cdef object hit
-    cdef tuple last
-    if type(rules) is str:
-        hit = _BY_NAME.get(rules)
-        if hit is not None:
-            return <int>hit
-        r = resolve_rules(rules)          # raises for unknown names
-        _BY_NAME[rules] = _register(r)
-        return _BY_NAME[rules]
-    last = <tuple>_LAST                   # (one read: another thread may replace it)
-    if <PyObject*>PyTuple_GET_ITEM(last, 0) is <PyObject*>rules:
-        return <int><object>PyTuple_GET_ITEM(last, 1)
-    return _rules_id_slow(rules)
-
-
-cdef int _rules_id_slow(object rules) except -1:
-    global _LAST
-    cdef object hit
-    if isinstance(rules, Rules):
-        # The id is cached on the object; Rules.__getstate__ leaves it out of
-        # pickles, since ids are local to a process.  The last object looked
-        # up is also remembered here (no attribute lookup for a Rules used
-        # call after call).
-        hit = getattr(rules, "_ddz_cid", None)
-        if hit is None:
-            hit = _register(rules)
-            object.__setattr__(rules, "_ddz_cid", hit)
-        _LAST = (rules, hit)
-        return <int>hit
-    if isinstance(rules, str):           # a str subclass such as numpy.str_
-        return _rules_id(str(rules))
-    resolve_rules(rules)  # raises TypeError
-    raise TypeError(f"rules must be a preset name or a Rules, not {type(rules).__name__}")
-
-
-# The presets take the first ids, so their moves always carry a valid bit.
-for _preset in PRESETS:
-    _rules_id(_preset)
-
-
-cdef const RulesC* rules_c(object rules) except NULL:
-    """The C rules of a preset name or a Rules (validated, registered)."""
-    return &_RULES[_rules_id(rules)]
-
-
-cdef int rules_id(object rules) except -1:
-    return _rules_id(rules)
-
-
-cdef const RulesC* rules_by_id(int cid) noexcept nogil:
-    return &_RULES[cid]
-
-
-cdef object movelist_from_out(Out* o, int cid):
-    return _wrap(o, cid)
-
-
-cdef Move row_move(const unsigned char* row, int cid):
-    return _row_move(row, cid)
-
-
-def _rules_c_fields():
-    """The field names of the C rules struct (for the test that they hold
-    exactly the Rules move options)."""
-    cdef RulesC rc
-    memset(&rc, 0, sizeof(rc))
-    return list(<dict>rc)
 
 
 cdef object _rules_obj(object rules):
@@ -186,14 +53,6 @@ cdef object _rules_obj(object rules):
 # ---------------------------------------------------------------------------
 
 cdef dict _TEXT_CACHE = {}   # (text, decks) -> 15 bytes, for repeated card text
-
-
-cdef inline bint _within(const unsigned char* h, const RulesC* rc) noexcept:
-    cdef int i
-    for i in range(13):
-        if h[i] > rc.max_count:
-            return False
-    return h[13] <= rc.max_joker and h[14] <= rc.max_joker
 
 
 cdef int _load_hand(object hand, object rules, const RulesC* rc, unsigned char* out) except -1:
@@ -213,31 +72,18 @@ cdef int _load_hand(object hand, object rules, const RulesC* rc, unsigned char* 
             p = <char*>cnp.PyArray_DATA(arr)
             for i in range(15):
                 out[i] = <unsigned char>p[i * stride]
-            if _within(out, rc):
+            if within(out, rc):
                 return 0
     elif type(hand) is str:
         b = _text_counts(<str>hand, rules, rc.decks)
         memcpy(out, <const char*>b, 15)
-        _check_within(out, rc)
+        check_within(out, rc)
         return 0
     b = bytes(to_counts(hand, rules=_rules_obj(rules)))
     if len(b) != 15:    # to_counts guarantees 15; never copy from a shorter buffer
         raise ValueError(f"expected 15 counts, got {len(b)}")
     memcpy(out, <const char*>b, 15)
-    _check_within(out, rc)
-    return 0
-
-
-cdef int _check_within(const unsigned char* h, const RulesC* rc) except -1:
-    """The kernels' invariant, checked against the registered C rules
-    whatever the Python-level check said (a Rules object changed after it
-    was registered must not get more cards than the deck into a kernel)."""
-    cdef int i
-    if not _within(h, rc):
-        for i in range(15):
-            if h[i] > (rc.max_joker if i >= 13 else rc.max_count):
-                raise ValueError(f"{h[i]} cards in slot {i} ({'3456789TJQKA2BR'[i]}): "
-                                 f"the deck holds at most {rc.max_joker if i >= 13 else rc.max_count}")
+    check_within(out, rc)
     return 0
 
 
@@ -259,7 +105,7 @@ cdef int _load_move(object move, object rules, const RulesC* rc, MoveInfo* mi,
     legal under these rules (its _valid_for bit) skips the classification."""
     cdef Move m
     cdef unsigned char row[16]
-    cdef unsigned long long bit = _valid_bit(rc.id)
+    cdef unsigned long long bit = valid_bit(rc.id)
     if not isinstance(move, Move):
         raise TypeError(f"{what} must be a Move, not {type(move).__name__}")
     m = <Move>move
@@ -290,312 +136,13 @@ cdef int _check_together(const unsigned char* h, Move last, const RulesC* rc, ob
     cdef int i
     for i in range(15):
         both[i] = h[i] + last.c[i]
-    if not _within(both, rc):
+    if not within(both, rc):
         try:
             to_counts([int(both[i]) for i in range(15)], rules=_rules_obj(rules))
         except ValueError as e:
             raise ValueError(f"hand and last move cannot both be in play: {e}") from None
         raise ValueError("hand and last move cannot both be in play: more cards than the deck holds")
     return 0
-
-
-cdef Move _row_move(const unsigned char* row, int cid):
-    cdef MoveInfo mi
-    row_info(row, &mi)
-    cdef Move m = make_move(mi.kind, row, mi.rank, mi.length)
-    m._valid_for = _valid_bit(cid)
-    return m
-
-
-# ---------------------------------------------------------------------------
-# MoveList
-# ---------------------------------------------------------------------------
-
-@cython.no_gc
-@cython.final
-cdef class MoveList:
-    """The legal moves of one hand: a read-only sequence of :class:`Move`
-    backed by one compact buffer (16 bytes a move: 15 counts and the kind).
-
-    Indexing and iteration make ``Move`` objects on demand; the array
-    properties (``rows``, ``counts``, ``kinds``, ``ranks``, ``lengths``,
-    ``n_cards``) give NumPy views or arrays without making any.  A MoveList
-    equals another MoveList or a list of moves with the same moves in the
-    same order.
-    """
-    cdef unsigned char* data
-    cdef Py_ssize_t n
-    cdef int cid
-    # Only _info is cached: it holds no reference back to the list, so a
-    # MoveList is never part of a reference cycle and needs no GC tracking
-    # (the rows view has the list as its base and is made on each access).
-    cdef object _info
-
-    def __cinit__(self):
-        self.data = NULL
-        self.n = 0
-        self.cid = -1
-
-    def __dealloc__(self):
-        free(self.data)
-
-    def __len__(self):
-        return self.n
-
-    def __getitem__(self, index):
-        cdef Py_ssize_t i
-        if isinstance(index, slice):
-            return [self[j] for j in range(*index.indices(self.n))]
-        try:
-            i = index
-        except OverflowError:
-            raise IndexError("move index out of range") from None
-        if i < 0:
-            i += self.n
-        if i < 0 or i >= self.n:
-            raise IndexError("move index out of range")
-        return _row_move(self.data + i * ROW, self.cid)
-
-    def __iter__(self):
-        cdef Py_ssize_t i
-        for i in range(self.n):
-            yield _row_move(self.data + i * ROW, self.cid)
-
-    def __reversed__(self):
-        cdef Py_ssize_t i
-        for i in range(self.n - 1, -1, -1):
-            yield _row_move(self.data + i * ROW, self.cid)
-
-    cdef Py_ssize_t _find(self, Move m):
-        cdef Py_ssize_t i
-        cdef unsigned char* row
-        for i in range(self.n):
-            row = self.data + i * ROW
-            if row[KIND_BYTE] == m.kind_ and memcmp(row, m.c, 15) == 0:
-                return i
-        return -1
-
-    def __contains__(self, move):
-        return isinstance(move, Move) and self._find(<Move>move) >= 0
-
-    def index(self, move):
-        """Position of a move in the list; ValueError if absent."""
-        cdef Py_ssize_t i = self._find(move) if isinstance(move, Move) else -1
-        if i < 0:
-            raise ValueError(f"{move!r} is not in the move list")
-        return i
-
-    def count(self, move):
-        return 1 if move in self else 0
-
-    def __eq__(self, other):
-        cdef MoveList o
-        cdef Py_ssize_t i
-        cdef Move m
-        cdef unsigned char* row
-        if isinstance(other, MoveList):
-            o = <MoveList>other
-            return self.n == o.n and (self.n == 0 or memcmp(self.data, o.data, self.n * ROW) == 0)
-        if isinstance(other, (list, tuple)):
-            if len(other) != self.n:
-                return False
-            for i in range(self.n):
-                x = other[i]
-                if not isinstance(x, Move):
-                    return False
-                m = <Move>x
-                row = self.data + i * ROW
-                if row[KIND_BYTE] != m.kind_ or memcmp(row, m.c, 15) != 0:
-                    return False
-            return True
-        return NotImplemented
-
-    def __ne__(self, other):
-        r = self.__eq__(other)
-        return r if r is NotImplemented else not r
-
-    __hash__ = None
-
-    def __repr__(self):
-        cdef Py_ssize_t i
-        shown = ", ".join(str(self[i]) for i in range(min(self.n, 8)))
-        more = f", ... ({self.n} moves)" if self.n > 8 else ""
-        return f"MoveList([{shown}{more}])"
-
-    def card_lists(self, values=None, *, bint unique=False):
-        """Each move as a list of card labels: ``values[r]`` repeated once per
-        card of rank ``r`` (ranks ascending; PASS is ``[]``).
-
-        ``values`` is a sequence of 15 labels, one per rank 3..A, 2, low
-        joker, high joker (default: the rank indices 0..14), for example
-        DouZero's ints ``(3, ..., 14, 17, 20, 30)``.  With ``unique=True`` a
-        move whose cards equal an earlier move's (the same cards read as two
-        kinds) is left out.  Fresh lists each call.
-        """
-        cdef tuple vals = tuple(range(15)) if values is None else tuple(values)
-        if len(vals) != 15:
-            raise ValueError(f"values must hold 15 labels (one per rank), not {len(vals)}")
-        cdef list out = []
-        cdef list cards
-        cdef Py_ssize_t i, j, total, slot, mask = 0
-        cdef int r, _copy
-        cdef PyObject* item
-        cdef unsigned long long key
-        cdef unsigned long long* seen = NULL
-        cdef const unsigned char* row
-        if unique and self.n:
-            mask = 1
-            while mask < 2 * self.n:
-                mask <<= 1
-            seen = <unsigned long long*>calloc(mask, sizeof(unsigned long long))
-            if seen == NULL:
-                raise MemoryError()
-            mask -= 1
-        try:
-            for i in range(self.n):
-                row = self.data + i * ROW
-                if seen != NULL:
-                    # The cards of the row as one exact key (the kind left
-                    # out); +1 keeps 0 free as the empty-slot marker.
-                    key = (pack_row(row) & ((1ULL << CARD_KEY_BITS) - 1)) + 1
-                    slot = <Py_ssize_t>(key_hash(key) >> 40) & mask
-                    while seen[slot] != 0 and seen[slot] != key:
-                        slot = (slot + 1) & mask
-                    if seen[slot] == key:
-                        continue
-                    seen[slot] = key
-                total = 0
-                for r in range(15):
-                    total += row[r]
-                cards = PyList_New(total)
-                j = 0
-                for r in range(15):
-                    item = PyTuple_GET_ITEM(vals, r)
-                    for _copy in range(row[r]):
-                        Py_INCREF(<object>item)
-                        PyList_SET_ITEM(cards, j, <object>item)
-                        j += 1
-                out.append(cards)
-        finally:
-            free(seen)
-        return out
-
-    def tolist(self):
-        """The moves as a list of Move."""
-        return list(self)
-
-    def __reduce__(self):
-        # Registry ids are local to a process: pickle the Rules themselves.
-        return (_movelist_from_rows,
-                (bytes(self.data[:self.n * ROW]) if self.n else b"", _rules_of(self.cid)))
-
-    @property
-    def rows(self):
-        """(M, 16) uint8 read-only view of the buffer: 15 counts, then the kind code."""
-        cdef cnp.npy_intp dims[2]
-        dims[0] = self.n
-        dims[1] = ROW
-        if self.n == 0:
-            arr = np.zeros((0, ROW), dtype=np.uint8)
-        else:
-            arr = cnp.PyArray_SimpleNewFromData(2, dims, cnp.NPY_UINT8, self.data)
-            cnp.set_array_base(arr, self)
-        cnp.PyArray_CLEARFLAGS(<cnp.ndarray>arr, cnp.NPY_ARRAY_WRITEABLE)   # (in C: no attribute call)
-        return arr
-
-    @property
-    def counts(self):
-        """(M, 15) uint8 view: the cards of each move."""
-        return self.rows[:, :15]
-
-    @property
-    def kinds(self):
-        """(M,) uint8 view: the kind code (``Kind`` value) of each move."""
-        return self.rows[:, 15]
-
-    cdef object _infos(self):
-        cdef cnp.ndarray[cnp.int8_t, ndim=2] info
-        cdef Py_ssize_t i
-        cdef MoveInfo mi
-        if self._info is None:
-            info = np.empty((self.n, 3), dtype=np.int8)
-            for i in range(self.n):
-                row_info(self.data + i * ROW, &mi)
-                info[i, 0] = mi.rank
-                info[i, 1] = mi.length
-                info[i, 2] = mi.ncards
-            info.flags.writeable = False
-            self._info = info
-        return self._info
-
-    @property
-    def ranks(self):
-        """(M,) int8: rank of each move (highest reading; -1 for PASS)."""
-        return self._infos()[:, 0]
-
-    @property
-    def lengths(self):
-        """(M,) int8: number of primal groups of each move (0 for PASS)."""
-        return self._infos()[:, 1]
-
-    @property
-    def n_cards(self):
-        """(M,) int8: number of cards of each move."""
-        return self._infos()[:, 2]
-
-
-cdef MoveList _wrap(Out* o, int cid):
-    cdef MoveList ml = MoveList.__new__(MoveList)
-    ml.data = o.data
-    ml.n = o.n
-    ml.cid = cid
-    o.data = NULL
-    return ml
-
-
-cdef object _rules_of(int cid):
-    return _RULE_OBJS[cid] if 0 <= cid < _NRULES else None
-
-
-cdef int _check_rows(const unsigned char* rows, Py_ssize_t n, object rules) except -1:
-    """ValueError unless each of the n rows is a legal move under `rules`
-    (None: unless each kind byte is a Kind).  Unpickling goes through this:
-    a forged pickle must not make moves the kernels or Move would trust."""
-    cdef Py_ssize_t i
-    cdef MoveInfo mi
-    cdef const RulesC* rc = NULL if rules is None else rules_c(rules)
-    for i in range(n):
-        if rows[i * ROW + KIND_BYTE] > K_ROCKET_CODE:
-            raise ValueError(f"move row {i} has no kind {rows[i * ROW + KIND_BYTE]}")
-        if rc != NULL and not valid_move_c(rows + i * ROW, rc, &mi):
-            raise ValueError(f"move row {i} is not a legal move under the rules")
-    return 0
-
-
-def _movelist_from_rows(bytes rows, rules):
-    """A MoveList over a copy of `rows` (ROW bytes a move), each checked to
-    be a legal move under `rules` (the unpickler of MoveList)."""
-    if len(rows) % ROW:
-        raise ValueError(f"move rows must be a multiple of {ROW} bytes")
-    _check_rows(<const unsigned char*>rows, len(rows) // ROW, rules)
-    return _movelist_trusted(rows, rules)
-
-
-cdef MoveList _movelist_trusted(bytes rows, rules):
-    """A MoveList over a copy of `rows` (ROW bytes a move); its moves are
-    trusted as legal under `rules` (None: not trusted)."""
-    cdef MoveList ml = MoveList.__new__(MoveList)
-    cdef Py_ssize_t nbytes = len(rows)
-    if nbytes % ROW:
-        raise ValueError(f"move rows must be a multiple of {ROW} bytes")
-    ml.n = nbytes // ROW
-    ml.cid = -1 if rules is None else _rules_id(rules)
-    ml.data = <unsigned char*>malloc(nbytes if nbytes else 1)
-    if ml.data == NULL:
-        raise MemoryError()
-    if nbytes:
-        memcpy(ml.data, <const char*>rows, nbytes)
-    return ml
 
 
 # ---------------------------------------------------------------------------
@@ -609,8 +156,8 @@ def legal_moves(hand, last=None, *, rules="standard"):
     followed by every move that beats ``last``.  Same results, same order as
     :func:`ddz_fast.reference.legal_moves`.
     """
-    cdef int cid = _rules_id(rules)
-    cdef const RulesC* rc = &_RULES[cid]
+    cdef int cid = rules_id(rules)
+    cdef const RulesC* rc = rules_by_id(cid)
     cdef unsigned char h[16]
     cdef MoveInfo li
     cdef MoveInfo* lp = NULL
@@ -625,31 +172,23 @@ def legal_moves(hand, last=None, *, rules="standard"):
     if o.oom:
         out_free(&o)
         raise MemoryError("out of memory generating moves")
-    return _wrap(&o, cid)
+    return movelist_from_out(&o, cid)
 
 
 def classify(cards, *, rules="standard"):
     """Every reading of the cards as a move: one Move per kind, in kind order,
     each with the rank of its highest reading; empty for no move."""
-    cdef int cid = _rules_id(rules)
-    cdef const RulesC* rc = &_RULES[cid]
+    cdef int cid = rules_id(rules)
+    cdef const RulesC* rc = rules_by_id(cid)
     cdef unsigned char c[16]
-    cdef MoveInfo infos[15]
-    cdef int n, i
     _load_hand(cards, rules, rc, c)
-    n = classify_c(c, rc, infos)
-    out = []
-    for i in range(n):
-        m = make_move(infos[i].kind, c, infos[i].rank, infos[i].length)
-        (<Move>m)._valid_for = _valid_bit(cid)
-        out.append(m)
-    return out
+    return readings_of(c, cid)
 
 
 def beats(a, b, *, rules="standard"):
     """Does move ``a`` beat move ``b``?  See :func:`ddz_fast.reference.beats`."""
-    cdef int cid = _rules_id(rules)
-    cdef const RulesC* rc = &_RULES[cid]
+    cdef int cid = rules_id(rules)
+    cdef const RulesC* rc = rules_by_id(cid)
     cdef MoveInfo ma, mb
     _load_move(a, rules, rc, &ma, "a")
     _load_move(b, rules, rc, &mb, "b")
@@ -669,67 +208,6 @@ def parse_move(text, kind=None, *, rules="standard"):
 # Batches
 # ---------------------------------------------------------------------------
 
-cdef class MoveBatch:
-    """The moves of many hands: ``rows`` is a flat (T, 16) uint8 array (15
-    counts and the kind code per move, as in :attr:`MoveList.rows`), and the
-    moves of hand ``i`` are ``rows[offsets[i]:offsets[i + 1]]``.
-
-    ``batch[i]`` gives hand i's moves as a :class:`MoveList` (a copy)."""
-    cdef readonly object rows
-    cdef readonly object offsets
-    cdef int cid
-
-    def __len__(self):
-        return len(self.offsets) - 1
-
-    def __getitem__(self, index):
-        cdef Py_ssize_t n = len(self.offsets) - 1
-        i = operator.index(index)          # TypeError for floats, slices, None
-        if i < 0:
-            i += n
-        if i < 0 or i >= n:                 # (a Python int: no overflow for huge indices)
-            raise IndexError("hand index out of range")
-        a, b = int(self.offsets[i]), int(self.offsets[i + 1])
-        return _movelist_trusted(self.rows[a:b].tobytes(), _rules_of(self.cid))
-
-    def __reduce__(self):
-        return (_movebatch_from_arrays, (np.asarray(self.rows), np.asarray(self.offsets),
-                                         _rules_of(self.cid)))
-
-    @property
-    def counts(self):
-        """(T, 15) uint8 view: the cards of every move."""
-        return self.rows[:, :15]
-
-    @property
-    def kinds(self):
-        """(T,) uint8 view: the kind code of every move."""
-        return self.rows[:, 15]
-
-    @property
-    def hand_index(self):
-        """(T,) int64: which hand each move belongs to."""
-        return np.repeat(np.arange(len(self)), np.diff(self.offsets))
-
-    def __repr__(self):
-        return f"MoveBatch({len(self)} hands, {len(self.rows)} moves)"
-
-
-def _movebatch_from_arrays(rows, offsets, rules):
-    """The unpickler of MoveBatch: checks that `rows` are (T, 16) legal moves
-    under `rules` and `offsets` run from 0 to T without going down."""
-    rows = np.asarray(rows)
-    offsets = np.asarray(offsets)
-    if rows.dtype != np.uint8 or rows.ndim != 2 or rows.shape[1] != ROW:
-        raise ValueError(f"MoveBatch rows must be a uint8 (T, {ROW}) array, not {rows.dtype} {rows.shape}")
-    if (offsets.dtype.kind not in "iu" or offsets.ndim != 1 or len(offsets) < 1 or offsets[0] != 0
-            or offsets[-1] != len(rows) or (np.diff(offsets.astype(np.int64)) < 0).any()):
-        raise ValueError("MoveBatch offsets must run from 0 to the number of rows without going down")
-    rows = np.ascontiguousarray(rows)
-    _check_rows(<const unsigned char*>cnp.PyArray_DATA(rows), len(rows), rules)
-    return _make_batch(rows, offsets.astype(np.int64), -1 if rules is None else _rules_id(rules))
-
-
 cdef class _Job:
     # One contiguous slice of a batch, run by one thread without the GIL.
     cdef const unsigned char* hands
@@ -743,24 +221,28 @@ cdef class _Job:
     def __dealloc__(self):
         out_free(&self.out)
 
-    cdef void run(self) noexcept nogil:
-        cdef Py_ssize_t i, before
-        cdef Out* o = &self.out
-        cdef const MoveInfo* lp
-        if self.count_only:
-            # Count-only: nothing is written.
-            out_init(o, 0, True)
-        for i in range(self.start, self.stop):
-            lp = NULL if self.lasts == NULL else &self.lasts[i]
-            before = o.n
-            gen_moves(self.hands + i * 15, self.rc, lp, o)
-            if o.oom:
-                return
-            self.per_hand[i] = o.n - before
-
     def run_py(self):
         with nogil:
-            self.run()
+            _run_range(self.hands, self.lasts, self.start, self.stop, self.rc,
+                       &self.out, self.per_hand, self.count_only)
+
+
+cdef void _run_range(const unsigned char* hands, const MoveInfo* lasts, Py_ssize_t start,
+                     Py_ssize_t stop, const RulesC* rc, Out* o, cnp.int64_t* per_hand,
+                     bint count_only) noexcept nogil:
+    # Hands start..stop-1 of a batch into `o`, moves per hand into per_hand.
+    cdef Py_ssize_t i, before
+    cdef const MoveInfo* lp
+    if count_only:
+        # Count-only: nothing is written.
+        out_init(o, 0, True)
+    for i in range(start, stop):
+        lp = NULL if lasts == NULL else &lasts[i]
+        before = o.n
+        gen_moves(hands + i * 15, rc, lp, o)
+        if o.oom:
+            return
+        per_hand[i] = o.n - before
 
 
 cdef object _check_batch_hands(object hands, object rules, const RulesC* rc):
@@ -777,7 +259,7 @@ cdef object _check_batch_hands(object hands, object rules, const RulesC* rc):
         arr = <cnp.ndarray>hands
         hp = <const unsigned char*>cnp.PyArray_DATA(arr)
         for i in range(cnp.PyArray_DIM(arr, 0)):
-            if not _within(hp + 15 * i, rc):
+            if not within(hp + 15 * i, rc):
                 break
         else:
             return hands
@@ -815,7 +297,7 @@ cdef object _check_batch_lasts(object lasts, object hands, object rules, const R
     cdef const unsigned char* src
     cdef unsigned char row[16]
     cdef unsigned char both[15]
-    cdef unsigned long long bit = _valid_bit(rc.id)
+    cdef unsigned long long bit = valid_bit(rc.id)
     cdef Move m
     cdef int j
     if lasts is None:
@@ -858,28 +340,52 @@ cdef object _check_batch_lasts(object lasts, object hands, object rules, const R
     for i in range(n):
         for j in range(15):
             both[j] = hp[i * 15 + j] + lc[i * 15 + j]
-        if not _within(both, rc):
+        if not within(both, rc):
             raise ValueError(f"hand {i} and its last move cannot both be in play "
                              "(more cards than the deck holds)")
     return infos
 
 
 cdef tuple _run_batch(object hands, object lasts, object rules, object threads, bint count_only):
-    cdef int cid = _rules_id(rules)
-    cdef const RulesC* rc = &_RULES[cid]
+    cdef int cid = rules_id(rules)
+    cdef const RulesC* rc = rules_by_id(cid)
     cdef Py_ssize_t n, t, total
     cdef _Job job
     threads = as_threads(threads)
     hands = _check_batch_hands(hands, rules, rc)
     infos = _check_batch_lasts(lasts, hands, rules, rc)
     n = hands.shape[0]
-    per_hand = np.zeros(n, dtype=np.int64)
+    cdef cnp.npy_intp dim = n
+    per_hand = cnp.PyArray_ZEROS(1, &dim, cnp.NPY_INT64, 0)
     threads = max(1, min(threads, n))
+    cdef Out single
+    cdef const unsigned char* hp
+    cdef cnp.int64_t* ph
+    cdef const MoveInfo* lp = NULL if infos is None else <const MoveInfo*>cnp.PyArray_DATA(infos)
+    if threads == 1:
+        # On the calling thread: no job object, no worker hand-off.
+        hp = <const unsigned char*>cnp.PyArray_DATA(hands)
+        ph = <cnp.int64_t*>cnp.PyArray_DATA(per_hand)
+        if not out_init(&single, 0 if count_only else 96 * n + 16, count_only):
+            raise MemoryError("out of memory generating moves")
+        with nogil:
+            _run_range(hp, lp, 0, n, rc, &single, ph, count_only)
+        if single.oom:
+            out_free(&single)
+            raise MemoryError("out of memory generating moves")
+        if count_only:
+            return per_hand, None, cid
+        try:
+            offsets = _offsets_of(<const cnp.int64_t*>cnp.PyArray_DATA(per_hand), n)
+        except MemoryError:
+            out_free(&single)
+            raise
+        return offsets, _adopt_rows(&single), cid
     jobs = []
     for t in range(threads):
         job = _Job()
         job.hands = <const unsigned char*>cnp.PyArray_DATA(hands)
-        job.lasts = NULL if infos is None else <const MoveInfo*>cnp.PyArray_DATA(infos)
+        job.lasts = lp
         job.start = n * t // threads
         job.stop = n * (t + 1) // threads
         job.rc = rc
@@ -897,9 +403,6 @@ cdef tuple _run_batch(object hands, object lasts, object rules, object threads, 
         return per_hand, None, cid
     offsets = _offsets_of(<const cnp.int64_t*>cnp.PyArray_DATA(per_hand), n)
     total = (<cnp.int64_t*>cnp.PyArray_DATA(offsets))[n]
-    if threads == 1:
-        # One part: hand its buffer to NumPy without copying.
-        return offsets, _adopt_rows(&(<_Job>jobs[0]).out), cid
     cdef Out joined
     if not out_init(&joined, total, False):
         raise MemoryError("out of memory generating moves")
@@ -956,41 +459,7 @@ def legal_moves_batch(hands, lasts=None, *, rules="standard", threads=1):
     ``legal_moves(hands[i], lasts[i])``.
     """
     offsets, rows, cid = _run_batch(hands, lasts, rules, threads, False)
-    return _make_batch(rows, offsets, cid)
-
-
-cdef object _frozen(object arr):
-    """A read-only view of `arr` that cannot be made writeable again: its
-    base is a read-only buffer (moves in a batch are trusted as legal, so
-    they must not be edited in place)."""
-    if arr.size == 0:
-        out = np.zeros(arr.shape, dtype=arr.dtype)
-        out.flags.writeable = False
-        return out
-    flat = np.ascontiguousarray(arr).reshape(-1)
-    return np.frombuffer(memoryview(flat).toreadonly(), dtype=arr.dtype).reshape(arr.shape)
-
-
-cdef object _read_only(object arr):
-    """`arr` read-only for good.  An array over memory a capsule owns (the
-    batch kernels' own buffers) just loses its writeable flag, which NumPy
-    will not set again (the capsule exports no writeable buffer); anything
-    else goes through _frozen."""
-    cdef PyObject* base
-    if type(arr) is cnp.ndarray:
-        base = <PyObject*>cnp.PyArray_BASE(<cnp.ndarray>arr)
-        if base != NULL and PyCapsule_CheckExact(<object>base):
-            cnp.PyArray_CLEARFLAGS(<cnp.ndarray>arr, cnp.NPY_ARRAY_WRITEABLE)
-            return arr
-    return _frozen(arr)
-
-
-cdef MoveBatch _make_batch(object rows, object offsets, int cid):
-    cdef MoveBatch b = MoveBatch.__new__(MoveBatch)
-    b.rows = _read_only(rows)
-    b.offsets = _read_only(offsets)
-    b.cid = cid
-    return b
+    return make_batch(rows, offsets, cid)
 
 
 cdef bint _is_one_hand(object hands):
@@ -1027,8 +496,8 @@ def _time_kernel(hands, lasts=None, *, rules="standard", int repeat=5, bint coun
     time of a memcpy of those bytes (the floor for writing them).  With
     count=True the closed-form counter is timed instead."""
     import time
-    cdef int cid = _rules_id(rules)
-    cdef const RulesC* rc = &_RULES[cid]
+    cdef int cid = rules_id(rules)
+    cdef const RulesC* rc = rules_by_id(cid)
     hands = _check_batch_hands(hands, rules, rc)
     infos = _check_batch_lasts(lasts, hands, rules, rc)
     cdef const unsigned char* hp = <const unsigned char*>cnp.PyArray_DATA(hands)

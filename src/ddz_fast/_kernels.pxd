@@ -2,12 +2,34 @@
 # buffers.  No Python objects; every function here runs without the GIL.
 #
 # A move row is 16 bytes: counts of the 15 ranks in bytes 0..14 and the kind
-# code (K_* in _move.pxd) in byte 15.  Rank and length are derived from the
+# code (K_* below) in byte 15.  Rank and length are derived from the
 # row when needed (row_info), so a generated move costs 16 bytes of output.
 
 cdef enum:
     ROW = 16
     KIND_BYTE = 15
+
+# Kind codes (byte 15 of a row; the values of ddz_fast.Kind).  Declared here,
+# not in _move.pxd, so that the kernels depend on no extension type (_move
+# re-exports them for the modules that cimport them from there).
+cdef enum:
+    N_RANKS = 15
+    N_KINDS = 15
+    K_PASS = 0
+    K_SOLO = 1
+    K_PAIR = 2
+    K_TRIO = 3
+    K_TRIO_SOLO = 4
+    K_TRIO_PAIR = 5
+    K_CHAIN = 6
+    K_PAIR_CHAIN = 7
+    K_AIRPLANE = 8
+    K_AIRPLANE_SOLO = 9
+    K_AIRPLANE_PAIR = 10
+    K_FOUR_TWO_SOLO = 11
+    K_FOUR_TWO_PAIR = 12
+    K_BOMB = 13
+    K_ROCKET = 14
 
 # Every byte of a move row is below 16, so a row packs into one 64-bit key:
 # byte j in bits 4j..4j+3 (the 15 counts in bits 0..59, the kind in 60..63).

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """C-level move kernels (see _kernels.pxd for the row layout).
 
-Invariants the kernels rely on (checked by the callers in _fast.pyx before
+Invariants the kernels rely on (checked by the callers (_fast.pyx, _move.pyx) before
 any kernel runs):
 
 * a hand ``h`` is 15 counts with ``h[0..12] <= 4 * decks`` and
@@ -18,12 +18,6 @@ differential suite checks it against ``reference.move_order_key``.
 """
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
-
-from ._move cimport (
-    N_RANKS, K_PASS, K_SOLO, K_PAIR, K_TRIO, K_TRIO_SOLO, K_TRIO_PAIR, K_CHAIN,
-    K_PAIR_CHAIN, K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_SOLO,
-    K_FOUR_TWO_PAIR, K_BOMB, K_ROCKET,
-)
 
 cdef enum:
     ACE = 11          # chains and airplanes use ranks 0..ACE
@@ -209,13 +203,15 @@ cdef inline void _commit(Out* o, unsigned char* p) noexcept nogil:
 # room it needs once (an exact bound) and writes through a local cursor.
 # ---------------------------------------------------------------------------
 
-cdef inline unsigned char* _put_each(unsigned char* p, unsigned int m, u64 c, u64 kh) noexcept nogil:
-    # one row of c cards per rank in m (ascending); returns the cursor after them
+cdef inline unsigned char* _put_each(unsigned char* p, unsigned int m, u64 c, u64 lo, u64 hi) noexcept nogil:
+    # one row per rank in m (ascending): the row (lo, hi) plus c cards of that
+    # rank (lo, hi: the kind code alone, or a trio/four the kickers go with);
+    # returns the cursor after them
     cdef int x
     while m:
         x = ctz(m)
         m &= m - 1
-        _put(p, c * _ONE[0][x], c * _ONE[1][x] | kh)
+        _put(p, lo + c * _ONE[0][x], hi + c * _ONE[1][x])
         p += ROW
     return p
 
@@ -230,16 +226,16 @@ cdef void gen_same(const Hand* k, int kind, int each, int rmin, Out* o) noexcept
     p = _reserve(o, popcount(m))
     if p == NULL:
         return
-    _commit(o, _put_each(p, m, each, _kind_hi(kind)))
+    _commit(o, _put_each(p, m, each, 0, _kind_hi(kind)))
 
 
 cdef void gen_trio_kick(const Hand* k, int kind, int rmin, Out* o) noexcept nogil:
     # TRIO_SOLO (kicker 1 card) / TRIO_PAIR (kicker 2 cards), kicker rank != trio rank.
     cdef int each = 1 if kind == K_TRIO_SOLO else 2
-    cdef unsigned int trios = k.m[3] & _from(rmin), ks
+    cdef unsigned int trios = k.m[3] & _from(rmin)
     cdef unsigned char* p
-    cdef u64 kh = _kind_hi(kind), c = each, lo, hi
-    cdef int x, y
+    cdef u64 kh = _kind_hi(kind)
+    cdef int x
     if not trios or popcount(k.m[each]) < 2:
         return
     p = _reserve(o, popcount(trios) * (popcount(k.m[each]) - 1))
@@ -248,14 +244,7 @@ cdef void gen_trio_kick(const Hand* k, int kind, int rmin, Out* o) noexcept nogi
     while trios:
         x = ctz(trios)
         trios &= trios - 1
-        lo = 3 * _ONE[0][x]
-        hi = 3 * _ONE[1][x] | kh
-        ks = k.m[each] & ~(1u << x)
-        while ks:
-            y = ctz(ks)
-            ks &= ks - 1
-            _put(p, lo + c * _ONE[0][y], hi + c * _ONE[1][y])
-            p += ROW
+        p = _put_each(p, k.m[each] & ~(1u << x), each, 3 * _ONE[0][x], 3 * _ONE[1][x] | kh)
     _commit(o, p)
 
 
@@ -492,7 +481,7 @@ cdef void gen_four_two(const Hand* k, const RulesC* r, int kind, int rmin, Out* 
     cdef unsigned int fours = k.m[4] & BOMB_RANKS & _from(rmin), ka, kb
     cdef unsigned char* p
     cdef u64 kh = _kind_hi(kind), c = each, lo, hi, lo1, hi1
-    cdef int x, a, b, n = popcount(k.m[each]) - 1
+    cdef int x, a, n = popcount(k.m[each]) - 1
     if not fours or n < 1:
         return
     p = _reserve(o, popcount(fours) * (n * (n - 1) // 2 + (n if dup else 0)))
@@ -515,11 +504,7 @@ cdef void gen_four_two(const Hand* k, const RulesC* r, int kind, int rmin, Out* 
             kb = ka
             if a == LOW and not r.both_jokers_as_kickers:
                 kb &= ~HIGH_BIT
-            while kb:
-                b = ctz(kb)
-                kb &= kb - 1
-                _put(p, lo1 + c * _ONE[0][b], hi1 + c * _ONE[1][b])
-                p += ROW
+            p = _put_each(p, kb, c, lo1, hi1)
     _commit(o, p)
 
 
@@ -535,7 +520,7 @@ cdef inline unsigned char* _put_bombs(unsigned char* p, const Hand* k, const Rul
                                       int min_size, int min_rank) noexcept nogil:
     cdef int size
     for size in range(min_size, r.max_count + 1):
-        p = _put_each(p, _bombs_of_size(k, size, min_size, min_rank), size, _kind_hi(K_BOMB))
+        p = _put_each(p, _bombs_of_size(k, size, min_size, min_rank), size, 0, _kind_hi(K_BOMB))
     return p
 
 
@@ -681,9 +666,9 @@ cdef void _respond_single_rank(const unsigned char* h, const RulesC* r, const Mo
     if p == NULL:
         return
     _put(p, 0, _kind_hi(K_PASS))
-    p = _put_each(p + ROW, same, last.ncards, _kind_hi(last.kind))
+    p = _put_each(p + ROW, same, last.ncards, 0, _kind_hi(last.kind))
     for size in range(min_size, r.max_count + 1):
-        p = _put_each(p, bombs[size], size, _kind_hi(K_BOMB))
+        p = _put_each(p, bombs[size], size, 0, _kind_hi(K_BOMB))
     if rocket:
         _put(p, 0, (c * _ONE[1][LOW] + c * _ONE[1][HIGH]) | _kind_hi(K_ROCKET))
         p += ROW

@@ -5,7 +5,7 @@ from typing import final
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["RowTable"]
+__all__ = ["RowTable", "ReusedMask"]
 
 @final
 class RowTable:
@@ -27,3 +27,12 @@ class RowTable:
         out: npt.NDArray[np.bool_] | None = None,
     ) -> npt.NDArray[np.bool_]:
         """Boolean ``(len(offsets) - 1, n_rows)`` masks of consecutive row groups."""
+
+@final
+class ReusedMask:
+    """Fills one caller's ``out=`` mask array call after call, clearing only
+    the entries the previous call set."""
+
+    def __new__(cls, table: RowTable) -> ReusedMask: ...
+    def fill(self, rows: npt.NDArray[np.uint8], out: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+        """Write the mask of ``rows`` into ``out`` and return it (``KeyError(i)`` for an absent row)."""

@@ -10,34 +10,91 @@ is left out of the key, so every reading of the same cards finds the same id.
 cimport cython
 cimport numpy as cnp
 from libc.stdint cimport uint8_t, uint64_t, int64_t
+from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 
-from ._kernels cimport pack_row, key_hash
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define DDZ_PREFETCH(p) __builtin_prefetch((p))
+    #else
+    #define DDZ_PREFETCH(p) ((void)(p))
+    #endif
+    """
+    void DDZ_PREFETCH(const void* p) noexcept nogil
+
+cdef extern from *:
+    """
+    #include <string.h>
+    /* The packed key of a 16-byte move row (byte j in bits 4j..4j+3, as
+       pack_row) and its number of cards (bytes 0..14 added up); -1 for a row
+       with a byte of 16 or more, which is no move row.  On little-endian
+       machines this works on two 64-bit words at once. */
+    static inline int ddz_row_key(const unsigned char* row, unsigned long long* key) {
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        unsigned long long lo, hi, a, b;
+        memcpy(&lo, row, 8);
+        memcpy(&hi, row + 8, 8);
+        if ((lo | hi) & 0xF0F0F0F0F0F0F0F0ULL)
+            return -1;
+        a = (lo | (lo >> 4)) & 0x00FF00FF00FF00FFULL;
+        a = (a | (a >> 8)) & 0x0000FFFF0000FFFFULL;
+        a = (a | (a >> 16)) & 0x00000000FFFFFFFFULL;
+        b = (hi | (hi >> 4)) & 0x00FF00FF00FF00FFULL;
+        b = (b | (b >> 8)) & 0x0000FFFF0000FFFFULL;
+        b = (b | (b >> 16)) & 0x00000000FFFFFFFFULL;
+        *key = a | (b << 32);
+        /* every byte <= 15: the byte sums of lo + hi stay below 256 */
+        return (int)(((lo + (hi & 0x00FFFFFFFFFFFFFFULL)) * 0x0101010101010101ULL) >> 56);
+    #else
+        unsigned long long k = 0;
+        int j, n = 0;
+        for (j = 0; j < 16; j++) {
+            if (row[j] >= 16)
+                return -1;
+            k |= (unsigned long long)row[j] << (4 * j);
+            if (j < 15)
+                n += row[j];
+        }
+        *key = k;
+        return n;
+    #endif
+    }
+    """
+    int ddz_row_key(const uint8_t* row, uint64_t* key) noexcept nogil
+
+from ._kernels cimport key_hash
 
 import numpy as np
 
 cnp.import_array()
 
-__all__ = ["RowTable"]
+__all__ = ["RowTable", "ReusedMask"]
 
 cdef uint64_t _EMPTY = 0xFFFFFFFFFFFFFFFF  # above every packed key (kind <= 15)
 cdef uint64_t _CARDS = 0x0FFFFFFFFFFFFFFF  # the key bits of the 15 counts
 
-
-cdef inline int _n_cards(const uint8_t* row) noexcept nogil:
-    cdef int n = 0
-    cdef int j
-    for j in range(15):
-        n += row[j]
-    return n
+cdef enum:
+    BLOCK = 64     # rows looked up together (their table lines fetched ahead)
 
 
 cdef cnp.ndarray _output(object out, int ndim, cnp.npy_intp* dims):
     """A cleared bool array of the given shape: ``out`` if given (checked), else a new one."""
     if out is None:
         return cnp.PyArray_ZEROS(ndim, dims, cnp.NPY_BOOL, 0)
+    cdef cnp.ndarray arr = _checked_out(out, ndim, dims)
+    memset(cnp.PyArray_DATA(arr), 0, <size_t>cnp.PyArray_NBYTES(arr))
+    return arr
+
+
+cdef cnp.ndarray _checked_out(object out, int ndim, cnp.npy_intp* dims):
+    """``out`` checked to be a plain, writeable, C-contiguous bool array of the
+    given shape.  A subclass is refused: a masked array (or any subclass
+    with its own idea of its contents) would not show what was written."""
     if not cnp.PyArray_Check(out):
         raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
+    if type(out) is not cnp.ndarray:
+        raise TypeError(f"out must be a plain numpy.ndarray, not a {type(out).__name__}")
     cdef cnp.ndarray arr = <cnp.ndarray>out
     if cnp.PyArray_TYPE(arr) != cnp.NPY_BOOL:
         raise TypeError(f"out must have dtype bool, not {arr.dtype}")
@@ -50,7 +107,6 @@ cdef cnp.ndarray _output(object out, int ndim, cnp.npy_intp* dims):
         raise ValueError(f"out must have shape {shape}, not {(<object>arr).shape}")
     if not cnp.PyArray_ISCARRAY(arr):
         raise ValueError("out must be C-contiguous and writeable")
-    memset(cnp.PyArray_DATA(arr), 0, <size_t>cnp.PyArray_NBYTES(arr))
     return arr
 
 
@@ -92,10 +148,11 @@ cdef class RowTable:
         cdef int n, bits
         for n in range(256):
             per_size[n] = 0
+        cdef uint64_t key, slot
         for i in range(rows.shape[0]):
-            n = _n_cards(&rows[i, 0])
-            if n > 255:
-                raise ValueError(f"row {i} is not a move row (its counts add up to {n})")
+            n = ddz_row_key(&rows[i, 0], &key)
+            if n < 0:
+                raise ValueError(f"row {i} is not a move row (a byte of 16 or more)")
             per_size[n] += 1
         for n in range(256):
             bits = 0
@@ -108,10 +165,10 @@ cdef class RowTable:
         self._slots = np.full(2 * total, _EMPTY, dtype=np.uint64)
         self.n_rows = rows.shape[0]
         self.ignore_kind = ignore_kind
-        cdef uint64_t key, slot
         for i in range(rows.shape[0]):
-            n = _n_cards(&rows[i, 0])
-            key = self._key(&rows[i, 0])
+            n = ddz_row_key(&rows[i, 0], &key)
+            if self.ignore_kind:
+                key &= _CARDS
             slot = self._home(key, n)
             while self._slots[2 * (self._offset[n] + slot)] not in (_EMPTY, key):
                 slot = (slot + 1) & self._region_mask[n]
@@ -119,19 +176,17 @@ cdef class RowTable:
                 self._slots[2 * (self._offset[n] + slot)] = key
                 self._slots[2 * (self._offset[n] + slot) + 1] = <uint64_t>i
 
-    cdef uint64_t _key(self, const uint8_t* row) noexcept nogil:
-        cdef uint64_t key = pack_row(row)
-        return key & _CARDS if self.ignore_kind else key
-
     cdef uint64_t _home(self, uint64_t key, int n) noexcept nogil:
         # A region of one slot has shift 64: no bits of the hash.
         return 0 if self._shift[n] >= 64 else key_hash(key) >> self._shift[n]
 
     cdef int64_t find_row(self, const uint8_t* row) noexcept nogil:
-        cdef int n = _n_cards(row)
-        if n > 255:  # not a move row (bytes of 16 or more): in no region
+        cdef uint64_t key
+        cdef int n = ddz_row_key(row, &key)
+        if n < 0:  # not a move row (bytes of 16 or more): in no region
             return -1
-        cdef uint64_t key = self._key(row)
+        if self.ignore_kind:
+            key &= _CARDS
         cdef uint64_t slot = self._home(key, n)
         cdef const uint64_t* region = &self._slots[2 * self._offset[n]]
         while True:
@@ -141,6 +196,50 @@ cdef class RowTable:
                 return -1
             slot = (slot + 1) & self._region_mask[n]
 
+    cdef void find_rows(self, const uint8_t* rows, Py_ssize_t m, int64_t* ids) noexcept nogil:
+        # Two passes over blocks of rows: the home slot of every row first,
+        # each one's cache line requested at once, then the probes, which
+        # then mostly hit the cache (the probes of a block overlap in memory
+        # instead of waiting one after the other).
+        cdef uint64_t keys[BLOCK]
+        cdef uint64_t homes[BLOCK]
+        cdef int sizes[BLOCK]
+        cdef Py_ssize_t start, i, k, stop
+        cdef int n
+        cdef uint64_t key, slot
+        cdef const uint64_t* region
+        start = 0
+        while start < m:
+            stop = min(m - start, <Py_ssize_t>BLOCK)
+            for k in range(stop):
+                n = ddz_row_key(rows + 16 * (start + k), &key)
+                sizes[k] = n
+                if n < 0:
+                    continue
+                if self.ignore_kind:
+                    key &= _CARDS
+                keys[k] = key
+                homes[k] = self._home(key, n)
+                DDZ_PREFETCH(&self._slots[2 * (self._offset[n] + homes[k])])
+            for k in range(stop):
+                n = sizes[k]
+                i = start + k
+                if n < 0:  # not a move row (bytes of 16 or more): in no region
+                    ids[i] = -1
+                    continue
+                key = keys[k]
+                slot = homes[k]
+                region = &self._slots[2 * self._offset[n]]
+                while True:
+                    if region[2 * slot] == key:
+                        ids[i] = <int64_t>region[2 * slot + 1]
+                        break
+                    if region[2 * slot] == _EMPTY:
+                        ids[i] = -1
+                        break
+                    slot = (slot + 1) & self._region_mask[n]
+            start += stop
+
     def find(self, rows):
         """Row numbers of ``rows`` (``(m, 16)`` ``uint8``) as ``int64``; -1 where absent."""
         cdef cnp.ndarray r = _row_array(rows)
@@ -148,10 +247,8 @@ cdef class RowTable:
         cdef cnp.npy_intp m = cnp.PyArray_DIMS(r)[0]
         cdef cnp.ndarray out = cnp.PyArray_EMPTY(1, &m, cnp.NPY_INT64, 0)
         cdef int64_t* ids = <int64_t*>cnp.PyArray_DATA(out)
-        cdef Py_ssize_t i
         with nogil:
-            for i in range(m):
-                ids[i] = self.find_row(data + 16 * i)
+            self.find_rows(data, m, ids)
         return out
 
     def mask(self, rows, out=None):
@@ -164,15 +261,9 @@ cdef class RowTable:
         cdef cnp.npy_intp dim = self.n_rows
         cdef cnp.ndarray result = _output(out, 1, &dim)
         cdef uint8_t* flags = <uint8_t*>cnp.PyArray_DATA(result)
-        cdef Py_ssize_t i, missing = -1
-        cdef int64_t found
+        cdef Py_ssize_t missing
         with nogil:
-            for i in range(m):
-                found = self.find_row(data + 16 * i)
-                if found < 0:
-                    missing = i
-                    break
-                flags[found] = 1
+            missing = _mark(self, data, m, flags, NULL)
         if missing >= 0:
             raise KeyError(missing)
         return result
@@ -185,7 +276,7 @@ cdef class RowTable:
         cdef cnp.ndarray r = _row_array(rows)
         cdef const uint8_t* data = <const uint8_t*>cnp.PyArray_DATA(r)
         cdef Py_ssize_t m = cnp.PyArray_DIMS(r)[0]
-        cdef Py_ssize_t k, i, missing = -1
+        cdef Py_ssize_t k, missing = -1
         if offsets.shape[0] < 1 or offsets[0] < 0:
             raise ValueError("offsets do not fit the rows")
         for k in range(offsets.shape[0] - 1):
@@ -196,17 +287,103 @@ cdef class RowTable:
         dims[1] = self.n_rows
         cdef cnp.ndarray result = _output(out, 2, dims)
         cdef uint8_t* flags = <uint8_t*>cnp.PyArray_DATA(result)
-        cdef int64_t found
         with nogil:
             for k in range(dims[0]):
-                for i in range(offsets[k], offsets[k + 1]):
-                    found = self.find_row(data + 16 * i)
-                    if found < 0:
-                        missing = i
-                        break
-                    flags[k * dims[1] + found] = 1
+                missing = _mark(self, data + 16 * offsets[k], offsets[k + 1] - offsets[k],
+                                flags + k * dims[1], NULL)
                 if missing >= 0:
+                    missing += offsets[k]
                     break
         if missing >= 0:
             raise KeyError(missing)
         return result
+
+
+cdef Py_ssize_t _mark(RowTable table, const uint8_t* rows, Py_ssize_t m, uint8_t* flags,
+                      int64_t* seen) noexcept nogil:
+    """Set ``flags[id]`` for the id of each of the m rows (and write the ids
+    into ``seen`` unless NULL); stop at the first row not in the table and
+    return its index (-1: every row was found).  The rows before it are set."""
+    cdef int64_t ids[BLOCK]
+    cdef Py_ssize_t start, k, stop
+    start = 0
+    while start < m:
+        stop = min(m - start, <Py_ssize_t>BLOCK)
+        table.find_rows(rows + 16 * start, stop, ids)
+        for k in range(stop):
+            if ids[k] < 0:
+                return start + k
+            flags[ids[k]] = 1
+            if seen != NULL:
+                seen[start + k] = ids[k]
+        start += stop
+    return -1
+
+
+@cython.final
+cdef class ReusedMask:
+    """Fills one caller's ``out=`` mask array call after call, clearing only
+    the entries the previous call set (instead of the whole array).
+
+    It remembers the array it wrote last (a reference to it) and the ids it
+    set.  Given that same array again, it clears just those ids, so the
+    array must still hold what the previous call left there: an entry the
+    caller set True meanwhile is not cleared.  Any other array is cleared in
+    full first.  Calls from several threads are serialised by a lock.
+    """
+    cdef RowTable table
+    cdef object last            # the array written last (None: none yet)
+    cdef uint8_t* last_data     # its memory when written
+    cdef int64_t* ids           # the ids set in it
+    cdef Py_ssize_t n_ids, cap
+    cdef cython.pymutex lock
+
+    def __cinit__(self, RowTable table not None):
+        self.table = table
+        self.last = None
+        self.last_data = NULL
+        self.ids = NULL
+        self.n_ids = 0
+        self.cap = 0
+
+    def __dealloc__(self):
+        free(self.ids)
+
+    def fill(self, rows, out):
+        """Write into ``out`` (a plain, writeable, C-contiguous ``(n_rows,)``
+        bool array) the mask of the table rows in ``rows``; return ``out``.
+        Raises ``KeyError(i)`` when row ``i`` is the first not in the table."""
+        cdef cnp.ndarray r = _row_array(rows)
+        cdef const uint8_t* data = <const uint8_t*>cnp.PyArray_DATA(r)
+        cdef Py_ssize_t m = cnp.PyArray_DIMS(r)[0], i, missing = -1
+        cdef cnp.npy_intp dim = self.table.n_rows
+        cdef cnp.ndarray arr = _checked_out(out, 1, &dim)
+        cdef uint8_t* flags = <uint8_t*>cnp.PyArray_DATA(arr)
+        cdef int64_t* grown
+        cdef object previous
+        with self.lock:
+            previous = self.last        # (released after the lock: see below)
+            if previous is arr and self.last_data == flags:
+                for i in range(self.n_ids):
+                    flags[self.ids[i]] = 0
+            else:
+                memset(flags, 0, <size_t>dim)
+            self.n_ids = 0
+            if m > self.cap:
+                grown = <int64_t*>malloc(m * sizeof(int64_t))
+                if grown == NULL:
+                    self.last = None
+                    raise MemoryError()
+                free(self.ids)
+                self.ids = grown
+                self.cap = m
+            missing = _mark(self.table, data, m, flags, self.ids)
+            self.n_ids = m if missing < 0 else missing
+            self.last = arr
+            self.last_data = flags
+        # `previous` is dropped here, outside the lock: freeing an array can
+        # run arbitrary code, which must not find the lock held.
+        previous = None
+        if missing >= 0:
+            raise KeyError(missing)
+        return arr

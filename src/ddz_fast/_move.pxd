@@ -1,23 +1,12 @@
 # The compiled Move value type, shared by the reference engine and the kernels.
 
-cdef enum:
-    N_RANKS = 15
-    N_KINDS = 15
-    K_PASS = 0
-    K_SOLO = 1
-    K_PAIR = 2
-    K_TRIO = 3
-    K_TRIO_SOLO = 4
-    K_TRIO_PAIR = 5
-    K_CHAIN = 6
-    K_PAIR_CHAIN = 7
-    K_AIRPLANE = 8
-    K_AIRPLANE_SOLO = 9
-    K_AIRPLANE_PAIR = 10
-    K_FOUR_TWO_SOLO = 11
-    K_FOUR_TWO_PAIR = 12
-    K_BOMB = 13
-    K_ROCKET = 14
+# The kind codes live with the kernels' row format; re-exported here for the
+# modules that cimport them together with Move.
+from ._kernels cimport (
+    N_RANKS, N_KINDS, K_PASS, K_SOLO, K_PAIR, K_TRIO, K_TRIO_SOLO, K_TRIO_PAIR, K_CHAIN,
+    K_PAIR_CHAIN, K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_SOLO,
+    K_FOUR_TWO_PAIR, K_BOMB, K_ROCKET,
+)
 
 
 cdef class Move:
@@ -36,3 +25,8 @@ cdef class Move:
 
 
 cdef Move make_move(int kind, const unsigned char* counts, int rank, int length)
+# A Move made from a kernel row (trusted legal under registry id `cid`).
+cdef Move row_move(const unsigned char* row, int cid)
+# Every reading of the cards `c` as a move under the rules of registry id
+# `cid`: one Move per kind, in kind order (trusted legal under `cid`).
+cdef list readings_of(const unsigned char* c, int cid)

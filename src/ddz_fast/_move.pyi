@@ -7,13 +7,13 @@ import numpy.typing as npt
 
 from .cards import CardsLike
 from .kinds import Kind
-from .rules import RulesLike
+from .rules import Rules, RulesLike
 
 class Move:
     """One move: a kind and its cards.  Immutable and hashable."""
 
     # Internal: bit i set when the move is known legal under the rules with
-    # registry id i (see _fast.pyx).
+    # registry id i (see _registry.pyx).
     _valid_for: int
 
     def __init__(
@@ -54,3 +54,6 @@ class Move:
     def __deepcopy__(self, memo: Any) -> Move: ...
 
 PASS: Move
+
+def pick_reading(readings: list[Move], want: Kind | None, text: str, rules: Rules) -> Move:
+    """The one reading of ``text`` of kind ``want``, or its only reading (``ValueError`` otherwise)."""

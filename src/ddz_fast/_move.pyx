@@ -4,13 +4,19 @@
 A move is a kind plus a 15-slot count vector; two moves are equal when both
 are equal.  ``rank`` and ``length`` are derived facts stored for speed.  This
 module holds no rules logic: moves are made by the engines (reference or
-fast), or validated through :func:`ddz_fast.classify` when a user builds one.
+fast), or, when a user builds one, validated by the kernels' classifier
+under the registered rules (the same one :func:`ddz_fast.classify` runs).
 """
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.ref cimport Py_INCREF
-from libc.string cimport memcpy, memcmp
+from libc.string cimport memcpy, memcmp, memset
 
+from ._kernels cimport MoveInfo, classify_c, row_info
+from ._registry cimport rules_id, rules_by_id, valid_bit, check_within
+
+from .cards import format_cards, to_counts
 from .kinds import Kind
+from .rules import resolve_rules
 
 cdef tuple _KINDS = tuple(Kind)
 cdef tuple _INTS = tuple(range(256))
@@ -41,6 +47,74 @@ cdef Move make_move(int kind, const unsigned char* counts, int rank, int length)
     return m
 
 
+cdef Move row_move(const unsigned char* row, int cid):
+    cdef MoveInfo mi
+    row_info(row, &mi)
+    cdef Move m = make_move(mi.kind, row, mi.rank, mi.length)
+    m._valid_for = valid_bit(cid)
+    return m
+
+
+cdef list readings_of(const unsigned char* c, int cid):
+    cdef MoveInfo infos[N_KINDS]
+    cdef int n = classify_c(c, rules_by_id(cid), infos), i
+    cdef list out = []
+    cdef Move m
+    for i in range(n):
+        m = make_move(infos[i].kind, c, infos[i].rank, infos[i].length)
+        m._valid_for = valid_bit(cid)
+        out.append(m)
+    return out
+
+
+def pick_reading(readings, want, text, rules):
+    """The one reading of `text` of kind `want` (a Kind or None), or its only
+    reading; `rules` (a Rules) names the rules in the errors.
+
+    Raises ``ValueError`` when the cards are no move, are not of kind `want`,
+    or read as several kinds and `want` is None.
+    """
+    if not readings:
+        raise ValueError(f"{text!r} is no legal move under rules {rules.name!r}")
+    if want is not None:
+        for m in readings:
+            if m.kind == want:
+                return m
+        raise ValueError(
+            f"{text!r} is not a {want.name} under rules {rules.name!r}; it reads as "
+            + " or ".join(m.kind.name for m in readings)
+        )
+    if len(readings) > 1:
+        raise ValueError(
+            f"{text!r} is ambiguous: it reads as "
+            + " or ".join(m.kind.name for m in readings)
+            + "; pass kind= to choose"
+        )
+    return readings[0]
+
+
+cdef Move _validated(object kind, object cards, object rules):
+    """The Move ``Move(kind, cards, rules=rules)`` describes, after checking
+    that the cards are a move of that kind under the rules."""
+    cdef unsigned char c[N_RANKS]
+    cdef int cid
+    r = resolve_rules(rules)
+    k = Kind.coerce(kind)
+    if k == Kind.PASS:
+        if cards is not None and any(to_counts(cards, rules=r)):
+            raise ValueError("PASS has no cards")
+        return None
+    if cards is None:
+        raise TypeError(f"Move({k.name}, ...) needs cards")
+    cid = rules_id(r)
+    counts = bytes(to_counts(cards, rules=r))
+    if len(counts) != N_RANKS:    # to_counts guarantees 15; never read past a shorter buffer
+        raise ValueError(f"expected 15 counts, got {len(counts)}")
+    memcpy(c, <const char*>counts, N_RANKS)
+    check_within(c, rules_by_id(cid))
+    return pick_reading(readings_of(c, cid), k, format_cards(list(counts), rules=r), r)
+
+
 cdef class Move:
     """One move: a kind and its cards.
 
@@ -59,19 +133,22 @@ cdef class Move:
     def __init__(self, kind, cards=None, *, rules="standard"):
         if self.kind_ != -2:
             raise TypeError("Move is immutable")
-        from ._api import _validated_move_fields
-        k, counts, rank, length, bit = _validated_move_fields(kind, cards, rules)
-        cdef int i
-        cdef int n = 0
-        for i in range(N_RANKS):
-            self.c[i] = counts[i]
-            n += counts[i]
-        self.kind_ = k
-        self.rank_ = rank
-        self.length_ = length
-        self.ncards = n
+        cdef Move m = _validated(kind, cards, rules)
+        if m is None:       # PASS
+            memset(self.c, 0, N_RANKS)
+            self.kind_ = K_PASS
+            self.rank_ = -1
+            self.length_ = 0
+            self.ncards = 0
+            self._valid_for = 0
+        else:
+            memcpy(self.c, m.c, N_RANKS)
+            self.kind_ = m.kind_
+            self.rank_ = m.rank_
+            self.length_ = m.length_
+            self.ncards = m.ncards
+            self._valid_for = m._valid_for
         self.hash_ = -1
-        self._valid_for = bit
 
     @staticmethod
     def _make(kind, counts, rank, length):

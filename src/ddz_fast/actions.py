@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from ._checks import check_index
 from ._fast import MoveBatch, MoveList, legal_moves, legal_moves_batch
-from ._lookup import RowTable
+from ._lookup import ReusedMask, RowTable
 from ._move import PASS, Move
 from .cards import N_RANKS, RANKS, CardsLike
 from .kinds import Kind
@@ -116,6 +116,7 @@ class ActionSpace:
         self._rules = r
         self._rows = table
         self._lookup = RowTable(table)
+        self._reused = ReusedMask(self._lookup)
 
     # Basic facts ----------------------------------------------------------
     @property
@@ -212,8 +213,14 @@ class ActionSpace:
     ) -> npt.NDArray[np.bool_]:
         """Boolean ``(size,)`` mask, True exactly at the ids of ``legal_moves(hand, last)``.
 
-        ``out``: a C-contiguous ``bool`` array of shape ``(size,)`` to write the
-        mask into (cleared first) instead of allocating a new one.
+        ``out``: a plain (not a subclass), writeable, C-contiguous ``bool``
+        array of shape ``(size,)`` to write the mask into instead of
+        allocating one; it is returned.  Reusing one array call after call is
+        the fast way: when ``out`` is the array this space's last ``mask``
+        call wrote, only the entries that call set are cleared, so it must
+        still hold what that call left there (clear it in full yourself,
+        e.g. ``out[:] = False``, after writing into it; that is always safe).
+        Any other array is cleared in full first.
 
         >>> space = action_space()
         >>> np.flatnonzero(space.mask("3345")).tolist()
@@ -221,7 +228,9 @@ class ActionSpace:
         """
         rows = legal_moves(hand, last, rules=self._rules).rows
         try:
-            return self._lookup.mask(rows, out)
+            if out is None:
+                return self._lookup.mask(rows, None)
+            return self._reused.fill(rows, out)
         except KeyError as e:  # a hand of more cards than any player holds
             self._reject(rows, e.args[0])
 

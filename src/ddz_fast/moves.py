@@ -1,39 +1,15 @@
 """Helpers for turning card text into one typed move, shared by both engines
-so that they raise the same errors."""
+so that they raise the same errors (``pick_reading`` lives with ``Move``,
+whose validating constructor uses it too)."""
 from __future__ import annotations
 
-from typing import Callable, List, Optional
+from typing import Callable, List
 
-from ._move import Move
+from ._move import PASS, Move, pick_reading
 from .kinds import Kind
 from .rules import Rules
 
 __all__ = ["pick_reading", "parse_move_with"]
-
-
-def pick_reading(readings: List[Move], want: Optional[Kind], text: str, rules: Rules) -> Move:
-    """The one reading of `text` of kind `want`, or its only reading.
-
-    Raises ``ValueError`` when the cards are no move, are not of kind `want`,
-    or read as several kinds and `want` is None.
-    """
-    if not readings:
-        raise ValueError(f"{text!r} is no legal move under rules {rules.name!r}")
-    if want is not None:
-        for m in readings:
-            if m.kind == want:
-                return m
-        raise ValueError(
-            f"{text!r} is not a {want.name} under rules {rules.name!r}; it reads as "
-            + " or ".join(m.kind.name for m in readings)
-        )
-    if len(readings) > 1:
-        raise ValueError(
-            f"{text!r} is ambiguous: it reads as "
-            + " or ".join(m.kind.name for m in readings)
-            + "; pass kind= to choose"
-        )
-    return readings[0]
 
 
 def parse_move_with(
@@ -44,8 +20,6 @@ def parse_move_with(
 ) -> Move:
     """``parse_move`` for either engine: ``readings(text)`` is that engine's
     classify.  ``"pass"`` (any case) is PASS."""
-    from ._move import PASS
-
     if not isinstance(text, str):
         raise TypeError(f"move text must be a str, not {type(text).__name__}")
     want = None if kind is None else Kind.coerce(kind)  # type: ignore[arg-type]

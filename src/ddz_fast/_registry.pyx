@@ -1,0 +1,137 @@
+# cython: language_level=3
+"""The rules registry: each distinct set of move options gets a small id
+(0..255), the index of its C struct in one table; ids below 64 are also a bit
+in ``Move._valid_for`` (the presets register first, so they always get one).
+
+Every compiled module turns a preset name or a :class:`~ddz_fast.Rules` into
+the kernels' C rules through :func:`rules_id` here.
+"""
+from cpython.tuple cimport PyTuple_GET_ITEM
+from cpython.ref cimport PyObject
+from libc.string cimport memset
+
+import threading
+
+from .rules import MOVE_OPTIONS, PRESETS, Rules, check_rules, resolve_rules
+
+__all__ = []     # a C-level API (_registry.pxd)
+
+cdef enum:
+    MAX_RULES = 256
+
+cdef RulesC _RULES[MAX_RULES]     # (one slot per possible option set: see _register_locked)
+cdef int _NRULES = 0
+cdef dict _RULE_IDS = {}        # move-option tuple -> id
+cdef dict _BY_NAME = {}         # preset name -> id
+cdef list _RULE_OBJS = []       # id -> a Rules with those options
+
+
+cdef tuple _move_options(rules):
+    # The registry key: the deck and every move option, in Rules field order.
+    return (rules.decks,) + tuple([getattr(rules, name) for name in MOVE_OPTIONS])
+
+
+_REGISTER_LOCK = threading.Lock()
+
+
+cdef int _register(rules) except -1:
+    # Slow path (once per distinct option set), under a lock so that two
+    # threads never fill the same slot (the GIL-free build runs them at once).
+    with _REGISTER_LOCK:
+        return _register_locked(rules)
+
+
+cdef int _register_locked(rules) except -1:
+    global _NRULES
+    check_rules(rules)   # the C struct below sizes the kernels' work: only sound rules
+    key = _move_options(rules)
+    cid = _RULE_IDS.get(key)
+    if cid is not None:
+        return cid
+    if _NRULES >= MAX_RULES:  # cannot happen: there are 256 option combinations
+        raise RuntimeError("too many distinct Rules")
+    # The options go through a dict keyed by the Rules field names, which
+    # Cython coerces to the struct: a field missing on either side fails.
+    fields = {name: getattr(rules, name) for name in MOVE_OPTIONS}
+    fields.update(id=_NRULES, decks=rules.decks,
+                  max_count=4 * rules.decks,   # (from decks itself, never from an overridable property)
+                  max_joker=rules.decks)
+    _RULES[_NRULES] = fields
+    _RULE_IDS[key] = _NRULES
+    _RULE_OBJS.append(rules)
+    _NRULES += 1
+    return _NRULES - 1
+
+
+cdef object _LAST = (None, -1)     # (the last Rules object looked up, its id)
+
+
+cdef int rules_id(object rules) except -1:
+    cdef object hit
+    cdef tuple last
+    if type(rules) is str:
+        hit = _BY_NAME.get(rules)
+        if hit is not None:
+            return <int>hit
+        r = resolve_rules(rules)          # raises for unknown names
+        _BY_NAME[rules] = _register(r)
+        return _BY_NAME[rules]
+    last = <tuple>_LAST                   # (one read: another thread may replace it)
+    if <PyObject*>PyTuple_GET_ITEM(last, 0) is <PyObject*>rules:
+        return <int><object>PyTuple_GET_ITEM(last, 1)
+    return _rules_id_slow(rules)
+
+
+cdef int _rules_id_slow(object rules) except -1:
+    global _LAST
+    cdef object hit
+    if isinstance(rules, Rules):
+        # The id is cached on the object; Rules.__getstate__ leaves it out of
+        # pickles, since ids are local to a process.  The last object looked
+        # up is also remembered here (no attribute lookup for a Rules used
+        # call after call).
+        hit = getattr(rules, "_ddz_cid", None)
+        if hit is None:
+            hit = _register(rules)
+            object.__setattr__(rules, "_ddz_cid", hit)
+        _LAST = (rules, hit)
+        return <int>hit
+    if isinstance(rules, str):           # a str subclass such as numpy.str_
+        return rules_id(str(rules))
+    resolve_rules(rules)  # raises TypeError
+    raise TypeError(f"rules must be a preset name or a Rules, not {type(rules).__name__}")
+
+
+# The presets take the first ids, so their moves always carry a valid bit.
+for _preset in PRESETS:
+    rules_id(_preset)
+
+
+cdef const RulesC* rules_c(object rules) except NULL:
+    return &_RULES[rules_id(rules)]
+
+
+cdef const RulesC* rules_by_id(int cid) noexcept nogil:
+    return &_RULES[cid]
+
+
+cdef object rules_of(int cid):
+    return _RULE_OBJS[cid] if 0 <= cid < _NRULES else None
+
+
+cdef int check_within(const unsigned char* h, const RulesC* rc) except -1:
+    cdef int i
+    if not within(h, rc):
+        for i in range(15):
+            if h[i] > (rc.max_joker if i >= 13 else rc.max_count):
+                raise ValueError(f"{h[i]} cards in slot {i} ({'3456789TJQKA2BR'[i]}): "
+                                 f"the deck holds at most {rc.max_joker if i >= 13 else rc.max_count}")
+    return 0
+
+
+def _rules_c_fields():
+    """The field names of the C rules struct (for the test that they hold
+    exactly the Rules move options)."""
+    cdef RulesC rc
+    memset(&rc, 0, sizeof(rc))
+    return list(<dict>rc)
