@@ -598,7 +598,14 @@ cdef struct View:
     uint8_t seq[15][16]      # the last 15 card-play actions, oldest first, zeros in front
 
 
-cdef inline void cards54_i8(const uint8_t* c, int8_t* out) noexcept nogil:
+ctypedef fused slot_t:
+    int8_t
+    float
+
+
+cdef inline void cards54(const uint8_t* c, slot_t* out) noexcept nogil:
+    """DouZero's 54-slot card array: rank r's k-th card in slot 4r + k, the
+    jokers in 52 and 53 (into int8 features or a float x_batch row)."""
     cdef int r, k
     for r in range(13):
         for k in range(c[r]):
@@ -619,24 +626,24 @@ cdef int no_action(const View* v, int8_t* x) noexcept nogil:
     cdef int mate
     if v.pos == 0:
         memset(x, 0, NOACT_L)
-        cards54_i8(v.hand, x)
-        cards54_i8(v.other, x + 54)
-        cards54_i8(v.last, x + 108)
-        cards54_i8(v.played[1], x + 162)
-        cards54_i8(v.played[2], x + 216)
+        cards54(v.hand, x)
+        cards54(v.other, x + 54)
+        cards54(v.last, x + 108)
+        cards54(v.played[1], x + 162)
+        cards54(v.played[2], x + 216)
         one_hot(x + 270, v.left[1], 17)
         one_hot(x + 287, v.left[2], 17)
         x[304 + v.bombs] = 1
         return NOACT_L
     mate = 2 if v.pos == 1 else 1
     memset(x, 0, NOACT_F)
-    cards54_i8(v.hand, x)
-    cards54_i8(v.other, x + 54)
-    cards54_i8(v.played[0], x + 108)
-    cards54_i8(v.played[mate], x + 162)
-    cards54_i8(v.last, x + 216)
-    cards54_i8(v.last_move[0], x + 270)
-    cards54_i8(v.last_move[mate], x + 324)
+    cards54(v.hand, x)
+    cards54(v.other, x + 54)
+    cards54(v.played[0], x + 108)
+    cards54(v.played[mate], x + 162)
+    cards54(v.last, x + 216)
+    cards54(v.last_move[0], x + 270)
+    cards54(v.last_move[mate], x + 324)
     one_hot(x + 378, v.left[0], 20)
     one_hot(x + 398, v.left[mate], 17)
     x[415 + v.bombs] = 1
@@ -647,7 +654,7 @@ cdef void history_z(const View* v, int8_t* z) noexcept nogil:
     cdef int k
     memset(z, 0, ZW)
     for k in range(ZLEN):
-        cards54_i8(v.seq[k], z + 54 * k)
+        cards54(v.seq[k], z + 54 * k)
 
 
 cdef void action_rows(const int8_t* x, int width, const uint8_t* moves, Py_ssize_t n,
@@ -656,10 +663,8 @@ cdef void action_rows(const int8_t* x, int width, const uint8_t* moves, Py_ssize
     (the shared part converted once, then copied row to row)."""
     cdef float base[XW]
     cdef Py_ssize_t k
-    cdef int j, r, c
+    cdef int j
     cdef float* row
-    cdef float* act
-    cdef const uint8_t* m
     for j in range(width):
         base[j] = x[j]
     for j in range(width, stride):
@@ -667,15 +672,7 @@ cdef void action_rows(const int8_t* x, int width, const uint8_t* moves, Py_ssize
     for k in range(n):
         row = out + k * stride
         memcpy(row, base, stride * sizeof(float))
-        act = row + width
-        m = moves + k * ROW
-        for r in range(13):
-            for c in range(m[r]):
-                act[r * 4 + c] = 1
-        if m[13]:
-            act[52] = 1
-        if m[14]:
-            act[53] = 1
+        cards54(moves + k * ROW, row + width)
 
 
 cdef int view_from_state(const GState* s, View* v) noexcept nogil:
