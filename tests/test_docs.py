@@ -5,11 +5,15 @@ namespace; the optional packages a document uses are required here (missing
 ones skip, and fail in CI, see tests/optional.py).
 """
 import doctest
+import sys
 from pathlib import Path
 
 import pytest
 
-from optional import require
+# (The packaging check runs this file with --import-mode=importlib, where the
+# tests folder is not on sys.path.)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from optional import require  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
