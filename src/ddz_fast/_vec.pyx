@@ -1043,9 +1043,7 @@ cdef class StepRecorder:
                 raise vg._illegal(bad)
             vg._run(True)
             with nogil:
-                ok = self._collect()
-            if not ok:
-                raise MemoryError("out of memory recording the steps")
+                self._collect()
         finally:
             vg._leave()
 
@@ -1097,8 +1095,8 @@ cdef class StepRecorder:
             self.tb[i].rows -= 1
             self.tb[i].nids -= self.tb[i].cnt[self.tb[i].rows]
 
-    cdef bint _collect(self) noexcept nogil:
-        """Move the rows of every game that ended to the output."""
+    cdef void _collect(self) noexcept nogil:
+        """Move the rows of every game that ended to the output (room made by _ensure)."""
         cdef Py_ssize_t i, r, base
         cdef TBuf* t
         cdef Col* out = &self.out
@@ -1134,7 +1132,6 @@ cdef class StepRecorder:
                 self.ended += 1
             t.rows = 0
             t.nids = 0
-        return True
 
     @property
     def pending_rows(self):

@@ -216,7 +216,7 @@ def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", se
         offsets = np.zeros(m + 1, dtype=np.int64)
         np.cumsum(c["legal_counts"], out=offsets[1:])
         if offsets[-1] > _MAX_IDS_PER_FILE:
-            raise ValueError("a shard would hold more than 2**31 legal ids: lower games_per_shard")
+            raise ValueError("a row group would hold more than 2**31 legal ids")
         obs = c["observation"]
         if observation_type == "binary":
             obs_col = pa.FixedSizeBinaryArray.from_buffers(pa.binary(layout.size), m, [None, pa.py_buffer(obs)])
