@@ -390,6 +390,50 @@ cdef class VecGame:
         finally:
             self._leave()
 
+    def set_games(self, tables, game_seeds):
+        """Start chosen deals at some tables: table ``tables[j]`` begins
+        ``Game(rules, seed=game_seeds[j])`` (at card play with
+        ``skip_auction``), the way :mod:`ddz_fast.arena` replays one deal at
+        several tables.  ``tables``: distinct table numbers (a sequence or a
+        1-D integer array); ``game_seeds``: one int per table (taken modulo
+        2**64, as every seed).  Those tables' ``episodes`` go up by one and
+        ``game_seeds`` shows the seeds given; a later automatic reset
+        continues the table's own sequence (``game_seed(seed, i * 2**32 +
+        k)``).  Every buffer is refilled as by :meth:`reset`: ``scores`` and
+        ``wins`` read zero, ``done`` is True only at finished tables (with
+        ``auto_reset=False``).  Everything is checked before any table
+        changes."""
+        self._enter()
+        try:
+            picked, seeds = self._chosen(tables, game_seeds)
+            for j in range(len(picked)):
+                i = picked[j]
+                self.p_episodes[i] += 1
+                self.p_seeds[i] = seeds[j]
+                gs_new_game(self.st[i], seeds[j])
+                if self.skip_auction_:
+                    _to_card_play(self.st[i])
+            self._run(False)
+        finally:
+            self._leave()
+
+    cdef tuple _chosen(self, object tables, object game_seeds):
+        """(table numbers, seeds) of set_games, checked and copied."""
+        for what, x in (("tables", tables), ("game_seeds", game_seeds)):
+            if isinstance(x, np.ma.MaskedArray):
+                raise TypeError(f"{what} must be a plain integer array, not a masked array")
+            if isinstance(x, (str, bytes)) or not (isinstance(x, (list, tuple)) or cnp.PyArray_Check(x)):
+                raise TypeError(f"{what} must be a sequence or 1-D array of ints, not {type(x).__name__}")
+            if cnp.PyArray_Check(x) and (<object>x).ndim != 1:
+                raise ValueError(f"{what} must be 1-D, not of shape {(<object>x).shape}")
+        if len(tables) != len(game_seeds):
+            raise ValueError(f"tables and game_seeds differ in length ({len(tables)} and {len(game_seeds)})")
+        picked = [as_int(t, "table", 0, self.n - 1) for t in tables]
+        seeds = [as_seed(g, "game seed") for g in game_seeds]
+        if len(set(picked)) != len(picked):
+            raise ValueError("tables must be distinct (a table starts one game at a time)")
+        return picked, seeds
+
     def step(self, actions):
         """Apply one action id per table (see the class docstring)."""
         cdef Py_ssize_t bad
@@ -573,7 +617,7 @@ cdef class VecGame:
                     if s.phase == PH_OVER:
                         self._settle(i, s)
             else:
-                self.p_done[i] = False
+                self.p_done[i] = s.phase == PH_OVER     # (a finished table, auto_reset=False)
                 memset(self.p_scores + i * self.nplayers, 0, self.nplayers * sizeof(int64_t))
                 memset(self.p_wins + i * self.nplayers, 0, self.nplayers * sizeof(float))
             if not self._refill(p, i, s):

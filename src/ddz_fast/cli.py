@@ -1,9 +1,10 @@
 """The ``ddz-fast`` command line.
 
 Subcommands: ``moves`` (the legal moves of a hand), ``selfplay`` (many seeded
-random games in compiled code, with a summary table), ``play`` (you
-against simple bots in the terminal) and ``solve`` (who wins an open-hand
-endgame, with a winning line).
+random games in compiled code, with a summary table, or a recorded
+dataset), ``play`` (you against simple bots in the terminal), ``solve`` (who
+wins an open-hand endgame, with a winning line) and ``arena`` (agents
+against each other on duplicate deals, WP and ADP with 95% intervals).
 """
 from __future__ import annotations
 
@@ -164,6 +165,25 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
         print(json.dumps(summary))
         return 0
     _print_summary(rules, args, summary, bids, totals)
+    return 0
+
+
+def _cmd_arena(args: argparse.Namespace) -> int:
+    from .arena import load_agent, play
+
+    if not 2 <= len(args.agents) <= 4:
+        raise ValueError(f"arena takes 2 agents, or one per seat, not {len(args.agents)}")
+    agents = [load_agent(a) for a in args.agents]
+    res = play(agents, args.deals, seed=args.seed, rules=_selfplay_rules(args), landlord=args.landlord,
+               tables=args.tables, ray=args.ray, progress=not args.quiet)
+    if args.plot:
+        res.plot(args.plot)
+    if args.json:
+        print(res.to_json())
+    else:
+        print(res.format())
+        if args.plot:
+            print(f"plot: {args.plot}")
     return 0
 
 
@@ -507,6 +527,23 @@ def build_parser() -> argparse.ArgumentParser:
     so.add_argument("--max-time", type=float, default=60.0, help="seconds before giving up (default 60)")
     so.add_argument("--table-mb", type=float, default=256.0, help="transposition table size in MiB (default 256)")
     so.set_defaults(func=_cmd_solve)
+
+    ar = sub.add_parser("arena", help="agents against each other on duplicate deals: WP and ADP with 95%% CIs")
+    ar.add_argument("agents", nargs="+", metavar="AGENT",
+                    help="random, simple, pimc, or module:attribute (2 agents, or one per seat)")
+    ar.add_argument("--deals", type=int, default=1000, help="duplicate deals (default 1000)")
+    ar.add_argument("--seed", type=int, default=0, help="run seed (default 0): deal k is game_seed(seed, k)")
+    ar.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
+    ar.add_argument("--auction", choices=["bid", "rob"], help="override the preset's auction")
+    ar.add_argument("--landlord", choices=["fixed", "auction"], default="fixed",
+                    help="fixed: the deal's first bidder is landlord, no auction (default); auction: the agents bid")
+    ar.add_argument("--tables", type=int, default=256, help="games played at once (default 256)")
+    ar.add_argument("--ray", metavar="ADDRESS",
+                    help="run on Ray: auto, local, or a cluster address (needs the ray extra)")
+    ar.add_argument("--plot", metavar="FILE", help="write a figure of WP/ADP and their convergence (matplotlib)")
+    ar.add_argument("--json", action="store_true", help="print the results as JSON")
+    ar.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    ar.set_defaults(func=_cmd_arena)
     return p
 
 

@@ -115,20 +115,23 @@ class PIMCAgent:
     * ``solver_nodes``, ``solver_time``: limits of one world's search (nodes,
       seconds; None: no limit); a world whose search hits one is valued by
       playouts instead;
-    * ``solver_table_mb``: the solver's transposition table (kept between
-      decisions: its entries are exact for any world);
+    * ``solver_table_mb``: the solver's transposition table (cleared at
+      each decision: a table warmed by earlier decisions would let a search
+      finish within ``solver_nodes`` that a cold one does not, and make a
+      decision depend on what the agent did before);
     * ``aggregate``: ``"mean"`` or ``"vote"``;
     * ``seed``: any int (the same seed, the same choices);
     * ``threads``: threads for the playouts (the values never depend on it);
     * ``rules``: the rules of the game played (an observation does not name
       them).
 
-    One agent serves one decision at a time (its solver's table is shared
-    between decisions); use one agent per thread.
+    One agent serves one decision at a time (its solver's table is reused
+    between decisions); use one agent per thread.  An agent pickles as its
+    parameters (for worker processes: :mod:`ddz_fast.arena` on Ray).
     """
 
     __slots__ = ("_worlds", "_rollouts", "_policy", "_solver_cards", "_solver_nodes", "_solver_time",
-                 "_aggregate", "_seed", "_threads", "_rules", "_solver")
+                 "_aggregate", "_seed", "_threads", "_rules", "_solver", "_table_mb")
 
     def __init__(self, worlds: int = 32, *, rollouts: int = 1, policy: str = "bot",
                  solver_cards: int = 16, solver_nodes: Optional[int] = 20000,
@@ -147,6 +150,15 @@ class PIMCAgent:
         self._threads = int(check_threads(threads))
         self._rules: Rules = resolve_rules(rules)
         self._solver = Solver(solver_table_mb)
+        self._table_mb = self._solver.table_mb
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        self._check_ready()
+        return (_restore, (self._worlds, {
+            "rollouts": self._rollouts, "policy": self._policy, "solver_cards": self._solver_cards,
+            "solver_nodes": self._solver_nodes, "solver_time": self._solver_time,
+            "solver_table_mb": self._table_mb, "aggregate": self._aggregate, "seed": self._seed,
+            "threads": self._threads, "rules": self._rules}))
 
     # -- parameters (read-only) ----------------------------------------------------
     worlds = property(lambda self: self._worlds, doc="Worlds sampled per decision.")
@@ -204,10 +216,13 @@ class PIMCAgent:
         return self._evaluate(obs, self._moves(obs.legal_actions if legal_actions is None else legal_actions))
 
     # -- inside --------------------------------------------------------------------
-    def _check(self, observation: object) -> Observation:
+    def _check_ready(self) -> None:
         if not isinstance(getattr(self, "_solver", None), Solver):
             raise TypeError("this PIMCAgent was never initialised (made without __init__): "
                             "make one with PIMCAgent(...)")
+
+    def _check(self, observation: object) -> Observation:
+        self._check_ready()
         if not isinstance(observation, Observation):
             raise TypeError(f"a PIMCAgent takes an Observation, not {type(observation).__name__}")
         if len(observation.hand_sizes) != self._rules.players:
@@ -258,7 +273,9 @@ class PIMCAgent:
     def _solve_worlds(self, obs: Observation, moves: Tuple[Move, ...], worlds: npt.NDArray[np.uint8],
                       last: Optional[Move], values: npt.NDArray[np.float64],
                       solved: npt.NDArray[np.bool_]) -> None:
-        solver = self._solver
+        # A fresh table for every decision (see solver_table_mb); the worlds
+        # of one decision share it, always in the same order.
+        solver = self._solver = Solver(self._table_mb)
         index = {m: i for i, m in enumerate(moves)}
         # One checked position; each world only swaps the hands in (they come
         # from the sampler, so they fit the position by construction).
@@ -284,3 +301,7 @@ class PIMCAgent:
         votes = np.bincount(np.argmax(values, axis=1), minlength=values.shape[1])
         top = np.flatnonzero(votes == votes.max())
         return int(top[np.argmax(mean[top])])
+
+
+def _restore(worlds: int, options: Any) -> PIMCAgent:
+    return PIMCAgent(worlds, **options)
