@@ -1530,7 +1530,7 @@ cdef class Game:
                 gs_sample_world(s, p, &rs, op + i * players * 15)
         return out
 
-    def rollout(self, n, *, policy="random", seed=0, threads=1):
+    def rollout(self, n, *, policy="random", seed=0, threads=1, worlds=None):
         """Play ``n`` games to the end from this state, entirely in compiled
         code without the GIL, and return their outcomes as
         :class:`~ddz_fast.game_values.Rollouts` arrays.
@@ -1539,12 +1539,29 @@ cdef class Game:
         actions; rollout i draws from ``policy_seed(game_seed(seed, i))``)
         or ``"bot"`` (every seat plays the simple bot; deterministic).  The
         results depend only on the state, ``policy``, ``seed`` and ``i``:
-        never on ``threads``.  The game itself is not changed."""
+        never on ``threads``.  The game itself is not changed.
+
+        ``worlds`` (play phase only): a ``(w, players, 15)`` uint8 array of
+        hands, each giving every seat its current number of cards and
+        fitting in the deck with the cards played; then ``n`` games are
+        played in each world, every hand replaced by the world's (rows ``j *
+        n .. j * n + n - 1`` for world ``j``; rollout ``i`` of all draws as
+        above).  For estimates over the cards a player cannot see, e.g. of
+        a hand's value as landlord (:mod:`ddz_fast.bidding`)."""
         self._check()
         cdef Py_ssize_t count = as_int(n, "n", 0, 1 << 40)
         cdef int k = as_threads(threads)
         cdef int pol = _policy_code(policy)
-        return _run_rollouts(&self.st, self.rc, pol, as_seed(seed, "seed"), count, k)
+        cdef uint64_t sd = as_seed(seed, "seed")
+        if worlds is None:
+            return _run_rollouts(&self.st, self.rc, pol, sd, count, k, NULL, 0)
+        if self.st.phase != PH_PLAY:
+            raise ValueError(f"rollout with worlds needs the play phase, not {self.phase.name}")
+        w = _checked_worlds(&self.st, worlds, False)
+        cdef const unsigned char[:, :, ::1] wv = w
+        if w.shape[0] == 0 or count == 0:
+            return _run_rollouts(&self.st, self.rc, pol, sd, 0, k, NULL, 0)
+        return _run_rollouts(&self.st, self.rc, pol, sd, count * w.shape[0], k, &wv[0, 0, 0], count)
 
     def move_values(self, worlds, moves, *, rollouts=1, policy="bot", seed=0, threads=1):
         """For search code (a PIMC agent): the value of each move of the
@@ -1572,36 +1589,9 @@ cdef class Game:
         cdef int pol = _policy_code(policy)
         if pol == POLICY_BOT:
             reps = 1
-        if not isinstance(worlds, np.ndarray) or type(worlds) is not np.ndarray:
-            raise TypeError(f"worlds must be a numpy array, not {type(worlds).__name__}")
-        if worlds.dtype != np.uint8 or worlds.ndim != 3 or worlds.shape[1:] != (s.players, 15):
-            raise ValueError(f"worlds must be a uint8 array of shape (n, {s.players}, 15), "
-                             f"not {worlds.dtype} {worlds.shape}")
-        w = np.ascontiguousarray(worlds)
+        w = _checked_worlds(s, worlds, True)
         cdef const unsigned char[:, :, ::1] wv = w
-        cdef Py_ssize_t nw = w.shape[0], i, m
-        cdef int t, r, tot
-        cdef int room[15]
-        for r in range(15):
-            room[r] = (s.decks if r >= 13 else 4 * s.decks) - s.gone[r]
-            for t in range(s.players):
-                room[r] -= s.played[t][r]
-        for i in range(nw):
-            for t in range(s.players):
-                tot = 0
-                for r in range(15):
-                    tot += wv[i, t, r]
-                    if t == s.to_move and wv[i, t, r] != s.hands[t][r]:
-                        raise ValueError(f"world {i} changes the hand of seat {t}, the player to move")
-                if tot != s.ncards[t]:
-                    raise ValueError(f"world {i} gives seat {t} {tot} cards; it holds {s.ncards[t]}")
-            for r in range(15):
-                tot = 0
-                for t in range(s.players):
-                    tot += wv[i, t, r]
-                if tot > room[r]:
-                    raise ValueError(f"world {i} holds more cards of {'3456789TJQKA2BR'[r]} "
-                                     f"than the deck has left")
+        cdef Py_ssize_t nw = w.shape[0], m
         if isinstance(moves, (str, bytes, Move)):
             raise TypeError("moves must be a sequence of Moves (e.g. a MoveList)")
         move_list = list(moves)
@@ -1650,6 +1640,44 @@ cdef class Game:
             gs_free(base)
         _check_jobs(jobs, "move_values")
         return out
+
+
+cdef object _checked_worlds(const GState* s, object worlds, bint mover_fixed):
+    """``worlds`` as a C-contiguous (n, players, 15) uint8 array of hands that
+    fit the state: every seat its current number of cards, the cards in the
+    deck with those played (and, with ``mover_fixed``, the hand of the
+    player to move unchanged); else TypeError/ValueError naming the world."""
+    if not isinstance(worlds, np.ndarray) or type(worlds) is not np.ndarray:
+        raise TypeError(f"worlds must be a numpy array, not {type(worlds).__name__}")
+    if worlds.dtype != np.uint8 or worlds.ndim != 3 or worlds.shape[1:] != (s.players, 15):
+        raise ValueError(f"worlds must be a uint8 array of shape (n, {s.players}, 15), "
+                         f"not {worlds.dtype} {worlds.shape}")
+    w = np.array(worlds, order="C", copy=True)   # owned: nothing can change it during the run
+    cdef const unsigned char[:, :, ::1] wv = w
+    cdef Py_ssize_t i
+    cdef int t, r, tot
+    cdef int room[15]
+    for r in range(15):
+        room[r] = (s.decks if r >= 13 else 4 * s.decks) - s.gone[r]
+        for t in range(s.players):
+            room[r] -= s.played[t][r]
+    for i in range(wv.shape[0]):
+        for t in range(s.players):
+            tot = 0
+            for r in range(15):
+                tot += wv[i, t, r]
+                if mover_fixed and t == s.to_move and wv[i, t, r] != s.hands[t][r]:
+                    raise ValueError(f"world {i} changes the hand of seat {t}, the player to move")
+            if tot != s.ncards[t]:
+                raise ValueError(f"world {i} gives seat {t} {tot} cards; it holds {s.ncards[t]}")
+        for r in range(15):
+            tot = 0
+            for t in range(s.players):
+                tot += wv[i, t, r]
+            if tot > room[r]:
+                raise ValueError(f"world {i} holds more cards of {'3456789TJQKA2BR'[r]} "
+                                 f"than the deck has left")
+    return w
 
 
 cdef int _policy_code(object policy) except -1:
@@ -1806,6 +1834,8 @@ cdef const GState* game_state(object game) except NULL:
 cdef class _Job:
     """One contiguous part of a run of games, played without the GIL."""
     cdef const GState* base       # ROLLOUT: the start state (owned by the caller)
+    cdef const unsigned char* worlds   # ROLLOUT: NULL, or the hands of game i // per_world
+    cdef Py_ssize_t per_world
     cdef const RulesC* rc
     cdef int players, hand_size, policy
     cdef bint rob, rollout
@@ -1843,6 +1873,10 @@ cdef class _Job:
             g = ddz_game_seed(self.seed, self.first + <uint64_t>i)
             if self.rollout:
                 gs_copy(s, self.base)
+                if self.worlds != NULL:
+                    for t in range(self.players):
+                        for r in range(15):
+                            s.hands[t][r] = self.worlds[((i // self.per_world) * self.players + t) * 15 + r]
             else:
                 gs_new_game(s, g)
             ps = ddz_policy_seed(g)
@@ -1957,7 +1991,7 @@ cdef int _check_jobs(list jobs, str what) except -1:
 
 
 cdef object _run_rollouts(const GState* st, const RulesC* rc, int policy, uint64_t seed,
-                          Py_ssize_t n, int threads):
+                          Py_ssize_t n, int threads, const unsigned char* worlds, Py_ssize_t per_world):
     cdef int players = st.players
     cdef _Job job
     cdef GState* base = gs_alloc(players)
@@ -1977,6 +2011,8 @@ cdef object _run_rollouts(const GState* st, const RulesC* rc, int policy, uint64
             job.players = players
             job.policy = policy
             job.rollout = True
+            job.worlds = worlds
+            job.per_world = per_world
             job.seed = seed
             job.first = 0
             job.start = start

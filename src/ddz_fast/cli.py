@@ -107,7 +107,8 @@ def _cmd_record(args: argparse.Namespace, rules: Rules) -> int:
     s = record(args.record, args.games, rules=rules, seed=args.seed, policy=args.policy,
                tables=args.tables, threads=args.threads, games_per_shard=args.shard_games,
                observation_type=args.observation_type, compression=args.compression,
-               overwrite=args.overwrite, progress=not args.quiet)
+               overwrite=args.overwrite, progress=not args.quiet,
+               independent_shards=args.independent_shards, ray=args.ray)
     summary = {"directory": s.directory, "files": len(s.files), "games": s.games, "steps": s.steps,
                "seconds": round(s.seconds, 3), "games_per_second": round(s.games_per_second, 1),
                "rules": rules.name, "policy": args.policy, "seed": args.seed}
@@ -133,6 +134,8 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
         return _cmd_record(args, rules)
     if args.policy != "random":
         raise ValueError("--policy needs --record (the summary plays uniformly random games)")
+    if args.ray is not None or args.independent_shards:
+        raise ValueError("--ray and --independent-shards need --record")
     total = args.games
     # Chunks only pace the progress bar: game i's seed depends on i alone.
     chunk = max(500, -(-total // 100))
@@ -503,6 +506,10 @@ def build_parser() -> argparse.ArgumentParser:
                     choices=["zstd", "snappy", "lz4", "gzip", "brotli", "none"],
                     help="with --record: Parquet compression (default lz4)")
     sp.add_argument("--overwrite", action="store_true", help="with --record: replace a dataset in DIR")
+    sp.add_argument("--independent-shards", action="store_true",
+                    help="with --record: each file a seeded run of its own (what --ray records)")
+    sp.add_argument("--ray", metavar="ADDRESS",
+                    help="with --record: record the shards as Ray tasks (auto, local or an address)")
     sp.set_defaults(func=_cmd_selfplay)
 
     pl = sub.add_parser("play", help="play against simple bots in the terminal")

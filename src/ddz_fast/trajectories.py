@@ -58,6 +58,7 @@ import numpy.typing as npt
 
 from ._checks import check_int, check_seed, check_threads
 from ._progress import Progress
+from ._rng import game_seed
 from ._vec import StepRecorder, VecGame
 from ._version import __version__
 from .envs.observation import ObservationLayout
@@ -140,7 +141,8 @@ def _policy_actions(policy: Policy, vg: VecGame, rng: np.random.Generator) -> An
 def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", seed: int = 0,
            policy: Policy = "random", tables: int = 1024, threads: int = 1,
            games_per_shard: int = 100_000, observation_type: str = "binary",
-           compression: str = "lz4", overwrite: bool = False, progress: bool = False) -> RecordSummary:
+           compression: str = "lz4", overwrite: bool = False, progress: bool = False,
+           independent_shards: bool = False, ray: Optional[str] = None) -> RecordSummary:
     """Play ``games`` games and write every step to ``directory/part-NNNNN.parquet``.
 
     ``policy``: ``"random"`` (a uniformly random legal action, drawn from a
@@ -154,9 +156,17 @@ def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", se
     that already holds ``part-*.parquet`` files is refused unless
     ``overwrite`` (which deletes them first).  ``progress`` draws a progress
     bar on stderr.
+
+    ``independent_shards``: shard ``k`` (file ``part-k``) is a run of its
+    own, of ``games_per_shard`` games (the last one fewer) seeded
+    ``game_seed(seed, k)`` (its games numbered from ``k *
+    games_per_shard``), so shards can be recorded apart.  ``ray`` records
+    them as Ray tasks (``"auto"``, ``"local"`` or a cluster address; the
+    ``ray`` extra; ``directory`` must be one every worker can write, e.g. a
+    shared file system), with files identical to the local
+    ``independent_shards=True`` run.
     """
-    pa = _pyarrow()
-    import pyarrow.parquet as pq
+    _pyarrow()
 
     total = check_int(games, "games", 1, 1 << 40)
     n = check_int(tables, "tables", 1, 1 << 20)
@@ -172,7 +182,8 @@ def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", se
         raise ValueError(f"observation_type must be 'binary' or 'list', not {observation_type!r}")
     if not isinstance(compression, str) or compression not in _COMPRESSIONS:
         raise ValueError(f"compression must be one of {', '.join(_COMPRESSIONS)}, not {compression!r}")
-    for name, flag in (("overwrite", overwrite), ("progress", progress)):
+    for name, flag in (("overwrite", overwrite), ("progress", progress),
+                       ("independent_shards", independent_shards)):
         if type(flag) is not bool:
             raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
     if not isinstance(directory, (str, os.PathLike)):
@@ -187,7 +198,45 @@ def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", se
                          "pass overwrite=True (--overwrite) to replace it")
     for f in old:
         os.remove(f)
+    started = time.perf_counter()
+    bar = Progress("record", total, enabled=progress)
+    try:
+        if not independent_shards and ray is None:
+            files, done, steps = _record_run(out_dir, 0, total, 0, run_seed, r, policy, n, threads, per_shard,
+                                             observation_type, compression, bar.update)
+        else:
+            calls = [(out_dir, k, min(per_shard, total - first), first, run_seed, r, policy, n, threads,
+                      per_shard, observation_type, compression, None, k)
+                     for k, first in enumerate(range(0, total, per_shard))]
+            if ray is None:
+                parts = []
+                for c in calls:
+                    parts.append(_record_run(*c))
+                    bar.update(sum(p[1] for p in parts))
+            else:
+                from ._ray import map_on_ray
+                parts = map_on_ray(ray, _record_run, calls, bar.update, lambda i: calls[i][2])
+            files = tuple(f for p in parts for f in p[0])
+            done, steps = sum(p[1] for p in parts), sum(p[2] for p in parts)
+    finally:
+        bar.close()
+    return RecordSummary(out_dir, files, done, steps, time.perf_counter() - started)
 
+
+def _record_run(out_dir: str, first_file: int, total: int, first_game: int, run_seed: int, r: Rules,
+                policy: Policy, n: int, threads: int, per_shard: int, observation_type: str,
+                compression: str, progress: Optional[Callable[[int], None]],
+                shard: Optional[int] = None) -> Tuple[Tuple[str, ...], int, int]:
+    """One seeded run of ``total`` games into files ``part-{first_file}...``
+    (with ``shard``: shard ``shard`` of an independent-shards recording,
+    seeded ``game_seed(run_seed, shard)``).  Returns (files, games, steps)."""
+    pa = _pyarrow()
+    import pyarrow.parquet as pq
+
+    meta: Dict[str, Any] = {}
+    if shard is not None:
+        meta = {"shard": shard, "shard_seed": game_seed(run_seed, shard), "first_game": first_game}
+        run_seed = game_seed(run_seed, shard)
     vg = VecGame(n, r, run_seed, threads=threads, observations=True, bot=policy == "bot")
     rec = StepRecorder(vg, total)
     layout = ObservationLayout(r)
@@ -197,15 +246,13 @@ def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", se
         "rules": _rules_dict(r), "seed": run_seed,
         "policy": policy if isinstance(policy, str) else getattr(policy, "__name__", "callable"),
         "tables": n, "n_moves": vg.n_moves, "n_actions": vg.n_actions,
-        "observation_fields": {k: [s.start, s.stop] for k, s in layout.fields.items()},
+        "observation_fields": {k: [s.start, s.stop] for k, s in layout.fields.items()}, **meta,
     }).encode()})
     rng = np.random.default_rng(run_seed)
     files: List[str] = []
     steps = 0
     writer: Any = None
     shard_games = 0
-    bar = Progress("record", total, enabled=progress)
-    started = time.perf_counter()
 
     def write(c: Dict[str, np.ndarray]) -> None:
         """One row group of whole games into the current shard."""
@@ -223,7 +270,7 @@ def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", se
         else:
             obs_col = pa.FixedSizeListArray.from_arrays(pa.array(obs.reshape(-1)), layout.size)
         table = pa.Table.from_arrays([
-            pa.array(c["game"]), pa.array(c["step"]), pa.array(c["seat"]), obs_col,
+            pa.array(c["game"] + first_game), pa.array(c["step"]), pa.array(c["seat"]), obs_col,
             pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), pa.array(c["legal_ids"])),
             pa.array(c["action"]), pa.array(c["reward"]), pa.array(c["done"]),
             pa.array(c["final_score"]), pa.array(c["win"]), pa.array(c["landlord"]),
@@ -231,7 +278,7 @@ def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", se
         ], schema=schema)
         if writer is None:
             # No dictionaries and no statistics: they cost more than they save here.
-            writer = pq.ParquetWriter(_shard_name(out_dir, len(files)) + ".tmp", schema,
+            writer = pq.ParquetWriter(_shard_name(out_dir, first_file + len(files)) + ".tmp", schema,
                                       compression=None if compression == "none" else compression,
                                       use_dictionary=False, write_statistics=False)
         writer.write_table(table, row_group_size=m)
@@ -242,7 +289,7 @@ def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", se
         nonlocal writer, shard_games
         if writer is not None:
             writer.close()
-            name = _shard_name(out_dir, len(files))
+            name = _shard_name(out_dir, first_file + len(files))
             os.replace(name + ".tmp", name)
             files.append(name)
         writer, shard_games = None, 0
@@ -255,15 +302,15 @@ def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", se
             if (rec.pending_rows >= _ROWS_PER_GROUP or rec.games == total
                     or shard_games + rec.pending_games >= per_shard):
                 write(rec.take())
-                bar.update(rec.games)
+                if progress is not None:
+                    progress(rec.games)
                 if shard_games >= per_shard or rec.games == total:
                     close_shard()
     finally:
         if writer is not None:          # an error: no partial shard is left behind
             writer.close()
-            os.remove(_shard_name(out_dir, len(files)) + ".tmp")
-    bar.close()
-    return RecordSummary(out_dir, tuple(files), rec.games, steps, time.perf_counter() - started)
+            os.remove(_shard_name(out_dir, first_file + len(files)) + ".tmp")
+    return tuple(files), rec.games, steps
 
 
 def _shard_name(directory: str, k: int) -> str:
