@@ -54,7 +54,7 @@ import itertools
 import json
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union, cast
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -141,14 +141,17 @@ class _Random(_Player):
         count = vg.legal_offsets[tables + 1] - lo
         key = _mix(self.salt ^ _mix(run.item[tables].astype(np.uint64))) + run.steps[tables].astype(np.uint64)
         pick = (_mix(key) % count.astype(np.uint64)).astype(np.int64)
-        return vg.legal_ids[lo + pick].astype(np.int64)
+        ids: npt.NDArray[np.int64] = vg.legal_ids[lo + pick].astype(np.int64)
+        return ids
 
 
 class _Bot(_Player):
     name = "simple"
 
     def actions(self, run: "_Run", tables: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
-        ids: npt.NDArray[np.int64] = run.vg.bot_actions[tables].astype(np.int64)
+        bot = run.vg.bot_actions
+        assert bot is not None                  # the VecGame was made with bot=True
+        ids: npt.NDArray[np.int64] = bot[tables].astype(np.int64)
         return ids
 
 
@@ -160,13 +163,14 @@ class _Batch(_Player):
     def actions(self, run: "_Run", tables: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
         out = self.agent.act_batch(run.vg, tables.copy())
         try:
-            ids = np.asarray(out)
+            ids: npt.NDArray[Any] = np.asarray(out)
         except Exception:
             ids = np.empty(0)
         if ids.shape != (len(tables),) or ids.dtype.kind not in "iu":
             raise ValueError(f"agent {self.name!r}: act_batch must return {len(tables)} integer action ids, "
                              f"got {type(out).__name__} {getattr(ids, 'dtype', '')} {getattr(ids, 'shape', '')}")
-        return ids.astype(np.int64)
+        res: npt.NDArray[np.int64] = ids.astype(np.int64)
+        return res
 
 
 class _PerObservation(_Player):
@@ -444,7 +448,7 @@ class ArenaResult:
         D = self.deals if deals is None else check_int(deals, "deals", 0, self.deals)
         keep = d < D
         x = (win if metric == "wp" else pts)[keep]
-        sums = np.bincount(d[keep], weights=x, minlength=D)
+        sums = np.bincount(d[keep], weights=x, minlength=D).astype(np.float64)
         counts = np.bincount(d[keep], minlength=D).astype(np.float64)
         st = clustered_mean(sums, counts)
         if metric == "wp" and st.units:

@@ -76,10 +76,10 @@ def deal_unseen(hand: npt.NDArray[np.uint8], unseen: npt.NDArray[np.uint8], seat
     rows = np.arange(samples)[:, None]
     out[:, seat] = hand
     # the kitty goes to the landlord; the rest in blocks to the other seats
-    np.add.at(out, (rows, seat, shuffled[:, :kitty]), 1)
+    np.add.at(out, (rows, np.intp(seat), shuffled[:, :kitty]), 1)
     for j in range(1, P):
         block = shuffled[:, kitty + (j - 1) * each: kitty + j * each]
-        np.add.at(out, (rows, (seat + j) % P, block), 1)
+        np.add.at(out, (rows, np.intp((seat + j) % P), block), 1)
     return out
 
 
@@ -136,7 +136,8 @@ def landlord_value(hand: CardsLike, *, seat: int = 0, samples: int = 1000, polic
         reps = 1
     # Nobody has played yet: played=0 everywhere keeps spring scoring exact.
     g = Game.from_position(worlds[0], p, 1, p, rules=r, played=[0] * r.players)
-    out = g.rollout(reps, policy=policy, seed=game_seed(sd, 1), threads=threads, worlds=worlds)
+    out = g.rollout(reps, policy="bot" if policy == "bot" else "random", seed=game_seed(sd, 1),
+                    threads=threads, worlds=worlds)
     won = out.landlord_won.reshape(n, reps).astype(np.float64).sum(axis=1)
     pts = out.scores[:, p].reshape(n, reps).astype(np.float64).sum(axis=1)
     counts = np.full(n, float(reps))
