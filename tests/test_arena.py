@@ -329,6 +329,17 @@ def test_cli_arena_prints_the_library_result(capsys):
     assert "cannot import" in capsys.readouterr().err
 
 
+def test_cli_arena_writes_the_per_deal_table(tmp_path, capsys):
+    import csv
+    path = tmp_path / "deals.csv"
+    assert main(["arena", "simple", "random", "--deals", "12", "--seed", "2", "-q", "--per-deal", str(path)]) == 0
+    rows = list(csv.DictReader(path.open()))
+    expected = arena.play(["simple", "random"], deals=12, seed=2).per_deal()
+    assert len(rows) == 12
+    assert [int(r["simple points"]) for r in rows] == [e["simple points"] for e in expected]
+    assert [int(r["seed"]) for r in rows] == [game_seed(2, k) for k in range(12)]
+
+
 def test_cli_arena_writes_a_plot(tmp_path, capsys):
     from optional import require
     require("matplotlib")

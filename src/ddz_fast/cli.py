@@ -181,6 +181,13 @@ def _cmd_arena(args: argparse.Namespace) -> int:
                tables=args.tables, ray=args.ray, progress=not args.quiet)
     if args.plot:
         res.plot(args.plot)
+    if args.per_deal:
+        import csv
+        rows = res.per_deal()
+        with open(args.per_deal, "w", newline="", encoding="utf-8") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0]))
+            w.writeheader()
+            w.writerows(rows)
     if args.json:
         print(res.to_json())
     else:
@@ -548,6 +555,8 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("--ray", metavar="ADDRESS",
                     help="run on Ray: auto, local, or a cluster address (needs the ray extra)")
     ar.add_argument("--plot", metavar="FILE", help="write a figure of WP/ADP and their convergence (matplotlib)")
+    ar.add_argument("--per-deal", metavar="FILE.csv",
+                    help="write one row per deal (its seed, each agent's points and wins) as CSV")
     ar.add_argument("--json", action="store_true", help="print the results as JSON")
     ar.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     ar.set_defaults(func=_cmd_arena)
