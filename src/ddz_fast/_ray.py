@@ -3,6 +3,7 @@ a dataset recording as Ray tasks, gathered in order, so a cluster gives the
 same results as one machine (docs/arena.md "On a Ray cluster")."""
 from __future__ import annotations
 
+import logging
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -26,7 +27,8 @@ def connect(address: str) -> Any:
     except ImportError:
         raise ImportError("--ray needs Ray: pip install 'ddz-fast[ray]'") from None
     if not ray.is_initialized():
-        opts = {"include_dashboard": False, "log_to_driver": False}
+        # quiet: our progress bar and results are the output
+        opts = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
         if address == "auto":
             ray.init(**opts)
         elif address == "local":
