@@ -351,3 +351,29 @@ def test_the_aggregates_differ_only_in_how_worlds_are_combined() -> None:
     votes = np.bincount(np.argmax(vote.values, axis=1), minlength=len(vote.moves))
     assert votes[vote.choice] == votes.max()
     assert isinstance(vote.move, Move)
+
+
+def test_a_decision_does_not_depend_on_the_decisions_before_it() -> None:
+    """The solver's table starts empty at every decision: a table warmed by
+    earlier decisions would let a node-limited search finish that a cold
+    one does not."""
+    g = _to_play(6)
+    positions = []
+    while not g.is_over:
+        if sum(g.hand_sizes) <= 30 and len(g.legal_actions()) > 1:
+            positions.append(g.observation(g.to_move))
+        g.step(simple_bot(g.observation(g.to_move)))
+    assert len(positions) >= 3
+    target = positions[-1]
+
+    def agent() -> PIMCAgent:
+        return PIMCAgent(16, seed=4, solver_cards=54, solver_nodes=3000)
+
+    cold = agent().evaluate(target)
+    warm_agent = agent()
+    for o in positions[:-1]:
+        warm_agent.evaluate(o)
+    warm = warm_agent.evaluate(target)
+    assert np.array_equal(cold.solved, warm.solved)
+    assert np.array_equal(cold.values, warm.values)
+    assert cold.choice == warm.choice
