@@ -327,6 +327,8 @@ def test_cli_arena_prints_the_library_result(capsys):
     assert "2 agents" in capsys.readouterr().err
     assert main(["arena", "simple", "nobody:x", "--deals", "5", "-q"]) == 2
     assert "cannot import" in capsys.readouterr().err
+    assert main(["arena", "simple", "random", "--deals", str(10 ** 11), "-q"]) == 2
+    assert "out of memory" in capsys.readouterr().err
 
 
 def test_cli_arena_writes_the_per_deal_table(tmp_path, capsys):

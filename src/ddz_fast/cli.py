@@ -572,6 +572,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     except (ValueError, TypeError, ImportError) as e:
         print(f"ddz-fast: error: {e}", file=sys.stderr)
         return 2
+    except MemoryError:
+        print("ddz-fast: error: out of memory (ask for fewer games or deals)", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         # The reader went away (``ddz-fast ... | head``): not an error of ours.
         devnull = os.open(os.devnull, os.O_WRONLY)
