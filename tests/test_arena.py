@@ -260,6 +260,20 @@ def test_load_agent_names_and_module_attributes(monkeypatch):
         load_agent(3)
 
 
+def test_pimc_takes_options_by_name():
+    assert load_agent("pimc(worlds=8, solver_cards=10)") == "pimc(worlds=8, solver_cards=10)"
+    res = arena.play(["pimc(worlds=8, solver_cards=10)", "simple"], deals=2, seed=1)
+    ref = arena.play([PIMCAgent(8, solver_cards=10, seed=game_seed(1, 0)), "simple"], deals=2, seed=1)
+    assert np.array_equal(res.scores, ref.scores)
+    assert res.labels[0] == "pimc(worlds=8, solver_cards=10)"
+    for bad, match in (("pimc(worlds=0)", "worlds 0 is out of range"), ("pimc(wrlds=3)", "wrlds"),
+                       ("pimc(seed=3)", "comes from the arena"), ("simple(x=1)", "only pimc"),
+                       ("pimc(3)", "name=value"), ("pimc(worlds=open)", "name=value"),
+                       ("pimc(worlds=8", "name=value")):
+        with pytest.raises(ValueError, match=match):
+            load_agent(bad)
+
+
 def test_bad_arguments_are_refused_before_anything_runs():
     with pytest.raises(ValueError, match="2 agents or one per seat"):
         arena.play(["simple"] * 3 + ["random"], deals=1)

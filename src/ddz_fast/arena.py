@@ -49,6 +49,7 @@ built-in ones are.
 """
 from __future__ import annotations
 
+import ast
 import importlib
 import itertools
 import json
@@ -83,12 +84,42 @@ AgentLike = Union[str, Callable[..., Any], Any]
 # Agents
 # ---------------------------------------------------------------------------
 
+def _builtin(spec: str) -> Optional[Tuple[str, Dict[str, Any]]]:
+    """``(name, options)`` of a built-in agent name, ``pimc(worlds=64,
+    threads=2)`` included (literal option values); None for other names."""
+    name, paren, rest = spec.partition("(")
+    name = name.strip()
+    if name not in BUILTIN_AGENTS:
+        return None
+    if not paren:
+        return name, {}
+    if name != "pimc":
+        raise ValueError(f"agent {spec!r}: only pimc takes options")
+    try:
+        call = ast.parse(f"f({rest}", mode="eval").body
+        assert isinstance(call, ast.Call) and not call.args
+        options = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+        assert all(k is not None for k in options)
+    except (SyntaxError, ValueError, AssertionError):
+        raise ValueError(f"agent {spec!r}: write options as pimc(name=value, ...), "
+                         "e.g. pimc(worlds=64, threads=2)") from None
+    for bad in ("seed", "rules"):
+        if bad in options:
+            raise ValueError(f"agent {spec!r}: {bad} comes from the arena run")
+    try:
+        PIMCAgent(**options)                # checked here, by the agent's own checks
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"agent {spec!r}: {e}") from None
+    return name, options
+
+
 def load_agent(spec: str) -> Any:
-    """A built-in agent name as is, or the object named by ``module:attribute``
-    (a class is instantiated with no arguments)."""
+    """A built-in agent name as is (``pimc`` may take options:
+    ``pimc(worlds=64)``), or the object named by ``module:attribute`` (a
+    class is instantiated with no arguments)."""
     if not isinstance(spec, str):
         raise TypeError(f"an agent name must be a str, not {type(spec).__name__}")
-    if spec in BUILTIN_AGENTS:
+    if _builtin(spec) is not None:
         return spec
     module, sep, attr = spec.partition(":")
     if not sep or not module or not attr:
@@ -197,12 +228,14 @@ class _PerObservation(_Player):
 
 def _player(agent: AgentLike, index: int, seed: int, rules: Rules) -> _Player:
     if isinstance(agent, str):
-        if agent == "random":
+        found = _builtin(agent)
+        name, options = found if found is not None else ("", {})
+        if name == "random":
             return _Random(game_seed(seed ^ 0xA4E7A, index))
-        if agent in ("simple", "bot"):
+        if name in ("simple", "bot"):
             return _Bot()
-        if agent == "pimc":
-            return _PerObservation(PIMCAgent(seed=game_seed(seed, index), rules=rules), "pimc")
+        if name == "pimc":
+            return _PerObservation(PIMCAgent(seed=game_seed(seed, index), rules=rules, **options), agent)
         raise ValueError(f"unknown agent {agent!r}: use one of {', '.join(BUILTIN_AGENTS)}, a callable "
                          "or an object with act_batch")
     if agent is simple_bot:
