@@ -98,8 +98,8 @@ def _builtin(spec: str) -> Optional[Tuple[str, Dict[str, Any]]]:
     try:
         call = ast.parse(f"f({rest}", mode="eval").body
         assert isinstance(call, ast.Call) and not call.args
-        options = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
-        assert all(k is not None for k in options)
+        assert all(k.arg is not None for k in call.keywords)
+        options: Dict[str, Any] = {str(k.arg): ast.literal_eval(k.value) for k in call.keywords}
     except (SyntaxError, ValueError, AssertionError):
         raise ValueError(f"agent {spec!r}: write options as pimc(name=value, ...), "
                          "e.g. pimc(worlds=64, threads=2)") from None
