@@ -221,6 +221,8 @@ def test_summary_json_format_per_deal_and_games():
     rows = res.per_deal()
     assert len(rows) == 10 and rows[3]["seed"] == game_seed(2, 3)
     assert sum(r["simple points"] + r["random points"] for r in rows) == 0
+    with pytest.raises(ValueError, match="read-only"):
+        res.scores[0, 0] = 5
     games = list(res.games())
     assert len(games) == 20 and games[1]["rotation"] == 1 and sum(games[0]["scores"]) == 0
 

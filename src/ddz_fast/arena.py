@@ -445,6 +445,8 @@ class ArenaResult:
         # the landlord's score is (players - 1) times a farmer's, in size
         self.landlord = np.argmax(np.abs(scores), axis=1).astype(np.int64)
         self.landlord_won = scores[np.arange(G), self.landlord] > 0
+        for a in (self.deal, self.rotation, self.seats, self.scores, self.landlord, self.landlord_won):
+            a.setflags(write=False)         # the record of the run: read-only
 
     def __len__(self) -> int:
         return len(self.scores)
