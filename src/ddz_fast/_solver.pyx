@@ -26,10 +26,10 @@ from libc.string cimport memcpy, memset
 
 import threading
 
-from ._move cimport make_move, K_PASS, K_BOMB, K_ROCKET
+from ._move cimport make_move, K_PASS, K_BOMB
 from ._kernels cimport (
-    RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_free, gen_moves, row_info,
-    valid_move_c,
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_KINDS, out_init, out_free, gen_moves, row_info,
+    valid_move_c, classify_c, count_moves_c,
 )
 from ._fast cimport rules_c
 
@@ -59,8 +59,15 @@ cdef extern from *:
     static int ddz_load(volatile int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static void ddz_store(volatile int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     #endif
+    static void ddz_prefetch(const void* p) {
+    #if defined(__GNUC__)
+        __builtin_prefetch(p);
+        __builtin_prefetch((const char*)p + 64);
+    #endif
+    }
     """
     double ddz_now() noexcept nogil
+    void ddz_prefetch(const void* p) noexcept nogil
     int ddz_load(volatile int* p) noexcept nogil
     void ddz_store(volatile int* p, int v) noexcept nogil
 
@@ -68,6 +75,7 @@ cdef extern from *:
 cdef enum:
     NSEATS = 4
     BUCKET = 4                  # entries per table bucket
+    FIRST_BUCKETS = 512         # a table starts this small and doubles when 3/4 full
     CHECK_EVERY = 4095          # nodes between clock / stop-flag checks (mask)
     # why a search stopped early (Ctx.aborted)
     AB_NONE = 0
@@ -111,8 +119,11 @@ cdef struct Ctx:
     int total[4]                # cards in each hand
     # transposition table: nbuckets * BUCKET entries of W words
     unsigned long long* tt
-    size_t nbuckets
+    size_t nbuckets             # buckets now (a power of two) ...
+    size_t max_nbuckets         # ... doubled up to this (the size limit)
+    size_t nstored              # occupied entries
     int W
+    unsigned long long hw[4]    # the hands packed (pack_hand), kept in step
     # limits and counters
     long long nodes
     long long max_nodes         # 0: none
@@ -123,6 +134,13 @@ cdef struct Ctx:
     Ply* plies
     int nplies
     int history[2][512]         # cut-off counts per side and move hash
+    # fewest plays that empty a hand alone (move ordering): memo and buffers
+    unsigned long long* mp_keys  # packed hand + 1 (0: empty slot)
+    unsigned char* mp_vals
+    size_t mp_cap               # a power of two
+    size_t mp_n
+    Out* mp_out                 # one per recursion depth
+    int mp_depth
 
 
 cdef inline unsigned long long pack_hand(const unsigned char* h) noexcept nogil:
@@ -156,11 +174,12 @@ cdef inline unsigned long long mix(unsigned long long x) noexcept nogil:
 
 
 cdef inline unsigned int row_hash(const unsigned char* row) noexcept nogil:
-    cdef unsigned long long k = 0
-    cdef int j
-    for j in range(ROW):
-        k = k * 31 + row[j]
-    return <unsigned int>(mix(k) & 511)
+    # 9 bits of the row's 16 bytes (read as two words)
+    cdef unsigned long long lo, hi
+    memcpy(&lo, row, 8)
+    memcpy(&hi, row + 8, 8)
+    return <unsigned int>(((lo * <unsigned long long>0x9E3779B97F4A7C15) ^ hi)
+                          * <unsigned long long>0xBF58476D1CE4E5B9 >> 55)
 
 
 cdef inline int log2_work(long long n) noexcept nogil:
@@ -171,21 +190,51 @@ cdef inline int log2_work(long long n) noexcept nogil:
     return b
 
 
-cdef unsigned long long* tt_bucket(Ctx* c, const unsigned long long* key) noexcept nogil:
+cdef inline unsigned long long tt_hash(Ctx* c, const unsigned long long* key) noexcept nogil:
+    # (an entry begins with its key, so this hashes stored entries too)
     cdef unsigned long long h = key[c.n] & KEY_MASK
     cdef int i
     for i in range(c.n):
         h = mix(h ^ key[i])
-    return c.tt + (h & (c.nbuckets - 1)) * (BUCKET * c.W)
+    return h
 
 
-cdef int tt_probe(Ctx* c, const unsigned long long* key) noexcept nogil:
-    """1 or 0: the stored value of the position; -1: not stored."""
+cdef inline unsigned long long* tt_bucket(Ctx* c, const unsigned long long* key) noexcept nogil:
+    return c.tt + (tt_hash(c, key) & (c.nbuckets - 1)) * (BUCKET * c.W)
+
+
+cdef void tt_grow(Ctx* c) noexcept nogil:
+    # Double the table in place: bucket b's entries stay in b or move to
+    # b + nbuckets (the next hash bit), which starts empty.  A table grows
+    # with the work done, so a small search touches little memory.
+    cdef size_t nb = c.nbuckets, stride = BUCKET * c.W, b
+    cdef unsigned long long* t = <unsigned long long*>realloc(
+        c.tt, 2 * nb * stride * sizeof(unsigned long long))
     cdef unsigned long long* e
+    cdef unsigned long long* dst
+    cdef int _i
+    if t == NULL:
+        c.max_nbuckets = nb         # stay at this size
+        return
+    memset(t + nb * stride, 0, nb * stride * sizeof(unsigned long long))
+    c.tt = t
+    c.nbuckets = 2 * nb
+    for b in range(nb):
+        e = t + b * stride
+        dst = t + (b + nb) * stride
+        for _i in range(BUCKET):
+            if (e[c.n] & OCCUPIED) and (tt_hash(c, e) & nb):
+                memcpy(dst, e, c.W * sizeof(unsigned long long))
+                memset(e, 0, c.W * sizeof(unsigned long long))
+                dst += c.W
+            e += c.W
+
+
+cdef int tt_probe(Ctx* c, const unsigned long long* key, unsigned long long* e) noexcept nogil:
+    """1 or 0: the stored value of the position (e: its bucket); -1: not stored."""
     cdef int _i, j, ok
-    if c.tt == NULL:
+    if e == NULL:
         return -1
-    e = tt_bucket(c, key)
     for _i in range(BUCKET):
         if (e[c.n] & OCCUPIED) and (e[c.n] & KEY_MASK) == key[c.n]:
             ok = 1
@@ -206,11 +255,12 @@ cdef void tt_store(Ctx* c, const unsigned long long* key, int value, long long w
     cdef int _i
     if c.tt == NULL:
         return
-    e = tt_bucket(c, key)
+    e = tt_bucket(c, key)       # (again: the table may have grown since the probe)
     victim = e
     for _i in range(BUCKET):
         if not (e[c.n] & OCCUPIED):
             victim = e
+            c.nstored += 1
             break
         prio = e[c.n] >> WORK_SHIFT
         if prio < best:
@@ -220,6 +270,8 @@ cdef void tt_store(Ctx* c, const unsigned long long* key, int value, long long w
     memcpy(victim, key, c.n * sizeof(unsigned long long))
     victim[c.n] = (key[c.n] | OCCUPIED | (VALUE_BIT if value else 0)
                    | ((<unsigned long long>log2_work(work)) << WORK_SHIFT))
+    if c.nstored * 4 > c.nbuckets * (3 * BUCKET) and c.nbuckets < c.max_nbuckets:
+        tt_grow(c)
 
 
 cdef bint ply_reserve(Ply* pl, Py_ssize_t n) noexcept nogil:
@@ -239,17 +291,116 @@ cdef bint ply_reserve(Ply* pl, Py_ssize_t n) noexcept nogil:
     return True
 
 
+cdef enum:
+    MP_FIRST = 1024             # memo slots at first
+    MP_MAX = 1 << 20            # most memo slots (9 bytes each)
+
+
+cdef bint mp_grow(Ctx* c) noexcept nogil:
+    cdef size_t cap = c.mp_cap * 2 if c.mp_cap else MP_FIRST, i, j
+    cdef unsigned long long* keys = <unsigned long long*>calloc(cap, sizeof(unsigned long long))
+    cdef unsigned char* vals = <unsigned char*>calloc(cap, 1)
+    if keys == NULL or vals == NULL:
+        free(keys)
+        free(vals)
+        return False
+    for i in range(c.mp_cap):
+        if c.mp_keys[i]:
+            j = <size_t>(mix(c.mp_keys[i]) & (cap - 1))
+            while keys[j]:
+                j = (j + 1) & (cap - 1)
+            keys[j] = c.mp_keys[i]
+            vals[j] = c.mp_vals[i]
+    free(c.mp_keys)
+    free(c.mp_vals)
+    c.mp_keys = keys
+    c.mp_vals = vals
+    c.mp_cap = cap
+    return True
+
+
+cdef int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw, int total, int depth) noexcept nogil:
+    """The fewest moves (allowed leads) that play out hand h with nobody
+    answering: some move of every such split holds h's lowest card, so only
+    those moves are tried.  Memoised; only orders moves (an estimate, the
+    number of ranks held, when the memo is full or a buffer fails)."""
+    cdef size_t j = 0
+    cdef Out* o
+    cdef Py_ssize_t i
+    cdef const unsigned char* row
+    cdef unsigned char rest[15]
+    cdef int low = 0, best = 99, v, t, n, ranks = 0
+    if total == 0:
+        return 0
+    for t in range(15):
+        ranks += h[t] != 0
+    if c.mp_cap:
+        j = <size_t>(mix(hw + 1) & (c.mp_cap - 1))
+        while c.mp_keys[j]:
+            if c.mp_keys[j] == hw + 1:
+                return c.mp_vals[j]
+            j = (j + 1) & (c.mp_cap - 1)
+    if depth >= c.mp_depth or (c.mp_n * 2 >= c.mp_cap and (c.mp_cap >= MP_MAX or not mp_grow(c))):
+        return ranks
+    o = &c.mp_out[depth]
+    o.n = 0
+    gen_moves(h, c.r, NULL, o)
+    if o.oom:
+        return ranks
+    while h[low] == 0:
+        low += 1
+    for i in range(o.n):
+        row = o.data + i * ROW
+        if row[low] == 0 or (c.ban >> row[KIND_BYTE]) & 1:
+            continue
+        n = 0
+        for t in range(15):
+            rest[t] = h[t] - row[t]
+            n += row[t]
+        if n == total:
+            best = 1
+            break
+        if best > 2:
+            v = 1 + min_plays(c, rest, hw - pack_hand(row), total - n, depth + 1)
+            if v < best:
+                best = v
+    # (the memo may have grown meanwhile: find the slot again)
+    j = <size_t>(mix(hw + 1) & (c.mp_cap - 1))
+    while c.mp_keys[j]:
+        j = (j + 1) & (c.mp_cap - 1)
+    c.mp_keys[j] = hw + 1
+    c.mp_vals[j] = <unsigned char>best
+    c.mp_n += 1
+    return best
+
+
+cdef inline bint unbeatable(Ctx* c, int p, const MoveInfo* mi) noexcept nogil:
+    # Can no seat of the other side answer move mi of seat p (PASS is its
+    # only move)?  count_moves_c counts banned kinds too: then it may say no
+    # when the answer is yes, never the reverse.
+    cdef int q
+    for q in range(c.n):
+        if c.side[q] != c.side[p] and count_moves_c(c.hand[q], c.r, mi) > 1:
+            return False
+    return True
+
+
 cdef inline int move_score(Ctx* c, int p, const unsigned char* row, const MoveInfo* mi) noexcept nogil:
-    # Order: moves that leave the hand with few cards first (more cards
-    # played), bombs and the rocket after the ordinary moves (a control move
-    # kept is worth more than a few cards played), PASS last; ties go to the
-    # moves that cut off most often before (history heuristic).
-    cdef int s = mi.ncards * 64
+    # Order: the moves after which the hand can be played out alone in the
+    # fewest moves first (min_plays), then those that play more cards; PASS
+    # last; ties go to the moves that cut off most often before (history
+    # heuristic, capped below the other terms).
+    cdef unsigned char rest[15]
+    cdef int t, plays, hist
     if mi.kind == K_PASS:
-        s = -100000
-    elif mi.kind == K_BOMB or mi.kind == K_ROCKET:
-        s -= 2000
-    return s * 64 + c.history[c.side[p]][row_hash(row)]
+        return -100000000
+    hist = c.history[c.side[p]][row_hash(row)]
+    if hist > 1023:
+        hist = 1023
+    for t in range(15):
+        rest[t] = c.hand[p][t] - row[t]
+    plays = min_plays(c, rest, c.hw[p] - pack_hand(row), c.total[p] - mi.ncards, 0)
+    return ((40 - plays) * 32 + mi.ncards) * 1024 + hist
 
 
 cdef inline void order_insert(Ply* pl, Py_ssize_t m, int sc, int idx) noexcept nogil:
@@ -264,17 +415,51 @@ cdef inline void order_insert(Ply* pl, Py_ssize_t m, int sc, int idx) noexcept n
     pl.order[j] = idx
 
 
+cdef inline void play(Ctx* c, int p, const unsigned char* row, int ncards) noexcept nogil:
+    cdef int t
+    for t in range(15):
+        c.hand[p][t] -= row[t]
+    c.hw[p] -= pack_hand(row)        # (no borrows: every count of row <= the hand's)
+    c.total[p] -= ncards
+
+
+cdef inline void unplay(Ctx* c, int p, const unsigned char* row, int ncards) noexcept nogil:
+    cdef int t
+    for t in range(15):
+        c.hand[p][t] += row[t]
+    c.hw[p] += pack_hand(row)
+    c.total[p] += ncards
+
+
+cdef bint wins_in_two(Ctx* c, int p, const unsigned char* row, const MoveInfo* mi) noexcept nogil:
+    """Does move `row` win by force: no opponent of p can beat it (so every
+    seat passes back to p: the partners by choice) and what p keeps is one
+    allowed lead?  Exact; a banned kind an opponent could beat with only
+    makes it say no."""
+    cdef unsigned char rest[15]
+    cdef MoveInfo infos[N_KINDS]
+    cdef int t, nr, ok = 0
+    for t in range(15):
+        rest[t] = c.hand[p][t] - row[t]
+    nr = classify_c(rest, c.r, infos)
+    for t in range(nr):
+        if not (c.ban >> infos[t].kind) & 1:
+            ok = 1
+            break
+    return ok and unbeatable(c, p, mi)
+
+
 cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noexcept nogil:
     """1 when the side of seat p (to move) wins with best play, 0 when it
     loses, -1 when the search stopped (a limit, or another thread)."""
     cdef unsigned long long key[5]
+    cdef unsigned long long* bucket
     cdef Ply* pl
     cdef Py_ssize_t i, m, nmoves
     cdef int v, child, nxt, k, result = 0, idx, t
     cdef long long before
     cdef const unsigned char* row
     cdef MoveInfo mi
-    cdef unsigned char* h
 
     c.nodes += 1
     if (c.nodes & CHECK_EVERY) == 0:
@@ -291,12 +476,12 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
         return -1
 
     for i in range(c.n):
-        key[i] = pack_hand(c.hand[i])
+        key[i] = c.hw[i]
     key[c.n] = pack_meta(last, p, last_by)
-    v = tt_probe(c, key)
-    if v >= 0:
-        return v
-    before = c.nodes
+    bucket = NULL
+    if c.tt != NULL:
+        bucket = tt_bucket(c, key)
+        ddz_prefetch(bucket)        # (read after the moves are generated)
 
     pl = &c.plies[depth]
     pl.out.n = 0
@@ -304,9 +489,9 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     if pl.out.oom or not ply_reserve(pl, pl.out.n):
         c.aborted = AB_MEMORY
         return -1
-    h = c.hand[p]
 
-    # A move that plays the whole hand wins at once; otherwise score and sort.
+    # A move that plays the whole hand wins at once (not worth a table
+    # entry); otherwise score and sort.
     m = 0
     for i in range(pl.out.n):
         row = pl.out.data + i * ROW
@@ -315,32 +500,40 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
             continue
         row_info(row, &mi)
         if mi.ncards == c.total[p]:
-            tt_store(c, key, 1, 1)
             return 1
         order_insert(pl, m, move_score(c, p, row, &mi), <int>i)
         m += 1
     nmoves = m
+    v = tt_probe(c, key, bucket)
+    if v >= 0:
+        return v
+    before = c.nodes
+    # A move nobody can beat that leaves one move in hand wins too.
+    for i in range(nmoves):
+        row = pl.out.data + pl.order[i] * ROW
+        if row[KIND_BYTE] == K_PASS:
+            continue
+        row_info(row, &mi)
+        if wins_in_two(c, p, row, &mi):
+            tt_store(c, key, 1, 1)
+            return 1
 
+    nxt = p + 1
+    if nxt == c.n:
+        nxt = 0
     for i in range(nmoves):
         idx = pl.order[i]
         row = pl.out.data + idx * ROW
         row_info(row, &mi)
-        nxt = p + 1
-        if nxt == c.n:
-            nxt = 0
         if mi.kind == K_PASS:
             if nxt == last_by:
                 child = search(c, nxt, NULL, -1, depth + 1)
             else:
                 child = search(c, nxt, last, last_by, depth + 1)
         else:
-            for t in range(15):
-                h[t] -= row[t]
-            c.total[p] -= mi.ncards
+            play(c, p, row, mi.ncards)
             child = search(c, nxt, &mi, p, depth + 1)
-            for t in range(15):
-                h[t] += row[t]
-            c.total[p] += mi.ncards
+            unplay(c, p, row, mi.ncards)
             # (the generated rows of this depth are intact: deeper plies use
             # their own buffers)
         if child < 0:
@@ -396,8 +589,42 @@ cdef class _Engine:
 
     def __dealloc__(self):
         self._free_plies()
+        self._free_memo()
         free(self.c.tt)
         self.c.tt = NULL
+
+    cdef void _free_memo(self) noexcept:
+        cdef int i
+        if self.c.mp_out != NULL:
+            for i in range(self.c.mp_depth):
+                out_free(&self.c.mp_out[i])
+            free(self.c.mp_out)
+        self.c.mp_out = NULL
+        self.c.mp_depth = 0
+        free(self.c.mp_keys)
+        free(self.c.mp_vals)
+        self.c.mp_keys = NULL
+        self.c.mp_vals = NULL
+        self.c.mp_cap = 0
+        self.c.mp_n = 0
+
+    cdef int _setup_memo(self, int depth) except -1:
+        cdef int i
+        if depth <= self.c.mp_depth:
+            return 0
+        if self.c.mp_out != NULL:
+            for i in range(self.c.mp_depth):
+                out_free(&self.c.mp_out[i])
+            free(self.c.mp_out)
+        self.c.mp_depth = 0
+        self.c.mp_out = <Out*>calloc(depth, sizeof(Out))
+        if self.c.mp_out == NULL:
+            raise MemoryError()
+        self.c.mp_depth = depth
+        for i in range(depth):
+            if not out_init(&self.c.mp_out[i], 64, False):
+                raise MemoryError()
+        return 0
 
     cdef void _free_plies(self) noexcept:
         cdef int i
@@ -411,29 +638,28 @@ cdef class _Engine:
         self.c.nplies = 0
 
     cdef int _setup_table(self, int n) except -1:
-        # Entries of n + 1 words; the bucket count a power of two.
+        # An empty table of entries of n + 1 words: FIRST_BUCKETS buckets
+        # (fewer if the limit says so), doubled by the search as it fills,
+        # up to the most buckets (a power of two) within table_bytes.
         cdef Py_ssize_t W = n + 1
         cdef Py_ssize_t per_bucket = BUCKET * W * sizeof(unsigned long long)
-        cdef size_t nb = 1
+        cdef size_t nb = 1, first
+        free(self.c.tt)
+        self.c.tt = NULL
+        self.c.nbuckets = 0
+        self.c.max_nbuckets = 0
+        self.c.nstored = 0
+        self.c.W = <int>W
         if self.table_bytes < per_bucket:
-            free(self.c.tt)
-            self.c.tt = NULL
-            self.c.nbuckets = 0
-            self.c.W = <int>W
             return 0
         while nb * 2 * per_bucket <= <size_t>self.table_bytes:
             nb *= 2
-        if self.c.tt != NULL and self.c.nbuckets == nb and self.c.W == W:
-            with nogil:
-                memset(self.c.tt, 0, nb * per_bucket)
-            return 0
-        free(self.c.tt)
-        self.c.tt = <unsigned long long*>calloc(nb * BUCKET * W, sizeof(unsigned long long))
+        first = nb if nb < FIRST_BUCKETS else FIRST_BUCKETS
+        self.c.tt = <unsigned long long*>calloc(first * BUCKET * W, sizeof(unsigned long long))
         if self.c.tt == NULL:
-            self.c.nbuckets = 0
             raise MemoryError(f"cannot allocate a {self.table_bytes}-byte transposition table")
-        self.c.nbuckets = nb
-        self.c.W = <int>W
+        self.c.nbuckets = first
+        self.c.max_nbuckets = nb
         return 0
 
     cdef int _setup_plies(self, int depth) except -1:
@@ -495,6 +721,7 @@ cdef class _Engine:
             config = (cid, ban, n, self.table_bytes) + sides
             if config != self.config:
                 self._setup_table(n)
+                self._free_memo()
                 memset(self.c.history, 0, sizeof(self.c.history))
                 self.config = config
             self.c.n = n
@@ -506,6 +733,7 @@ cdef class _Engine:
                 for j in range(15):
                     self.c.hand[i][j] = hands[15 * i + j]
                     self.c.total[i] += hands[15 * i + j]
+                self.c.hw[i] = pack_hand(self.c.hand[i])
                 total_cards += self.c.total[i]
             if last_row is not None:
                 for j in range(16):
@@ -515,6 +743,7 @@ cdef class _Engine:
                 lastp = &last_mi
             # a line plays at least one card every n plies
             self._setup_plies(n * (total_cards + 2) + 2)
+            self._setup_memo(total_cards + 2)
             self.c.nodes = 0
             self.c.max_nodes = max_nodes
             self.c.deadline = ddz_now() + max_time if max_time > 0 else 0.0
@@ -565,7 +794,7 @@ cdef class _Engine:
                          const MoveInfo* last, int last_by) noexcept nogil:
         # The value of one root move for the side of p (1 / 0, -1 stopped).
         cdef Ctx* c = &self.c
-        cdef int nxt = (p + 1) % c.n, child, t
+        cdef int nxt = (p + 1) % c.n, child
         if mi.kind == K_PASS:
             if nxt == last_by:
                 child = search(c, nxt, NULL, -1, 1)
@@ -574,13 +803,9 @@ cdef class _Engine:
         else:
             if mi.ncards == c.total[p]:
                 return 1
-            for t in range(15):
-                c.hand[p][t] -= row[t]
-            c.total[p] -= mi.ncards
+            play(c, p, row, mi.ncards)
             child = search(c, nxt, mi, p, 1)
-            for t in range(15):
-                c.hand[p][t] += row[t]
-            c.total[p] += mi.ncards
+            unplay(c, p, row, mi.ncards)
         if child < 0:
             return -1
         if c.side[nxt] != c.side[p]:
