@@ -47,13 +47,17 @@ def test_published_puzzles(first: str, second: str, offence_wins: bool, rules: s
 _BANNABLE = [k for k in Kind if k not in (Kind.PASS, Kind.SOLO)]
 
 
-def random_position(rng: random.Random, rules: str, seats: int, max_cards: int) -> Dict[str, Any]:
+def random_position(rng: random.Random, rules: str, seats: int, max_cards: int,
+                    spread: bool = False) -> Dict[str, Any]:
     """A random position dealt from a few neighbouring ranks (so that pairs,
-    trios, bombs, chains and kickers are common), with a random move on the
-    table half of the time and sometimes banned kinds."""
+    trios, bombs, chains and kickers are common) -- or, with `spread`, from
+    ranks with gaps between them -- with a random move on the table half of
+    the time and sometimes banned kinds."""
     r = ddz_fast.resolve_rules(rules)
     lo = rng.randrange(0, 13)
     ranks = list(range(lo, min(15, lo + rng.randint(3, 7))))
+    if spread:
+        ranks = sorted(rng.sample(range(15), rng.randint(4, 9)))
     if rng.random() < 0.3:
         ranks += [13, 14]
     pool: List[int] = []
@@ -61,7 +65,7 @@ def random_position(rng: random.Random, rules: str, seats: int, max_cards: int) 
         pool += [x] * (r.max_jokers if x >= 13 else r.max_count)
     rng.shuffle(pool)
     if len(pool) < seats * max_cards:
-        return random_position(rng, rules, seats, max_cards)
+        return random_position(rng, rules, seats, max_cards, spread)
     hands = []
     for _ in range(seats):
         k = rng.randint(1, max_cards)
@@ -172,6 +176,19 @@ def test_solver_matches_brute_force_when_a_control_move_decides(rules: str, seat
     rng = random.Random(f"control-{rules}-{seats}")
     for _ in range(N_DEFAULT):
         _check_against_oracle(control_position(rng, rules, seats))
+
+
+@pytest.mark.parametrize("rules,seats,max_cards", _FORMS)
+def test_one_table_shared_by_many_positions_gives_their_own_answers(rules: str, seats: int, max_cards: int) -> None:
+    """The table is keyed on positions with the ranks renumbered (only their
+    order, and which are next to each other, matter): positions dealt from
+    ranks with gaps, with chains across them or not, solved one after the
+    other with one table, each get the minimax's answer."""
+    rng = random.Random(f"spread-{rules}-{seats}")
+    s = Solver()
+    for _ in range(2 * N_DEFAULT):
+        pos = random_position(rng, rules, seats, max_cards, spread=True)
+        assert s.solve(**pos).win is oracle.wins(**pos), pos
 
 
 def test_a_small_table_that_fills_up_gives_the_same_answers() -> None:

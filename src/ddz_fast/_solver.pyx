@@ -16,7 +16,12 @@ lead plays cards), so a plain depth-first AND/OR search is exact:
 Values are booleans, so a node stops at its first winning move (the
 alpha-beta cut of a win/loss game) and every value stored in the
 transposition table is exact.  The table holds whole keys (no false hits):
-one 60-bit word per hand (4 bits a rank) and one word for the rest.
+one 60-bit word per hand (4 bits a rank, the ranks renumbered so that
+positions equal but for which ranks are held share an entry) and one word
+for the rest.  Besides the table: a move that empties the hand, or that
+nobody on the other side can beat and leaves one move in hand, wins
+without a search below it; moves are tried in the order of how few plays
+the rest of the hand needs (min_plays).
 
 Only this module's own buffers are touched inside the search, which runs
 without the GIL; an _Engine is used by one search at a time (its lock).
@@ -26,7 +31,7 @@ from libc.string cimport memcpy, memset
 
 import threading
 
-from ._move cimport make_move, K_PASS, K_BOMB
+from ._move cimport make_move, K_PASS, K_BOMB, K_CHAIN, K_AIRPLANE_PAIR
 from ._kernels cimport (
     RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_KINDS, out_init, out_free, gen_moves, row_info,
     valid_move_c, classify_c, count_moves_c,
@@ -59,6 +64,10 @@ cdef extern from *:
     static int ddz_load(volatile int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static void ddz_store(volatile int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     #endif
+    /* bits set in x, which has bits only at 4j (15 nibbles at most) */
+    static int ddz_nib_count(unsigned long long x) {
+        return (int)((x * 0x1111111111111111ULL) >> 60);
+    }
     static void ddz_prefetch(const void* p) {
     #if defined(__GNUC__)
         __builtin_prefetch(p);
@@ -68,6 +77,7 @@ cdef extern from *:
     """
     double ddz_now() noexcept nogil
     void ddz_prefetch(const void* p) noexcept nogil
+    int ddz_nib_count(unsigned long long x) noexcept nogil
     int ddz_load(volatile int* p) noexcept nogil
     void ddz_store(volatile int* p, int v) noexcept nogil
 
@@ -84,20 +94,24 @@ cdef enum:
     AB_MEMORY = 3
     AB_STOPPED = 4              # another thread found the root's answer
 
-# The last word of a table entry (besides the hands):
-#   bits 0-3 kind of the move to beat (0: a lead), 4-7 its rank + 1,
+# A table entry is its key (rank_key: one word per hand, ranks renumbered)
+# and a last word:
+#   bits 0-3 kind of the move to beat (0: a lead), 4-7 its renumbered rank,
 #   8-11 its length, 12-15 its size when a bomb, 16-18 seat to move,
 #   19-21 seat that made the move to beat + 1, 22 occupied,
 #   23 value (the side of the seat to move wins), 24-29 log2 of the
-#   subtree's node count (the replacement priority).
+#   subtree's node count (the replacement priority), 30 some hand can still
+#   make a chain (the renumbering kept empty slots).
 cdef extern from *:
     """
-    #define DDZ_KEY_MASK ((1ULL << 22) - 1)
+    #define DDZ_CHAINS_BIT (1ULL << 30)
+    #define DDZ_KEY_MASK (((1ULL << 22) - 1) | DDZ_CHAINS_BIT)
     #define DDZ_OCCUPIED (1ULL << 22)
     #define DDZ_VALUE_BIT (1ULL << 23)
     #define DDZ_WORK_SHIFT 24
     """
     unsigned long long KEY_MASK "DDZ_KEY_MASK"
+    unsigned long long CHAINS_BIT "DDZ_CHAINS_BIT"
     unsigned long long OCCUPIED "DDZ_OCCUPIED"
     unsigned long long VALUE_BIT "DDZ_VALUE_BIT"
     int WORK_SHIFT "DDZ_WORK_SHIFT"
@@ -107,7 +121,10 @@ cdef struct Ply:
     Out out                     # the moves generated at this depth
     int* order                  # indices of the moves to try, best first
     int* score
-    Py_ssize_t cap              # capacity of order / score
+    int* slot                   # each allowed move's row in out ...
+    MoveInfo* info              # ... its kind, rank, length, size ...
+    unsigned long long* packed  # ... and its counts packed (pack_hand)
+    Py_ssize_t cap              # capacity of the five
 
 
 cdef struct Ctx:
@@ -151,16 +168,93 @@ cdef inline unsigned long long pack_hand(const unsigned char* h) noexcept nogil:
     return w
 
 
-cdef inline unsigned long long pack_meta(const MoveInfo* last, int p, int last_by) noexcept nogil:
-    cdef unsigned long long m = (<unsigned long long>p) << 16
-    m |= (<unsigned long long>(last_by + 1)) << 19
+cdef extern from *:
+    """
+    #define DDZ_NIB 0x0111111111111111ULL        /* the low bit of each of 15 nibbles */
+    #define DDZ_NIB_CHAIN 0x0000111111111111ULL  /* ... of ranks 0..ACE */
+    #define DDZ_NIB_PLAIN 0x0001111111111111ULL  /* ... of ranks 0..TWO */
+    #define DDZ_JOKER_NIBS 0x0FF0000000000000ULL
+    """
+    unsigned long long NIB "DDZ_NIB"
+    unsigned long long NIB_CHAIN "DDZ_NIB_CHAIN"
+    unsigned long long NIB_PLAIN "DDZ_NIB_PLAIN"
+    unsigned long long JOKER_NIBS "DDZ_JOKER_NIBS"
+
+
+cdef inline unsigned long long nib_ge1(unsigned long long x) noexcept nogil:
+    # bit 4j set when nibble j (a rank's count) is >= 1; likewise >= 2, >= 3
+    return (x | (x >> 1) | (x >> 2) | (x >> 3)) & NIB
+
+
+cdef inline unsigned long long nib_ge2(unsigned long long x) noexcept nogil:
+    return ((x >> 1) | (x >> 2) | (x >> 3)) & NIB
+
+
+cdef inline unsigned long long nib_ge3(unsigned long long x) noexcept nogil:
+    return ((x >> 2) | (x >> 3) | (x & (x >> 1))) & NIB
+
+
+cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned long long* key) noexcept nogil:
+    """The table key of a position: every hand, the seat to move, the move
+    to beat and who made it -- with the ranks renumbered, since only their
+    order and which are next to each other matter.  Ranks nobody holds drop
+    out: a run of them among 3..A leaves one empty slot when it parts ranks
+    held (a chain cannot cross it), none at the bottom; the 2 and the jokers
+    keep their places.  When no hand can ever make a chain (5 singles, 3
+    pairs or 2 trios in a row; hands only shrink), no empty slot is kept and
+    the 2 is renumbered too.  The rank of the move to beat becomes how many
+    ranks held are not above it (a joker's is kept); every answer to it is
+    decided by that.  So positions equal up to renumbering share an entry."""
+    cdef unsigned long long held = 0, chains = 0, x, s1, s2, s3, w, m
+    cdef int i, j, k, nheld = 0, slot = 0, gap = 0, top
+    cdef int src[13]
+    cdef int dst[13]
+    for i in range(c.n):
+        x = c.hw[i]
+        s1 = nib_ge1(x)
+        held |= s1
+        s1 &= NIB_CHAIN
+        s2 = nib_ge2(x) & NIB_CHAIN
+        s3 = nib_ge3(x) & NIB_CHAIN
+        chains |= ((s1 & (s1 >> 4) & (s1 >> 8) & (s1 >> 12) & (s1 >> 16))
+                   | (s2 & (s2 >> 4) & (s2 >> 8)) | (s3 & (s3 >> 4)))
+    held &= NIB_PLAIN
+    top = 12 if chains else 13
+    for j in range(top):
+        if (held >> (4 * j)) & 1:
+            src[nheld] = 4 * j
+            dst[nheld] = 4 * slot
+            nheld += 1
+            slot += 1
+            gap = 0
+        elif chains and slot > 0 and not gap:
+            slot += 1               # one empty slot for the run
+            gap = 1
+    if chains and (held >> 48) & 1:
+        src[nheld] = 48
+        dst[nheld] = 48
+        nheld += 1
+    for i in range(c.n):
+        x = c.hw[i]
+        w = x & JOKER_NIBS
+        for k in range(nheld):
+            w |= ((x >> src[k]) & 15) << dst[k]
+        key[i] = w
+    m = ((<unsigned long long>p) << 16) | ((<unsigned long long>(last_by + 1)) << 19)
+    if chains:
+        m |= CHAINS_BIT
     if last != NULL:
         m |= <unsigned long long>last.kind
-        m |= (<unsigned long long>(last.rank + 1)) << 4
         m |= (<unsigned long long>last.length) << 8
         if last.kind == K_BOMB:
             m |= (<unsigned long long>last.ncards) << 12
-    return m
+        if last.rank >= 13:
+            m |= (<unsigned long long>(last.rank + 1)) << 4          # 14, 15: a joker
+        elif chains or not (K_CHAIN <= last.kind <= K_AIRPLANE_PAIR):
+            # (with no chain possible, only a bomb answers a chain: rank 0)
+            w = held & ((<unsigned long long>1 << (4 * last.rank + 4)) - 1)
+            m |= (<unsigned long long>ddz_nib_count(w)) << 4           # 0..13
+    key[c.n] = m
 
 
 cdef inline unsigned long long mix(unsigned long long x) noexcept nogil:
@@ -262,7 +356,7 @@ cdef void tt_store(Ctx* c, const unsigned long long* key, int value, long long w
             victim = e
             c.nstored += 1
             break
-        prio = e[c.n] >> WORK_SHIFT
+        prio = (e[c.n] >> WORK_SHIFT) & 63
         if prio < best:
             best = prio
             victim = e
@@ -275,18 +369,29 @@ cdef void tt_store(Ctx* c, const unsigned long long* key, int value, long long w
 
 
 cdef bint ply_reserve(Ply* pl, Py_ssize_t n) noexcept nogil:
-    cdef int* o
-    cdef int* s
+    cdef void* x
     if n <= pl.cap:
         return True
-    o = <int*>realloc(pl.order, n * sizeof(int))
-    if o == NULL:
+    x = realloc(pl.order, n * sizeof(int))
+    if x == NULL:
         return False
-    pl.order = o
-    s = <int*>realloc(pl.score, n * sizeof(int))
-    if s == NULL:
+    pl.order = <int*>x
+    x = realloc(pl.score, n * sizeof(int))
+    if x == NULL:
         return False
-    pl.score = s
+    pl.score = <int*>x
+    x = realloc(pl.slot, n * sizeof(int))
+    if x == NULL:
+        return False
+    pl.slot = <int*>x
+    x = realloc(pl.info, n * sizeof(MoveInfo))
+    if x == NULL:
+        return False
+    pl.info = <MoveInfo*>x
+    x = realloc(pl.packed, n * sizeof(unsigned long long))
+    if x == NULL:
+        return False
+    pl.packed = <unsigned long long*>x
     pl.cap = n
     return True
 
@@ -385,7 +490,8 @@ cdef inline bint unbeatable(Ctx* c, int p, const MoveInfo* mi) noexcept nogil:
     return True
 
 
-cdef inline int move_score(Ctx* c, int p, const unsigned char* row, const MoveInfo* mi) noexcept nogil:
+cdef inline int move_score(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
+                           const MoveInfo* mi) noexcept nogil:
     # Order: the moves after which the hand can be played out alone in the
     # fewest moves first (min_plays), then those that play more cards; PASS
     # last; ties go to the moves that cut off most often before (history
@@ -399,7 +505,7 @@ cdef inline int move_score(Ctx* c, int p, const unsigned char* row, const MoveIn
         hist = 1023
     for t in range(15):
         rest[t] = c.hand[p][t] - row[t]
-    plays = min_plays(c, rest, c.hw[p] - pack_hand(row), c.total[p] - mi.ncards, 0)
+    plays = min_plays(c, rest, c.hw[p] - packed, c.total[p] - mi.ncards, 0)
     return ((40 - plays) * 32 + mi.ncards) * 1024 + hist
 
 
@@ -415,23 +521,35 @@ cdef inline void order_insert(Ply* pl, Py_ssize_t m, int sc, int idx) noexcept n
     pl.order[j] = idx
 
 
-cdef inline void play(Ctx* c, int p, const unsigned char* row, int ncards) noexcept nogil:
+cdef inline void play(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
+                      int ncards) noexcept nogil:
     cdef int t
     for t in range(15):
         c.hand[p][t] -= row[t]
-    c.hw[p] -= pack_hand(row)        # (no borrows: every count of row <= the hand's)
+    c.hw[p] -= packed               # (no borrows: every count of row <= the hand's)
     c.total[p] -= ncards
 
 
-cdef inline void unplay(Ctx* c, int p, const unsigned char* row, int ncards) noexcept nogil:
+cdef inline void unplay(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
+                        int ncards) noexcept nogil:
     cdef int t
     for t in range(15):
         c.hand[p][t] += row[t]
-    c.hw[p] += pack_hand(row)
+    c.hw[p] += packed
     c.total[p] += ncards
 
 
-cdef bint wins_in_two(Ctx* c, int p, const unsigned char* row, const MoveInfo* mi) noexcept nogil:
+cdef inline bint may_be_one_move(unsigned long long x) noexcept nogil:
+    # A quick necessary test that cards x (packed) are one move: one rank;
+    # or a rank of three or more (a trio or four with kickers, an airplane);
+    # or three ranks or more (a chain); or the two jokers.
+    cdef unsigned long long s1 = nib_ge1(x)
+    cdef int d = ddz_nib_count(s1)
+    return d <= 1 or d >= 3 or nib_ge3(x) != 0 or (s1 & ~JOKER_NIBS) == 0
+
+
+cdef bint wins_in_two(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
+                      const MoveInfo* mi) noexcept nogil:
     """Does move `row` win by force: no opponent of p can beat it (so every
     seat passes back to p: the partners by choice) and what p keeps is one
     allowed lead?  Exact; a banned kind an opponent could beat with only
@@ -439,6 +557,8 @@ cdef bint wins_in_two(Ctx* c, int p, const unsigned char* row, const MoveInfo* m
     cdef unsigned char rest[15]
     cdef MoveInfo infos[N_KINDS]
     cdef int t, nr, ok = 0
+    if not may_be_one_move(c.hw[p] - packed):
+        return False
     for t in range(15):
         rest[t] = c.hand[p][t] - row[t]
     nr = classify_c(rest, c.r, infos)
@@ -456,7 +576,7 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     cdef unsigned long long* bucket
     cdef Ply* pl
     cdef Py_ssize_t i, m, nmoves
-    cdef int v, child, nxt, k, result = 0, idx, t
+    cdef int v, child, nxt, result = 0, idx, t
     cdef long long before
     cdef const unsigned char* row
     cdef MoveInfo mi
@@ -475,9 +595,7 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
         c.aborted = AB_MEMORY       # cannot happen: nplies bounds every line
         return -1
 
-    for i in range(c.n):
-        key[i] = c.hw[i]
-    key[c.n] = pack_meta(last, p, last_by)
+    rank_key(c, last, p, last_by, key)
     bucket = NULL
     if c.tt != NULL:
         bucket = tt_bucket(c, key)
@@ -491,17 +609,17 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
         return -1
 
     # A move that plays the whole hand wins at once (not worth a table
-    # entry); otherwise score and sort.
+    # entry).  The allowed moves go to the front of the buffers.
     m = 0
     for i in range(pl.out.n):
         row = pl.out.data + i * ROW
-        k = row[KIND_BYTE]
-        if (c.ban >> k) & 1:
+        if (c.ban >> row[KIND_BYTE]) & 1:
             continue
-        row_info(row, &mi)
-        if mi.ncards == c.total[p]:
+        row_info(row, &pl.info[m])
+        if pl.info[m].ncards == c.total[p]:
             return 1
-        order_insert(pl, m, move_score(c, p, row, &mi), <int>i)
+        pl.packed[m] = pack_hand(row)
+        pl.slot[m] = <int>i
         m += 1
     nmoves = m
     v = tt_probe(c, key, bucket)
@@ -510,30 +628,31 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     before = c.nodes
     # A move nobody can beat that leaves one move in hand wins too.
     for i in range(nmoves):
-        row = pl.out.data + pl.order[i] * ROW
-        if row[KIND_BYTE] == K_PASS:
-            continue
-        row_info(row, &mi)
-        if wins_in_two(c, p, row, &mi):
+        if pl.info[i].kind != K_PASS and wins_in_two(
+                c, p, pl.out.data + pl.slot[i] * ROW, pl.packed[i], &pl.info[i]):
             tt_store(c, key, 1, 1)
             return 1
+    # Sort: order[] becomes indices into info / packed, best first.
+    for i in range(nmoves):
+        order_insert(pl, i, move_score(c, p, pl.out.data + pl.slot[i] * ROW, pl.packed[i],
+                                       &pl.info[i]), <int>i)
 
     nxt = p + 1
     if nxt == c.n:
         nxt = 0
     for i in range(nmoves):
         idx = pl.order[i]
-        row = pl.out.data + idx * ROW
-        row_info(row, &mi)
+        mi = pl.info[idx]
         if mi.kind == K_PASS:
             if nxt == last_by:
                 child = search(c, nxt, NULL, -1, depth + 1)
             else:
                 child = search(c, nxt, last, last_by, depth + 1)
         else:
-            play(c, p, row, mi.ncards)
+            row = pl.out.data + pl.slot[idx] * ROW
+            play(c, p, row, pl.packed[idx], mi.ncards)
             child = search(c, nxt, &mi, p, depth + 1)
-            unplay(c, p, row, mi.ncards)
+            unplay(c, p, row, pl.packed[idx], mi.ncards)
             # (the generated rows of this depth are intact: deeper plies use
             # their own buffers)
         if child < 0:
@@ -542,7 +661,7 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
             child = 1 - child
         if child:
             result = 1
-            t = row_hash(row)
+            t = row_hash(pl.out.data + pl.slot[idx] * ROW)
             if c.history[c.side[p]][t] < 1000000:
                 c.history[c.side[p]][t] += 1
             break
@@ -633,6 +752,9 @@ cdef class _Engine:
                 out_free(&self.c.plies[i].out)
                 free(self.c.plies[i].order)
                 free(self.c.plies[i].score)
+                free(self.c.plies[i].slot)
+                free(self.c.plies[i].info)
+                free(self.c.plies[i].packed)
             free(self.c.plies)
         self.c.plies = NULL
         self.c.nplies = 0
@@ -765,7 +887,7 @@ cdef class _Engine:
                             continue
                         row_info(row, &mi)
                         st = 1000000 if mi.ncards == self.c.total[to_move] else move_score(
-                            &self.c, to_move, row, &mi)
+                            &self.c, to_move, row, pack_hand(row), &mi)
                         order_insert(pl, nroot, st, <int>k)
                         nroot += 1
             if self.c.aborted:
@@ -803,9 +925,9 @@ cdef class _Engine:
         else:
             if mi.ncards == c.total[p]:
                 return 1
-            play(c, p, row, mi.ncards)
+            play(c, p, row, pack_hand(row), mi.ncards)
             child = search(c, nxt, mi, p, 1)
-            unplay(c, p, row, mi.ncards)
+            unplay(c, p, row, pack_hand(row), mi.ncards)
         if child < 0:
             return -1
         if c.side[nxt] != c.side[p]:
