@@ -36,7 +36,11 @@ import time
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-from ddz_fast.solver_reference import PUBLISHED_PUZZLES, published_text
+# NumPy's BLAS threads are never used here; started, they spin and take a
+# core from whichever solver is being timed.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+from ddz_fast.solver_reference import PUBLISHED_PUZZLES, published_text  # noqa: E402
 
 # The published table (github.com/WZ403809264/doudizhu_solver, README.md),
 # in the source's notation ("0" = ten, "Y"/"Z" = low/high joker), which both

@@ -31,7 +31,7 @@ from libc.string cimport memcpy, memset
 
 import threading
 
-from ._move cimport make_move, K_PASS, K_BOMB, K_CHAIN, K_AIRPLANE_PAIR
+from ._move cimport make_move, K_PASS, K_BOMB, K_ROCKET, K_CHAIN, K_AIRPLANE_PAIR
 from ._kernels cimport (
     RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_KINDS, out_init, out_free, gen_moves, row_info,
     valid_move_c, classify_c, count_moves_c,
@@ -493,9 +493,10 @@ cdef inline bint unbeatable(Ctx* c, int p, const MoveInfo* mi) noexcept nogil:
 cdef inline int move_score(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
                            const MoveInfo* mi) noexcept nogil:
     # Order: the moves after which the hand can be played out alone in the
-    # fewest moves first (min_plays), then those that play more cards; PASS
-    # last; ties go to the moves that cut off most often before (history
-    # heuristic, capped below the other terms).
+    # fewest moves first (min_plays; a bomb or the rocket counts one more:
+    # a control kept is worth more), then the lower ranks (rid of the small
+    # cards, keep the big ones); PASS last; ties go to the moves that cut off
+    # most often before (history heuristic, capped below the other terms).
     cdef unsigned char rest[15]
     cdef int t, plays, hist
     if mi.kind == K_PASS:
@@ -506,7 +507,9 @@ cdef inline int move_score(Ctx* c, int p, const unsigned char* row, unsigned lon
     for t in range(15):
         rest[t] = c.hand[p][t] - row[t]
     plays = min_plays(c, rest, c.hw[p] - packed, c.total[p] - mi.ncards, 0)
-    return ((40 - plays) * 32 + mi.ncards) * 1024 + hist
+    if mi.kind == K_BOMB or mi.kind == K_ROCKET:
+        plays += 1
+    return ((40 - plays) * 32 + (16 - mi.rank)) * 1024 + hist
 
 
 cdef inline void order_insert(Ply* pl, Py_ssize_t m, int sc, int idx) noexcept nogil:
