@@ -545,10 +545,18 @@ cdef inline void unplay(Ctx* c, int p, const unsigned char* row, unsigned long l
 cdef inline bint may_be_one_move(unsigned long long x) noexcept nogil:
     # A quick necessary test that cards x (packed) are one move: one rank;
     # or a rank of three or more (a trio or four with kickers, an airplane);
-    # or three ranks or more (a chain); or the two jokers.
-    cdef unsigned long long s1 = nib_ge1(x)
+    # or the jokers alone; or a run of ranks within 3..A all single (five
+    # or more) or all pairs (a chain).
+    cdef unsigned long long s1 = nib_ge1(x), s2
     cdef int d = ddz_nib_count(s1)
-    return d <= 1 or d >= 3 or nib_ge3(x) != 0 or (s1 & ~JOKER_NIBS) == 0
+    if d <= 1 or nib_ge3(x) != 0:
+        return True
+    if (s1 & ~JOKER_NIBS) == 0:
+        return True
+    if d == 2 or (s1 & ~NIB_CHAIN) != 0 or ddz_nib_count(s1 & ~(s1 << 4)) != 1:
+        return False
+    s2 = nib_ge2(x)
+    return (s2 == 0 and d >= 5) or s2 == s1
 
 
 cdef bint wins_in_two(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
