@@ -157,7 +157,8 @@ def control_position(rng: random.Random, rules: str, seats: int) -> Dict[str, An
         pool = [0] * 15
         for x in ranks:
             pool[x] = rng.randint(0, room[x])
-        moves = [m for m in legal_moves(pool, rules=r) if m.kind != Kind.PASS and sum(m.counts) <= (4 if seats == 2 else 3)]
+        most = 4 if seats == 2 else 3       # (keeps the brute force quick)
+        moves = [m for m in legal_moves(pool, rules=r) if m.kind != Kind.PASS and sum(m.counts) <= most]
         if moves:
             m = moves[rng.randrange(len(moves))]
             room = [a - b for a, b in zip(room, m.counts)]
