@@ -141,6 +141,15 @@ cdef struct Ctx:
     size_t nstored              # occupied entries
     int W
     unsigned long long hw[4]    # the hands packed (pack_hand), kept in step
+    # rank_key's renumbering for the last set of ranks held (it changes only
+    # when a rank runs out): nibble shifts from / to, and whether it is the
+    # identity
+    unsigned long long rk_held
+    unsigned long long rk_chains
+    int rk_n
+    int rk_identity
+    int rk_src[13]
+    int rk_dst[13]
     # limits and counters
     long long nodes
     long long max_nodes         # 0: none
@@ -207,8 +216,6 @@ cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned lo
     decided by that.  So positions equal up to renumbering share an entry."""
     cdef unsigned long long held = 0, chains = 0, x, s1, s2, s3, w, m
     cdef int i, j, k, nheld = 0, slot = 0, gap = 0, top
-    cdef int src[13]
-    cdef int dst[13]
     for i in range(c.n):
         x = c.hw[i]
         s1 = nib_ge1(x)
@@ -219,26 +226,38 @@ cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned lo
         chains |= ((s1 & (s1 >> 4) & (s1 >> 8) & (s1 >> 12) & (s1 >> 16))
                    | (s2 & (s2 >> 4) & (s2 >> 8)) | (s3 & (s3 >> 4)))
     held &= NIB_PLAIN
-    top = 12 if chains else 13
-    for j in range(top):
-        if (held >> (4 * j)) & 1:
-            src[nheld] = 4 * j
-            dst[nheld] = 4 * slot
+    chains = chains != 0
+    if held != c.rk_held or chains != c.rk_chains:
+        c.rk_held = held
+        c.rk_chains = chains
+        top = 12 if chains else 13
+        for j in range(top):
+            if (held >> (4 * j)) & 1:
+                c.rk_src[nheld] = 4 * j
+                c.rk_dst[nheld] = 4 * slot
+                nheld += 1
+                slot += 1
+                gap = 0
+            elif chains and slot > 0 and not gap:
+                slot += 1           # one empty slot for the run
+                gap = 1
+        if chains and (held >> 48) & 1:
+            c.rk_src[nheld] = 48
+            c.rk_dst[nheld] = 48
             nheld += 1
-            slot += 1
-            gap = 0
-        elif chains and slot > 0 and not gap:
-            slot += 1               # one empty slot for the run
-            gap = 1
-    if chains and (held >> 48) & 1:
-        src[nheld] = 48
-        dst[nheld] = 48
-        nheld += 1
+        c.rk_n = nheld
+        c.rk_identity = 1
+        for k in range(nheld):
+            if c.rk_src[k] != c.rk_dst[k]:
+                c.rk_identity = 0
     for i in range(c.n):
         x = c.hw[i]
+        if c.rk_identity:
+            key[i] = x
+            continue
         w = x & JOKER_NIBS
-        for k in range(nheld):
-            w |= ((x >> src[k]) & 15) << dst[k]
+        for k in range(c.rk_n):
+            w |= ((x >> c.rk_src[k]) & 15) << c.rk_dst[k]
         key[i] = w
     m = ((<unsigned long long>p) << 16) | ((<unsigned long long>(last_by + 1)) << 19)
     if chains:
@@ -859,6 +878,7 @@ cdef class _Engine:
                 self.config = config
             self.c.n = n
             self.c.r = rc
+            self.c.rk_held = <unsigned long long>-1     # (no renumbering cached)
             self.c.ban = ban
             for i in range(n):
                 self.c.side[i] = sides[i]
@@ -897,7 +917,7 @@ cdef class _Engine:
                         if (ban >> row[KIND_BYTE]) & 1:
                             continue
                         row_info(row, &mi)
-                        st = 1000000 if mi.ncards == self.c.total[to_move] else move_score(
+                        st = (1 << 30) if mi.ncards == self.c.total[to_move] else move_score(
                             &self.c, to_move, row, pack_hand(row), &mi)
                         order_insert(pl, nroot, st, <int>k)
                         nroot += 1
