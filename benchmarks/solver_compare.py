@@ -1,7 +1,7 @@
 """Endgame solver: ddz_fast.solve against anchor solvers built from source, on
 the published puzzle table, timed in one run.
 
-    python benchmarks/solver_compare.py --anchors DIR [--markdown] [--strict]
+    python benchmarks/solver_compare.py --anchors DIR [--markdown] [--strict] [--anchor-memory-gb G]
 
 DIR holds checkouts of the anchors' public repositories (cloned when missing
 and git can reach GitHub):
@@ -9,15 +9,21 @@ and git can reach GitHub):
 * ``DIR/doudizhu_solver``  -- github.com/WZ403809264/doudizhu_solver (C++,
   memoised minimax over card strings; its README's table is the puzzle set);
 * ``DIR/doudizhu_endgame`` -- github.com/YunyanDeng/doudizhu_endgame (C++
-  negamax with a 2M-entry table and one thread per root move).
+  negamax with a 2M-entry table and one thread per root move);
+* ``DIR/ChinesePokerGame`` -- github.com/Whotakesmyname/ChinesePokerGame
+  (C++ minimax building the whole game tree; needs the Boost headers, e.g.
+  Debian's libboost-dev; it has no airplanes with attachments).
 
-Both are built here with the system compiler (g++ -O3) and driven through
+They are built here with the system compiler (g++ -O3) and driven through
 their stdin prompts; the time is the wall time from start until the solve's
-result line appears (the process is then killed: both go on to ask for the
-opponent's moves).  Ours: ``solve()`` with a fresh table, one thread, best
-of 3.  The anchors' rules differ from ours in details (WZ: airplane singles
-of distinct ranks, no two jokers as attachments -- our ``strict`` preset is
-closest; YunyanDeng: a four may carry one pair as its two singles), which
+result line appears (the process is then killed: all go on to ask for the
+opponent's moves).  An anchor that cannot be built gets a note saying why;
+each anchor process is limited to 4 GiB of address space (an anchor that
+runs out counts as not finished).  Ours: ``solve()`` with a fresh table,
+one thread, best of 3.  The anchors' rules differ from ours in details (WZ:
+airplane singles of distinct ranks, no two jokers as attachments -- our
+``strict`` preset is closest; YunyanDeng: a four may carry one pair as its
+two singles; Whotakesmyname: no airplane with attachments), which
 does not change any published answer; the comparison is of speed, and each
 row also shows whether the answers agree.
 
@@ -36,14 +42,21 @@ import time
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-from ddz_fast.solver_reference import PUBLISHED_PUZZLES, published_text
+# NumPy's BLAS threads are never used here; started, they spin and take a
+# core from whichever solver is being timed.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+from ddz_fast.solver_reference import PUBLISHED_PUZZLES, published_text  # noqa: E402
 
 # The published table (github.com/WZ403809264/doudizhu_solver, README.md),
 # in the source's notation ("0" = ten, "Y"/"Z" = low/high joker), which both
 # anchors read.
 PUZZLES = [(published_text(a), published_text(b), w) for a, b, w in PUBLISHED_PUZZLES]
 REPOS = {"doudizhu_solver": "https://github.com/WZ403809264/doudizhu_solver",
-         "doudizhu_endgame": "https://github.com/YunyanDeng/doudizhu_endgame"}
+         "doudizhu_endgame": "https://github.com/YunyanDeng/doudizhu_endgame",
+         "ChinesePokerGame": "https://github.com/Whotakesmyname/ChinesePokerGame"}
+NAMES = {"doudizhu_solver": "WZ403809264", "doudizhu_endgame": "YunyanDeng",
+         "ChinesePokerGame": "Whotakesmyname"}
 
 
 def ours_text(wz: str) -> str:
@@ -67,23 +80,41 @@ def build_anchors(root: Path) -> Tuple[dict, List[str]]:
             # gnu++98: the file names a global `end`, ambiguous with std::end
             # (using namespace std) from C++11 on.
             cmd = ["g++", "-O3", "-std=gnu++98", "-o", str(exe), str(src / "doudizhu_solver.cpp")]
-        else:
+        elif name == "doudizhu_endgame":
             cmd = ["g++", "-O3", "-std=c++11", "-pthread", "-o", str(exe)] + sorted(
                 str(p) for p in (src / "doudizhu").glob("*.cc"))
+        else:
+            cmd = ["g++", "-O3", "-std=c++17", "-pthread", "-o", str(exe)] + sorted(
+                str(p) for p in (src / "ChinesePokerGame").glob("*.cpp"))
         if not exe.exists():
             r = subprocess.run(cmd, capture_output=True, text=True)
             if r.returncode != 0:
-                notes.append(f"{name}: build failed: {r.stderr.strip().splitlines()[-1:]}")
+                err = [ln for ln in r.stderr.splitlines() if "error" in ln] or r.stderr.strip().splitlines()
+                why = err[0].strip() if err else f"exit status {r.returncode}"
+                if "boost/" in r.stderr:
+                    why = "the Boost headers are missing (install e.g. Debian's libboost-dev): " + why
+                notes.append(f"{name}: build failed: {why}")
                 continue
         exes[name] = exe
     return exes, notes
 
 
+ANCHOR_MEMORY_GB = 4.0     # address-space limit of an anchor process (--anchor-memory-gb)
+
+
+def _limit_memory() -> None:
+    import resource
+
+    cap = int(ANCHOR_MEMORY_GB * (1 << 30))
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
 def run_until(exe: Path, stdin: str, marker: bytes, timeout: float) -> Tuple[Optional[float], bytes]:
-    """Wall seconds from start until `marker` is printed (None on timeout)."""
+    """Wall seconds from start until `marker` is printed (None on timeout, or
+    when the process ends first -- e.g. out of its memory limit)."""
     t0 = time.perf_counter()
     p = subprocess.Popen([str(exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL)
+                         stderr=subprocess.DEVNULL, preexec_fn=_limit_memory)
     assert p.stdin is not None and p.stdout is not None
     p.stdin.write(stdin.encode())
     p.stdin.flush()
@@ -128,6 +159,20 @@ def yd_answer(out: bytes) -> Optional[bool]:
     return None
 
 
+def cpg_answer(out: bytes) -> Optional[bool]:
+    text = out.decode("utf-8", "replace")
+    if "无必胜策略" in text:        # "the landlord (first hand) has no winning strategy"
+        return False
+    if "必胜" in text:
+        return True
+    return None
+
+
+def cpg_text(wz: str) -> str:
+    """ChinesePokerGame's notation: ten is "O"."""
+    return wz.replace("0", "O")
+
+
 def time_ours(first: str, second: str) -> Tuple[float, Optional[bool], int]:
     from ddz_fast import solve
 
@@ -159,10 +204,16 @@ def run(anchors: Path, timeout: float, markdown: bool) -> bool:
             times["YunyanDeng"] = t
             # its result line comes right after the time line
             agree.append(yd_answer(out) in (published, None))
+        if "ChinesePokerGame" in exes:
+            t, out = run_until(exes["ChinesePokerGame"], f"{cpg_text(first)}\n{cpg_text(second)}\n\n",
+                               "必胜".encode(), timeout)
+            times["Whotakesmyname"] = t
+            agree.append(cpg_answer(out) in (published, None))
         finished = [t for t in times.values() if t is not None]
         fastest = min(finished) if finished else None
         ratio = (fastest / t_ours) if fastest else None
-        # an anchor that timed out is at least `timeout` seconds
+        # an anchor that did not finish took at least `timeout` seconds (a
+        # memory limit hit sooner gives no time: counted as `timeout` too)
         if fastest is None and times:
             ratio = timeout / t_ours
         pass_1s = t_ours <= 1.0
@@ -170,7 +221,7 @@ def run(anchors: Path, timeout: float, markdown: bool) -> bool:
         ok = ok and pass_1s and pass_10x and all(agree)
         rows.append((f"{first} vs {second}", "first wins" if published else "second wins", t_ours, nodes, times,
                      ratio, pass_1s, pass_10x, all(agree)))
-    names = ["WZ403809264", "YunyanDeng"]
+    names = [NAMES[n] for n in REPOS]
     head = ["puzzle", "published", "ddz-fast", "nodes"] + names + ["fastest anchor / ours", "<= 1 s", ">= 10x",
                                                                    "answers agree"]
     sep = " | " if markdown else "  "
@@ -181,7 +232,8 @@ def run(anchors: Path, timeout: float, markdown: bool) -> bool:
         cells = [p, pub, f"{t * 1e3:.1f} ms", str(nodes)]
         for n in names:
             v = times.get(n, "n/a")
-            cells.append("n/a" if v == "n/a" else (f"> {timeout:.0f} s" if v is None else f"{v:.3f} s"))
+            cells.append("n/a" if v == "n/a" else (
+                f"not done (> {timeout:.0f} s or > {ANCHOR_MEMORY_GB:g} GiB)" if v is None else f"{v:.3f} s"))
         cells += [f"{ratio:.1f}x" if ratio else "n/a", "PASS" if a else "FAIL", "PASS" if b else "FAIL",
                   "yes" if agree else "NO"]
         lines.append(("| " + " | ".join(cells) + " |") if markdown else sep.join(cells))
@@ -189,18 +241,24 @@ def run(anchors: Path, timeout: float, markdown: bool) -> bool:
     print(f"targets: every puzzle <= 1 s on one core: {'PASS' if all(r[6] for r in rows) else 'FAIL'}; "
           f">= 10x the fastest anchor on each: {'PASS' if all(r[7] for r in rows) else 'FAIL'}")
     print("(ours: one thread, fresh default (16 MiB) table, best of 3; YunyanDeng runs one thread per root move "
-          f"on the {os.cpu_count()} CPUs; anchors' times include process start-up, a few ms)")
+          f"on the {os.cpu_count()} CPUs; anchors' times include process start-up, a few ms; each anchor process "
+          f"limited to {ANCHOR_MEMORY_GB:g} GiB)")
     return ok
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    global ANCHOR_MEMORY_GB
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--anchors", default=str(Path(__file__).resolve().parent / ".anchors"),
                     help="directory of the anchors' checkouts (default benchmarks/.anchors)")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per anchor run (default 300)")
+    ap.add_argument("--anchor-memory-gb", type=float, default=ANCHOR_MEMORY_GB,
+                    help="address-space limit of each anchor process, GiB (default 4; ChinesePokerGame "
+                         "takes ~10 GB on its hardest problems): one that runs out counts as not finished")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--strict", action="store_true", help="exit 1 when a target fails")
     args = ap.parse_args(argv)
+    ANCHOR_MEMORY_GB = args.anchor_memory_gb
     ok = run(Path(args.anchors), args.timeout, args.markdown)
     return 1 if (args.strict and not ok) else 0
 

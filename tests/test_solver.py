@@ -47,13 +47,17 @@ def test_published_puzzles(first: str, second: str, offence_wins: bool, rules: s
 _BANNABLE = [k for k in Kind if k not in (Kind.PASS, Kind.SOLO)]
 
 
-def random_position(rng: random.Random, rules: str, seats: int, max_cards: int) -> Dict[str, Any]:
+def random_position(rng: random.Random, rules: str, seats: int, max_cards: int,
+                    spread: bool = False) -> Dict[str, Any]:
     """A random position dealt from a few neighbouring ranks (so that pairs,
-    trios, bombs, chains and kickers are common), with a random move on the
-    table half of the time and sometimes banned kinds."""
+    trios, bombs, chains and kickers are common) -- or, with `spread`, from
+    ranks with gaps between them -- with a random move on the table half of
+    the time and sometimes banned kinds."""
     r = ddz_fast.resolve_rules(rules)
     lo = rng.randrange(0, 13)
     ranks = list(range(lo, min(15, lo + rng.randint(3, 7))))
+    if spread:
+        ranks = sorted(rng.sample(range(15), rng.randint(4, 9)))
     if rng.random() < 0.3:
         ranks += [13, 14]
     pool: List[int] = []
@@ -61,7 +65,7 @@ def random_position(rng: random.Random, rules: str, seats: int, max_cards: int) 
         pool += [x] * (r.max_jokers if x >= 13 else r.max_count)
     rng.shuffle(pool)
     if len(pool) < seats * max_cards:
-        return random_position(rng, rules, seats, max_cards)
+        return random_position(rng, rules, seats, max_cards, spread)
     hands = []
     for _ in range(seats):
         k = rng.randint(1, max_cards)
@@ -135,6 +139,71 @@ def test_solver_matches_brute_force_many(rules: str, seats: int, max_cards: int)
         _check_against_oracle(random_position(rng, rules, seats, max_cards))
 
 
+def control_position(rng: random.Random, rules: str, seats: int) -> Dict[str, Any]:
+    """A random position whose seat to move holds two moves, one of them of
+    high ranks (a 2, a joker, a high pair or trio, a bomb, the rocket...):
+    the shape where one move nobody can beat, then the other, wins -- or
+    does not, when an opponent holds a higher card, a bomb or the rocket, or
+    only a banned kind could answer."""
+    r = ddz_fast.resolve_rules(rules)
+    pos = random_position(rng, rules, seats, 4)
+    used = list(pos["last"].counts) if pos["last"] is not None else [0] * 15
+    for seat, h in enumerate(pos["hands"]):
+        if seat != pos["to_move"]:
+            used = [a + b for a, b in zip(used, h)]
+    room = [(r.max_jokers if x >= 13 else r.max_count) - used[x] for x in range(15)]
+    mover = [0] * 15
+    for ranks in (range(8, 15), range(0, 15)):
+        pool = [0] * 15
+        for x in ranks:
+            pool[x] = rng.randint(0, room[x])
+        most = 4 if seats == 2 else 3       # (keeps the brute force quick)
+        moves = [m for m in legal_moves(pool, rules=r) if m.kind != Kind.PASS and sum(m.counts) <= most]
+        if moves:
+            m = moves[rng.randrange(len(moves))]
+            room = [a - b for a, b in zip(room, m.counts)]
+            mover = [a + b for a, b in zip(mover, m.counts)]
+    if sum(mover) == 0:
+        return control_position(rng, rules, seats)
+    pos["hands"][pos["to_move"]] = mover
+    return pos
+
+
+@pytest.mark.parametrize("rules,seats,max_cards", _FORMS)
+def test_solver_matches_brute_force_when_a_control_move_decides(rules: str, seats: int, max_cards: int) -> None:
+    """Positions where one move nobody on the other side can beat, then one
+    more, may win at once (the solver proves that without searching the
+    answers): the same values and winning moves as the minimax."""
+    rng = random.Random(f"control-{rules}-{seats}")
+    for _ in range(N_DEFAULT):
+        _check_against_oracle(control_position(rng, rules, seats))
+
+
+@pytest.mark.parametrize("rules,seats,max_cards", _FORMS)
+def test_one_table_shared_by_many_positions_gives_their_own_answers(rules: str, seats: int, max_cards: int) -> None:
+    """The table is keyed on positions with the ranks renumbered (only their
+    order, and which are next to each other, matter): positions dealt from
+    ranks with gaps, with chains across them or not, solved one after the
+    other with one table, each get the minimax's answer."""
+    rng = random.Random(f"spread-{rules}-{seats}")
+    s = Solver()
+    for _ in range(2 * N_DEFAULT):
+        pos = random_position(rng, rules, seats, max_cards, spread=True)
+        assert s.solve(**pos).win is oracle.wins(**pos), pos
+
+
+def test_a_small_table_that_fills_up_gives_the_same_answers() -> None:
+    """A table limited to a few thousand entries grows to its limit, then
+    replaces entries: the answers do not change."""
+    s = Solver(table_mb=0.2)
+    for first, second, offence_wins in WZ_PUZZLES:
+        assert s.solve([wz_hand(first), wz_hand(second)], rules="strict").win is offence_wins
+    rng = random.Random("small-table")
+    for _ in range(N_DEFAULT):
+        pos = random_position(rng, "standard", 3, 4)
+        assert Solver(table_mb=0.01).solve(**pos).win is oracle.wins(**pos), pos
+
+
 # ---------------------------------------------------------------------------
 # The three-player game and games
 # ---------------------------------------------------------------------------
@@ -192,7 +261,8 @@ def test_node_limit_gives_unknown() -> None:
 
 
 def test_time_limit_gives_unknown() -> None:
-    r = solve([wz_hand("RAQQJJT999844"), wz_hand("B22AAT886633")], max_time=0.05)
+    deal = Game(seed=1).hands                # three full hands: far beyond max_time
+    r = solve(list(deal), landlord=0, max_time=0.05)
     assert r.status == "unknown" and r.limit == "time"
 
 

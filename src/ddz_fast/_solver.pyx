@@ -16,7 +16,12 @@ lead plays cards), so a plain depth-first AND/OR search is exact:
 Values are booleans, so a node stops at its first winning move (the
 alpha-beta cut of a win/loss game) and every value stored in the
 transposition table is exact.  The table holds whole keys (no false hits):
-one 60-bit word per hand (4 bits a rank) and one word for the rest.
+one 60-bit word per hand (4 bits a rank, the ranks renumbered so that
+positions equal but for which ranks are held share an entry) and one word
+for the rest.  Besides the table: a move that empties the hand, or that
+nobody on the other side can beat and leaves one move in hand, wins
+without a search below it; moves are tried in the order of how few plays
+the rest of the hand needs (min_plays).
 
 Only this module's own buffers are touched inside the search, which runs
 without the GIL; an _Engine is used by one search at a time (its lock).
@@ -26,10 +31,10 @@ from libc.string cimport memcpy, memset
 
 import threading
 
-from ._move cimport make_move, K_PASS, K_BOMB, K_ROCKET
+from ._move cimport make_move, K_PASS, K_BOMB, K_ROCKET, K_CHAIN, K_AIRPLANE_PAIR
 from ._kernels cimport (
-    RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_free, gen_moves, row_info,
-    valid_move_c,
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_KINDS, out_init, out_free, gen_moves, row_info,
+    valid_move_c, classify_c, count_moves_c,
 )
 from ._fast cimport rules_c
 
@@ -59,8 +64,20 @@ cdef extern from *:
     static int ddz_load(volatile int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static void ddz_store(volatile int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     #endif
+    /* bits set in x, which has bits only at 4j (15 nibbles at most) */
+    static int ddz_nib_count(unsigned long long x) {
+        return (int)((x * 0x1111111111111111ULL) >> 60);
+    }
+    static void ddz_prefetch(const void* p) {
+    #if defined(__GNUC__)
+        __builtin_prefetch(p);
+        __builtin_prefetch((const char*)p + 64);
+    #endif
+    }
     """
     double ddz_now() noexcept nogil
+    void ddz_prefetch(const void* p) noexcept nogil
+    int ddz_nib_count(unsigned long long x) noexcept nogil
     int ddz_load(volatile int* p) noexcept nogil
     void ddz_store(volatile int* p, int v) noexcept nogil
 
@@ -68,6 +85,7 @@ cdef extern from *:
 cdef enum:
     NSEATS = 4
     BUCKET = 4                  # entries per table bucket
+    FIRST_BUCKETS = 512         # a table starts this small and doubles when 3/4 full
     CHECK_EVERY = 4095          # nodes between clock / stop-flag checks (mask)
     # why a search stopped early (Ctx.aborted)
     AB_NONE = 0
@@ -76,20 +94,24 @@ cdef enum:
     AB_MEMORY = 3
     AB_STOPPED = 4              # another thread found the root's answer
 
-# The last word of a table entry (besides the hands):
-#   bits 0-3 kind of the move to beat (0: a lead), 4-7 its rank + 1,
+# A table entry is its key (rank_key: one word per hand, ranks renumbered)
+# and a last word:
+#   bits 0-3 kind of the move to beat (0: a lead), 4-7 its renumbered rank,
 #   8-11 its length, 12-15 its size when a bomb, 16-18 seat to move,
 #   19-21 seat that made the move to beat + 1, 22 occupied,
 #   23 value (the side of the seat to move wins), 24-29 log2 of the
-#   subtree's node count (the replacement priority).
+#   subtree's node count (the replacement priority), 30 some hand can still
+#   make a chain (the renumbering kept empty slots).
 cdef extern from *:
     """
-    #define DDZ_KEY_MASK ((1ULL << 22) - 1)
+    #define DDZ_CHAINS_BIT (1ULL << 30)
+    #define DDZ_KEY_MASK (((1ULL << 22) - 1) | DDZ_CHAINS_BIT)
     #define DDZ_OCCUPIED (1ULL << 22)
     #define DDZ_VALUE_BIT (1ULL << 23)
     #define DDZ_WORK_SHIFT 24
     """
     unsigned long long KEY_MASK "DDZ_KEY_MASK"
+    unsigned long long CHAINS_BIT "DDZ_CHAINS_BIT"
     unsigned long long OCCUPIED "DDZ_OCCUPIED"
     unsigned long long VALUE_BIT "DDZ_VALUE_BIT"
     int WORK_SHIFT "DDZ_WORK_SHIFT"
@@ -99,7 +121,10 @@ cdef struct Ply:
     Out out                     # the moves generated at this depth
     int* order                  # indices of the moves to try, best first
     int* score
-    Py_ssize_t cap              # capacity of order / score
+    int* slot                   # each allowed move's row in out ...
+    MoveInfo* info              # ... its kind, rank, length, size ...
+    unsigned long long* packed  # ... and its counts packed (pack_hand)
+    Py_ssize_t cap              # capacity of the five
 
 
 cdef struct Ctx:
@@ -111,8 +136,20 @@ cdef struct Ctx:
     int total[4]                # cards in each hand
     # transposition table: nbuckets * BUCKET entries of W words
     unsigned long long* tt
-    size_t nbuckets
+    size_t nbuckets             # buckets now (a power of two) ...
+    size_t max_nbuckets         # ... doubled up to this (the size limit)
+    size_t nstored              # occupied entries
     int W
+    unsigned long long hw[4]    # the hands packed (pack_hand), kept in step
+    # rank_key's renumbering for the last set of ranks held (it changes only
+    # when a rank runs out): nibble shifts from / to, and whether it is the
+    # identity
+    unsigned long long rk_held
+    unsigned long long rk_chains
+    int rk_n
+    int rk_identity
+    int rk_src[13]
+    int rk_dst[13]
     # limits and counters
     long long nodes
     long long max_nodes         # 0: none
@@ -123,6 +160,13 @@ cdef struct Ctx:
     Ply* plies
     int nplies
     int history[2][512]         # cut-off counts per side and move hash
+    # fewest plays that empty a hand alone (move ordering): memo and buffers
+    unsigned long long* mp_keys  # packed hand + 1 (0: empty slot)
+    unsigned char* mp_vals
+    size_t mp_cap               # a power of two
+    size_t mp_n
+    Out* mp_out                 # one per recursion depth
+    int mp_depth
 
 
 cdef inline unsigned long long pack_hand(const unsigned char* h) noexcept nogil:
@@ -133,16 +177,103 @@ cdef inline unsigned long long pack_hand(const unsigned char* h) noexcept nogil:
     return w
 
 
-cdef inline unsigned long long pack_meta(const MoveInfo* last, int p, int last_by) noexcept nogil:
-    cdef unsigned long long m = (<unsigned long long>p) << 16
-    m |= (<unsigned long long>(last_by + 1)) << 19
+cdef extern from *:
+    """
+    #define DDZ_NIB 0x0111111111111111ULL        /* the low bit of each of 15 nibbles */
+    #define DDZ_NIB_CHAIN 0x0000111111111111ULL  /* ... of ranks 0..ACE */
+    #define DDZ_NIB_PLAIN 0x0001111111111111ULL  /* ... of ranks 0..TWO */
+    #define DDZ_JOKER_NIBS 0x0FF0000000000000ULL
+    """
+    unsigned long long NIB "DDZ_NIB"
+    unsigned long long NIB_CHAIN "DDZ_NIB_CHAIN"
+    unsigned long long NIB_PLAIN "DDZ_NIB_PLAIN"
+    unsigned long long JOKER_NIBS "DDZ_JOKER_NIBS"
+
+
+cdef inline unsigned long long nib_ge1(unsigned long long x) noexcept nogil:
+    # bit 4j set when nibble j (a rank's count) is >= 1; likewise >= 2, >= 3
+    return (x | (x >> 1) | (x >> 2) | (x >> 3)) & NIB
+
+
+cdef inline unsigned long long nib_ge2(unsigned long long x) noexcept nogil:
+    return ((x >> 1) | (x >> 2) | (x >> 3)) & NIB
+
+
+cdef inline unsigned long long nib_ge3(unsigned long long x) noexcept nogil:
+    return ((x >> 2) | (x >> 3) | (x & (x >> 1))) & NIB
+
+
+cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned long long* key) noexcept nogil:
+    """The table key of a position: every hand, the seat to move, the move
+    to beat and who made it -- with the ranks renumbered, since only their
+    order and which are next to each other matter.  Ranks nobody holds drop
+    out: a run of them among 3..A leaves one empty slot when it parts ranks
+    held (a chain cannot cross it), none at the bottom; the 2 and the jokers
+    keep their places.  When no hand can ever make a chain (5 singles, 3
+    pairs or 2 trios in a row; hands only shrink), no empty slot is kept and
+    the 2 is renumbered too.  The rank of the move to beat becomes how many
+    ranks held are not above it (a joker's is kept); every answer to it is
+    decided by that.  So positions equal up to renumbering share an entry."""
+    cdef unsigned long long held = 0, chains = 0, x, s1, s2, s3, w, m
+    cdef int i, j, k, nheld = 0, slot = 0, gap = 0, top
+    for i in range(c.n):
+        x = c.hw[i]
+        s1 = nib_ge1(x)
+        held |= s1
+        s1 &= NIB_CHAIN
+        s2 = nib_ge2(x) & NIB_CHAIN
+        s3 = nib_ge3(x) & NIB_CHAIN
+        chains |= ((s1 & (s1 >> 4) & (s1 >> 8) & (s1 >> 12) & (s1 >> 16))
+                   | (s2 & (s2 >> 4) & (s2 >> 8)) | (s3 & (s3 >> 4)))
+    held &= NIB_PLAIN
+    chains = chains != 0
+    if held != c.rk_held or chains != c.rk_chains:
+        c.rk_held = held
+        c.rk_chains = chains
+        top = 12 if chains else 13
+        for j in range(top):
+            if (held >> (4 * j)) & 1:
+                c.rk_src[nheld] = 4 * j
+                c.rk_dst[nheld] = 4 * slot
+                nheld += 1
+                slot += 1
+                gap = 0
+            elif chains and slot > 0 and not gap:
+                slot += 1           # one empty slot for the run
+                gap = 1
+        if chains and (held >> 48) & 1:
+            c.rk_src[nheld] = 48
+            c.rk_dst[nheld] = 48
+            nheld += 1
+        c.rk_n = nheld
+        c.rk_identity = 1
+        for k in range(nheld):
+            if c.rk_src[k] != c.rk_dst[k]:
+                c.rk_identity = 0
+    for i in range(c.n):
+        x = c.hw[i]
+        if c.rk_identity:
+            key[i] = x
+            continue
+        w = x & JOKER_NIBS
+        for k in range(c.rk_n):
+            w |= ((x >> c.rk_src[k]) & 15) << c.rk_dst[k]
+        key[i] = w
+    m = ((<unsigned long long>p) << 16) | ((<unsigned long long>(last_by + 1)) << 19)
+    if chains:
+        m |= CHAINS_BIT
     if last != NULL:
         m |= <unsigned long long>last.kind
-        m |= (<unsigned long long>(last.rank + 1)) << 4
         m |= (<unsigned long long>last.length) << 8
         if last.kind == K_BOMB:
             m |= (<unsigned long long>last.ncards) << 12
-    return m
+        if last.rank >= 13:
+            m |= (<unsigned long long>(last.rank + 1)) << 4          # 14, 15: a joker
+        elif chains or not (K_CHAIN <= last.kind <= K_AIRPLANE_PAIR):
+            # (with no chain possible, only a bomb answers a chain: rank 0)
+            w = held & ((<unsigned long long>1 << (4 * last.rank + 4)) - 1)
+            m |= (<unsigned long long>ddz_nib_count(w)) << 4           # 0..13
+    key[c.n] = m
 
 
 cdef inline unsigned long long mix(unsigned long long x) noexcept nogil:
@@ -156,11 +287,12 @@ cdef inline unsigned long long mix(unsigned long long x) noexcept nogil:
 
 
 cdef inline unsigned int row_hash(const unsigned char* row) noexcept nogil:
-    cdef unsigned long long k = 0
-    cdef int j
-    for j in range(ROW):
-        k = k * 31 + row[j]
-    return <unsigned int>(mix(k) & 511)
+    # 9 bits of the row's 16 bytes (read as two words)
+    cdef unsigned long long lo, hi
+    memcpy(&lo, row, 8)
+    memcpy(&hi, row + 8, 8)
+    return <unsigned int>(((lo * <unsigned long long>0x9E3779B97F4A7C15) ^ hi)
+                          * <unsigned long long>0xBF58476D1CE4E5B9 >> 55)
 
 
 cdef inline int log2_work(long long n) noexcept nogil:
@@ -171,21 +303,51 @@ cdef inline int log2_work(long long n) noexcept nogil:
     return b
 
 
-cdef unsigned long long* tt_bucket(Ctx* c, const unsigned long long* key) noexcept nogil:
+cdef inline unsigned long long tt_hash(Ctx* c, const unsigned long long* key) noexcept nogil:
+    # (an entry begins with its key, so this hashes stored entries too)
     cdef unsigned long long h = key[c.n] & KEY_MASK
     cdef int i
     for i in range(c.n):
         h = mix(h ^ key[i])
-    return c.tt + (h & (c.nbuckets - 1)) * (BUCKET * c.W)
+    return h
 
 
-cdef int tt_probe(Ctx* c, const unsigned long long* key) noexcept nogil:
-    """1 or 0: the stored value of the position; -1: not stored."""
+cdef inline unsigned long long* tt_bucket(Ctx* c, const unsigned long long* key) noexcept nogil:
+    return c.tt + (tt_hash(c, key) & (c.nbuckets - 1)) * (BUCKET * c.W)
+
+
+cdef void tt_grow(Ctx* c) noexcept nogil:
+    # Double the table in place: bucket b's entries stay in b or move to
+    # b + nbuckets (the next hash bit), which starts empty.  A table grows
+    # with the work done, so a small search touches little memory.
+    cdef size_t nb = c.nbuckets, stride = BUCKET * c.W, b
+    cdef unsigned long long* t = <unsigned long long*>realloc(
+        c.tt, 2 * nb * stride * sizeof(unsigned long long))
     cdef unsigned long long* e
+    cdef unsigned long long* dst
+    cdef int _i
+    if t == NULL:
+        c.max_nbuckets = nb         # stay at this size
+        return
+    memset(t + nb * stride, 0, nb * stride * sizeof(unsigned long long))
+    c.tt = t
+    c.nbuckets = 2 * nb
+    for b in range(nb):
+        e = t + b * stride
+        dst = t + (b + nb) * stride
+        for _i in range(BUCKET):
+            if (e[c.n] & OCCUPIED) and (tt_hash(c, e) & nb):
+                memcpy(dst, e, c.W * sizeof(unsigned long long))
+                memset(e, 0, c.W * sizeof(unsigned long long))
+                dst += c.W
+            e += c.W
+
+
+cdef int tt_probe(Ctx* c, const unsigned long long* key, unsigned long long* e) noexcept nogil:
+    """1 or 0: the stored value of the position (e: its bucket); -1: not stored."""
     cdef int _i, j, ok
-    if c.tt == NULL:
+    if e == NULL:
         return -1
-    e = tt_bucket(c, key)
     for _i in range(BUCKET):
         if (e[c.n] & OCCUPIED) and (e[c.n] & KEY_MASK) == key[c.n]:
             ok = 1
@@ -206,13 +368,14 @@ cdef void tt_store(Ctx* c, const unsigned long long* key, int value, long long w
     cdef int _i
     if c.tt == NULL:
         return
-    e = tt_bucket(c, key)
+    e = tt_bucket(c, key)       # (again: the table may have grown since the probe)
     victim = e
     for _i in range(BUCKET):
         if not (e[c.n] & OCCUPIED):
             victim = e
+            c.nstored += 1
             break
-        prio = e[c.n] >> WORK_SHIFT
+        prio = (e[c.n] >> WORK_SHIFT) & 63
         if prio < best:
             best = prio
             victim = e
@@ -220,36 +383,152 @@ cdef void tt_store(Ctx* c, const unsigned long long* key, int value, long long w
     memcpy(victim, key, c.n * sizeof(unsigned long long))
     victim[c.n] = (key[c.n] | OCCUPIED | (VALUE_BIT if value else 0)
                    | ((<unsigned long long>log2_work(work)) << WORK_SHIFT))
+    if c.nstored * 4 > c.nbuckets * (3 * BUCKET) and c.nbuckets < c.max_nbuckets:
+        tt_grow(c)
 
 
 cdef bint ply_reserve(Ply* pl, Py_ssize_t n) noexcept nogil:
-    cdef int* o
-    cdef int* s
+    cdef void* x
     if n <= pl.cap:
         return True
-    o = <int*>realloc(pl.order, n * sizeof(int))
-    if o == NULL:
+    x = realloc(pl.order, n * sizeof(int))
+    if x == NULL:
         return False
-    pl.order = o
-    s = <int*>realloc(pl.score, n * sizeof(int))
-    if s == NULL:
+    pl.order = <int*>x
+    x = realloc(pl.score, n * sizeof(int))
+    if x == NULL:
         return False
-    pl.score = s
+    pl.score = <int*>x
+    x = realloc(pl.slot, n * sizeof(int))
+    if x == NULL:
+        return False
+    pl.slot = <int*>x
+    x = realloc(pl.info, n * sizeof(MoveInfo))
+    if x == NULL:
+        return False
+    pl.info = <MoveInfo*>x
+    x = realloc(pl.packed, n * sizeof(unsigned long long))
+    if x == NULL:
+        return False
+    pl.packed = <unsigned long long*>x
     pl.cap = n
     return True
 
 
-cdef inline int move_score(Ctx* c, int p, const unsigned char* row, const MoveInfo* mi) noexcept nogil:
-    # Order: moves that leave the hand with few cards first (more cards
-    # played), bombs and the rocket after the ordinary moves (a control move
-    # kept is worth more than a few cards played), PASS last; ties go to the
-    # moves that cut off most often before (history heuristic).
-    cdef int s = mi.ncards * 64
+cdef enum:
+    MP_FIRST = 1024             # memo slots at first
+    MP_MAX = 1 << 20            # most memo slots (9 bytes each)
+
+
+cdef bint mp_grow(Ctx* c) noexcept nogil:
+    cdef size_t cap = c.mp_cap * 2 if c.mp_cap else MP_FIRST, i, j
+    cdef unsigned long long* keys = <unsigned long long*>calloc(cap, sizeof(unsigned long long))
+    cdef unsigned char* vals = <unsigned char*>calloc(cap, 1)
+    if keys == NULL or vals == NULL:
+        free(keys)
+        free(vals)
+        return False
+    for i in range(c.mp_cap):
+        if c.mp_keys[i]:
+            j = <size_t>(mix(c.mp_keys[i]) & (cap - 1))
+            while keys[j]:
+                j = (j + 1) & (cap - 1)
+            keys[j] = c.mp_keys[i]
+            vals[j] = c.mp_vals[i]
+    free(c.mp_keys)
+    free(c.mp_vals)
+    c.mp_keys = keys
+    c.mp_vals = vals
+    c.mp_cap = cap
+    return True
+
+
+cdef int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw, int total, int depth) noexcept nogil:
+    """The fewest moves (allowed leads) that play out hand h with nobody
+    answering: some move of every such split holds h's lowest card, so only
+    those moves are tried.  Memoised; only orders moves (an estimate, the
+    number of ranks held, when the memo is full or a buffer fails)."""
+    cdef size_t j = 0
+    cdef Out* o
+    cdef Py_ssize_t i
+    cdef const unsigned char* row
+    cdef unsigned char rest[15]
+    cdef int low = 0, best = 99, v, t, n, ranks = 0
+    if total == 0:
+        return 0
+    for t in range(15):
+        ranks += h[t] != 0
+    if c.mp_cap:
+        j = <size_t>(mix(hw + 1) & (c.mp_cap - 1))
+        while c.mp_keys[j]:
+            if c.mp_keys[j] == hw + 1:
+                return c.mp_vals[j]
+            j = (j + 1) & (c.mp_cap - 1)
+    if depth >= c.mp_depth or (c.mp_n * 2 >= c.mp_cap and (c.mp_cap >= MP_MAX or not mp_grow(c))):
+        return ranks
+    o = &c.mp_out[depth]
+    o.n = 0
+    gen_moves(h, c.r, NULL, o)
+    if o.oom:
+        return ranks
+    while h[low] == 0:
+        low += 1
+    for i in range(o.n):
+        row = o.data + i * ROW
+        if row[low] == 0 or (c.ban >> row[KIND_BYTE]) & 1:
+            continue
+        n = 0
+        for t in range(15):
+            rest[t] = h[t] - row[t]
+            n += row[t]
+        if n == total:
+            best = 1
+            break
+        if best > 2:
+            v = 1 + min_plays(c, rest, hw - pack_hand(row), total - n, depth + 1)
+            if v < best:
+                best = v
+    # (the memo may have grown meanwhile: find the slot again)
+    j = <size_t>(mix(hw + 1) & (c.mp_cap - 1))
+    while c.mp_keys[j]:
+        j = (j + 1) & (c.mp_cap - 1)
+    c.mp_keys[j] = hw + 1
+    c.mp_vals[j] = <unsigned char>best
+    c.mp_n += 1
+    return best
+
+
+cdef inline bint unbeatable(Ctx* c, int p, const MoveInfo* mi) noexcept nogil:
+    # Can no seat of the other side answer move mi of seat p (PASS is its
+    # only move)?  count_moves_c counts banned kinds too: then it may say no
+    # when the answer is yes, never the reverse.
+    cdef int q
+    for q in range(c.n):
+        if c.side[q] != c.side[p] and count_moves_c(c.hand[q], c.r, mi) > 1:
+            return False
+    return True
+
+
+cdef inline int move_score(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
+                           const MoveInfo* mi) noexcept nogil:
+    # Order: the moves after which the hand can be played out alone in the
+    # fewest moves first (min_plays; a bomb or the rocket counts one more:
+    # a control kept is worth more), then the lower ranks (rid of the small
+    # cards, keep the big ones); PASS last; ties go to the moves that cut off
+    # most often before (history heuristic, capped below the other terms).
+    cdef unsigned char rest[15]
+    cdef int t, plays, hist
     if mi.kind == K_PASS:
-        s = -100000
-    elif mi.kind == K_BOMB or mi.kind == K_ROCKET:
-        s -= 2000
-    return s * 64 + c.history[c.side[p]][row_hash(row)]
+        return -100000000
+    hist = c.history[c.side[p]][row_hash(row)]
+    if hist > 1023:
+        hist = 1023
+    for t in range(15):
+        rest[t] = c.hand[p][t] - row[t]
+    plays = min_plays(c, rest, c.hw[p] - packed, c.total[p] - mi.ncards, 0)
+    if mi.kind == K_BOMB or mi.kind == K_ROCKET:
+        plays += 1
+    return ((40 - plays) * 32 + (16 - mi.rank)) * 1024 + hist
 
 
 cdef inline void order_insert(Ply* pl, Py_ssize_t m, int sc, int idx) noexcept nogil:
@@ -264,17 +543,73 @@ cdef inline void order_insert(Ply* pl, Py_ssize_t m, int sc, int idx) noexcept n
     pl.order[j] = idx
 
 
+cdef inline void play(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
+                      int ncards) noexcept nogil:
+    cdef int t
+    for t in range(15):
+        c.hand[p][t] -= row[t]
+    c.hw[p] -= packed               # (no borrows: every count of row <= the hand's)
+    c.total[p] -= ncards
+
+
+cdef inline void unplay(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
+                        int ncards) noexcept nogil:
+    cdef int t
+    for t in range(15):
+        c.hand[p][t] += row[t]
+    c.hw[p] += packed
+    c.total[p] += ncards
+
+
+cdef inline bint may_be_one_move(unsigned long long x) noexcept nogil:
+    # A quick necessary test that cards x (packed) are one move: one rank;
+    # or a rank of three or more (a trio or four with kickers, an airplane);
+    # or the jokers alone; or a run of ranks within 3..A all single (five
+    # or more) or all pairs (a chain).
+    cdef unsigned long long s1 = nib_ge1(x), s2
+    cdef int d = ddz_nib_count(s1)
+    if d <= 1 or nib_ge3(x) != 0:
+        return True
+    if (s1 & ~JOKER_NIBS) == 0:
+        return True
+    if d == 2 or (s1 & ~NIB_CHAIN) != 0 or ddz_nib_count(s1 & ~(s1 << 4)) != 1:
+        return False
+    s2 = nib_ge2(x)
+    return (s2 == 0 and d >= 5) or s2 == s1
+
+
+cdef bint wins_in_two(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
+                      const MoveInfo* mi) noexcept nogil:
+    """Does move `row` win by force: no opponent of p can beat it (so every
+    seat passes back to p: the partners by choice) and what p keeps is one
+    allowed lead?  Exact; a banned kind an opponent could beat with only
+    makes it say no."""
+    cdef unsigned char rest[15]
+    cdef MoveInfo infos[N_KINDS]
+    cdef int t, nr, ok = 0
+    if not may_be_one_move(c.hw[p] - packed):
+        return False
+    for t in range(15):
+        rest[t] = c.hand[p][t] - row[t]
+    nr = classify_c(rest, c.r, infos)
+    for t in range(nr):
+        if not (c.ban >> infos[t].kind) & 1:
+            ok = 1
+            break
+    return ok and unbeatable(c, p, mi)
+
+
 cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noexcept nogil:
     """1 when the side of seat p (to move) wins with best play, 0 when it
     loses, -1 when the search stopped (a limit, or another thread)."""
     cdef unsigned long long key[5]
+    cdef unsigned long long* bucket
     cdef Ply* pl
     cdef Py_ssize_t i, m, nmoves
-    cdef int v, child, nxt, k, result = 0, idx, t
+    cdef int v, child, nxt, result = 0, idx, t
     cdef long long before
     cdef const unsigned char* row
     cdef MoveInfo mi
-    cdef unsigned char* h
 
     c.nodes += 1
     if (c.nodes & CHECK_EVERY) == 0:
@@ -290,13 +625,11 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
         c.aborted = AB_MEMORY       # cannot happen: nplies bounds every line
         return -1
 
-    for i in range(c.n):
-        key[i] = pack_hand(c.hand[i])
-    key[c.n] = pack_meta(last, p, last_by)
-    v = tt_probe(c, key)
-    if v >= 0:
-        return v
-    before = c.nodes
+    rank_key(c, last, p, last_by, key)
+    bucket = NULL
+    if c.tt != NULL:
+        bucket = tt_bucket(c, key)
+        ddz_prefetch(bucket)        # (read after the moves are generated)
 
     pl = &c.plies[depth]
     pl.out.n = 0
@@ -304,43 +637,52 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     if pl.out.oom or not ply_reserve(pl, pl.out.n):
         c.aborted = AB_MEMORY
         return -1
-    h = c.hand[p]
 
-    # A move that plays the whole hand wins at once; otherwise score and sort.
+    # A move that plays the whole hand wins at once (not worth a table
+    # entry).  The allowed moves go to the front of the buffers.
     m = 0
     for i in range(pl.out.n):
         row = pl.out.data + i * ROW
-        k = row[KIND_BYTE]
-        if (c.ban >> k) & 1:
+        if (c.ban >> row[KIND_BYTE]) & 1:
             continue
-        row_info(row, &mi)
-        if mi.ncards == c.total[p]:
-            tt_store(c, key, 1, 1)
+        row_info(row, &pl.info[m])
+        if pl.info[m].ncards == c.total[p]:
             return 1
-        order_insert(pl, m, move_score(c, p, row, &mi), <int>i)
+        pl.packed[m] = pack_hand(row)
+        pl.slot[m] = <int>i
         m += 1
     nmoves = m
+    v = tt_probe(c, key, bucket)
+    if v >= 0:
+        return v
+    before = c.nodes
+    # A move nobody can beat that leaves one move in hand wins too.
+    for i in range(nmoves):
+        if pl.info[i].kind != K_PASS and wins_in_two(
+                c, p, pl.out.data + pl.slot[i] * ROW, pl.packed[i], &pl.info[i]):
+            tt_store(c, key, 1, 1)
+            return 1
+    # Sort: order[] becomes indices into info / packed, best first.
+    for i in range(nmoves):
+        order_insert(pl, i, move_score(c, p, pl.out.data + pl.slot[i] * ROW, pl.packed[i],
+                                       &pl.info[i]), <int>i)
 
+    nxt = p + 1
+    if nxt == c.n:
+        nxt = 0
     for i in range(nmoves):
         idx = pl.order[i]
-        row = pl.out.data + idx * ROW
-        row_info(row, &mi)
-        nxt = p + 1
-        if nxt == c.n:
-            nxt = 0
+        mi = pl.info[idx]
         if mi.kind == K_PASS:
             if nxt == last_by:
                 child = search(c, nxt, NULL, -1, depth + 1)
             else:
                 child = search(c, nxt, last, last_by, depth + 1)
         else:
-            for t in range(15):
-                h[t] -= row[t]
-            c.total[p] -= mi.ncards
+            row = pl.out.data + pl.slot[idx] * ROW
+            play(c, p, row, pl.packed[idx], mi.ncards)
             child = search(c, nxt, &mi, p, depth + 1)
-            for t in range(15):
-                h[t] += row[t]
-            c.total[p] += mi.ncards
+            unplay(c, p, row, pl.packed[idx], mi.ncards)
             # (the generated rows of this depth are intact: deeper plies use
             # their own buffers)
         if child < 0:
@@ -349,7 +691,7 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
             child = 1 - child
         if child:
             result = 1
-            t = row_hash(row)
+            t = row_hash(pl.out.data + pl.slot[idx] * ROW)
             if c.history[c.side[p]][t] < 1000000:
                 c.history[c.side[p]][t] += 1
             break
@@ -396,8 +738,42 @@ cdef class _Engine:
 
     def __dealloc__(self):
         self._free_plies()
+        self._free_memo()
         free(self.c.tt)
         self.c.tt = NULL
+
+    cdef void _free_memo(self) noexcept:
+        cdef int i
+        if self.c.mp_out != NULL:
+            for i in range(self.c.mp_depth):
+                out_free(&self.c.mp_out[i])
+            free(self.c.mp_out)
+        self.c.mp_out = NULL
+        self.c.mp_depth = 0
+        free(self.c.mp_keys)
+        free(self.c.mp_vals)
+        self.c.mp_keys = NULL
+        self.c.mp_vals = NULL
+        self.c.mp_cap = 0
+        self.c.mp_n = 0
+
+    cdef int _setup_memo(self, int depth) except -1:
+        cdef int i
+        if depth <= self.c.mp_depth:
+            return 0
+        if self.c.mp_out != NULL:
+            for i in range(self.c.mp_depth):
+                out_free(&self.c.mp_out[i])
+            free(self.c.mp_out)
+        self.c.mp_depth = 0
+        self.c.mp_out = <Out*>calloc(depth, sizeof(Out))
+        if self.c.mp_out == NULL:
+            raise MemoryError()
+        self.c.mp_depth = depth
+        for i in range(depth):
+            if not out_init(&self.c.mp_out[i], 64, False):
+                raise MemoryError()
+        return 0
 
     cdef void _free_plies(self) noexcept:
         cdef int i
@@ -406,34 +782,36 @@ cdef class _Engine:
                 out_free(&self.c.plies[i].out)
                 free(self.c.plies[i].order)
                 free(self.c.plies[i].score)
+                free(self.c.plies[i].slot)
+                free(self.c.plies[i].info)
+                free(self.c.plies[i].packed)
             free(self.c.plies)
         self.c.plies = NULL
         self.c.nplies = 0
 
     cdef int _setup_table(self, int n) except -1:
-        # Entries of n + 1 words; the bucket count a power of two.
+        # An empty table of entries of n + 1 words: FIRST_BUCKETS buckets
+        # (fewer if the limit says so), doubled by the search as it fills,
+        # up to the most buckets (a power of two) within table_bytes.
         cdef Py_ssize_t W = n + 1
         cdef Py_ssize_t per_bucket = BUCKET * W * sizeof(unsigned long long)
-        cdef size_t nb = 1
+        cdef size_t nb = 1, first
+        free(self.c.tt)
+        self.c.tt = NULL
+        self.c.nbuckets = 0
+        self.c.max_nbuckets = 0
+        self.c.nstored = 0
+        self.c.W = <int>W
         if self.table_bytes < per_bucket:
-            free(self.c.tt)
-            self.c.tt = NULL
-            self.c.nbuckets = 0
-            self.c.W = <int>W
             return 0
         while nb * 2 * per_bucket <= <size_t>self.table_bytes:
             nb *= 2
-        if self.c.tt != NULL and self.c.nbuckets == nb and self.c.W == W:
-            with nogil:
-                memset(self.c.tt, 0, nb * per_bucket)
-            return 0
-        free(self.c.tt)
-        self.c.tt = <unsigned long long*>calloc(nb * BUCKET * W, sizeof(unsigned long long))
+        first = nb if nb < FIRST_BUCKETS else FIRST_BUCKETS
+        self.c.tt = <unsigned long long*>calloc(first * BUCKET * W, sizeof(unsigned long long))
         if self.c.tt == NULL:
-            self.c.nbuckets = 0
             raise MemoryError(f"cannot allocate a {self.table_bytes}-byte transposition table")
-        self.c.nbuckets = nb
-        self.c.W = <int>W
+        self.c.nbuckets = first
+        self.c.max_nbuckets = nb
         return 0
 
     cdef int _setup_plies(self, int depth) except -1:
@@ -495,10 +873,12 @@ cdef class _Engine:
             config = (cid, ban, n, self.table_bytes) + sides
             if config != self.config:
                 self._setup_table(n)
+                self._free_memo()
                 memset(self.c.history, 0, sizeof(self.c.history))
                 self.config = config
             self.c.n = n
             self.c.r = rc
+            self.c.rk_held = <unsigned long long>-1     # (no renumbering cached)
             self.c.ban = ban
             for i in range(n):
                 self.c.side[i] = sides[i]
@@ -506,6 +886,7 @@ cdef class _Engine:
                 for j in range(15):
                     self.c.hand[i][j] = hands[15 * i + j]
                     self.c.total[i] += hands[15 * i + j]
+                self.c.hw[i] = pack_hand(self.c.hand[i])
                 total_cards += self.c.total[i]
             if last_row is not None:
                 for j in range(16):
@@ -515,6 +896,7 @@ cdef class _Engine:
                 lastp = &last_mi
             # a line plays at least one card every n plies
             self._setup_plies(n * (total_cards + 2) + 2)
+            self._setup_memo(total_cards + 2)
             self.c.nodes = 0
             self.c.max_nodes = max_nodes
             self.c.deadline = ddz_now() + max_time if max_time > 0 else 0.0
@@ -535,8 +917,8 @@ cdef class _Engine:
                         if (ban >> row[KIND_BYTE]) & 1:
                             continue
                         row_info(row, &mi)
-                        st = 1000000 if mi.ncards == self.c.total[to_move] else move_score(
-                            &self.c, to_move, row, &mi)
+                        st = (1 << 30) if mi.ncards == self.c.total[to_move] else move_score(
+                            &self.c, to_move, row, pack_hand(row), &mi)
                         order_insert(pl, nroot, st, <int>k)
                         nroot += 1
             if self.c.aborted:
@@ -565,7 +947,7 @@ cdef class _Engine:
                          const MoveInfo* last, int last_by) noexcept nogil:
         # The value of one root move for the side of p (1 / 0, -1 stopped).
         cdef Ctx* c = &self.c
-        cdef int nxt = (p + 1) % c.n, child, t
+        cdef int nxt = (p + 1) % c.n, child
         if mi.kind == K_PASS:
             if nxt == last_by:
                 child = search(c, nxt, NULL, -1, 1)
@@ -574,13 +956,9 @@ cdef class _Engine:
         else:
             if mi.ncards == c.total[p]:
                 return 1
-            for t in range(15):
-                c.hand[p][t] -= row[t]
-            c.total[p] -= mi.ncards
+            play(c, p, row, pack_hand(row), mi.ncards)
             child = search(c, nxt, mi, p, 1)
-            for t in range(15):
-                c.hand[p][t] += row[t]
-            c.total[p] += mi.ncards
+            unplay(c, p, row, pack_hand(row), mi.ncards)
         if child < 0:
             return -1
         if c.side[nxt] != c.side[p]:
