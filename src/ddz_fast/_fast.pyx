@@ -157,22 +157,29 @@ def legal_moves(hand, last=None, *, rules="standard"):
     :func:`ddz_fast.reference.legal_moves`.
     """
     cdef int cid = rules_id(rules)
+    cdef Out o
+    _generate(hand, last, rules, cid, &o)
+    return movelist_from_out(&o, cid)
+
+
+cdef int _generate(object hand, object last, object rules, int cid, Out* o) except -1:
+    """The moves of legal_moves(hand, last) into a new buffer `o` (the
+    caller frees it): the input checked, the kernel run."""
     cdef const RulesC* rc = rules_by_id(cid)
     cdef unsigned char h[16]
     cdef MoveInfo li
     cdef MoveInfo* lp = NULL
-    cdef Out o
     _load_hand(hand, rules, rc, h)
     if last is not None:
         _load_move(last, rules, rc, &li, "last")
         _check_together(h, <Move>last, rc, rules)
         lp = &li
-    out_init(&o, FIRST_ROWS, False)
-    gen_moves(h, rc, lp, &o)
+    out_init(o, FIRST_ROWS, False)
+    gen_moves(h, rc, lp, o)
     if o.oom:
-        out_free(&o)
+        out_free(o)
         raise MemoryError("out of memory generating moves")
-    return movelist_from_out(&o, cid)
+    return 0
 
 
 def classify(cards, *, rules="standard"):
