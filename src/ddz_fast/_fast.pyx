@@ -22,7 +22,7 @@ import numpy as np
 from ._move cimport Move, K_PASS, readings_of
 from ._checks cimport as_threads
 from ._kernels cimport (
-    RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_free, gen_moves,
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_init_on, out_free, gen_moves,
     beats_c, valid_move_c, count_moves_c,
 )
 from ._registry cimport rules_id, rules_by_id, valid_bit, within, check_within
@@ -37,12 +37,6 @@ cnp.import_array()
 
 __all__ = ["legal_moves", "classify", "beats", "parse_move", "legal_moves_batch",
            "count_moves", "MoveList", "MoveBatch"]
-
-cdef enum:
-    # Rows of the first buffer of a single call: most hands fit (a 20-card
-    # lead has 78 moves on average), so most calls allocate once.
-    FIRST_ROWS = 192
-
 
 cdef object _rules_obj(object rules):
     return resolve_rules(rules)    # (checks a Rules subclass; a plain Rules is returned as is)
@@ -158,13 +152,15 @@ def legal_moves(hand, last=None, *, rules="standard"):
     """
     cdef int cid = rules_id(rules)
     cdef Out o
-    _generate(hand, last, rules, cid, &o)
+    cdef unsigned char first[FIRST_BYTES]
+    _generate(hand, last, rules, cid, &o, first)
     return movelist_from_out(&o, cid)
 
 
-cdef int _generate(object hand, object last, object rules, int cid, Out* o) except -1:
-    """The moves of legal_moves(hand, last) into a new buffer `o` (the
-    caller frees it): the input checked, the kernel run."""
+cdef int _generate(object hand, object last, object rules, int cid, Out* o,
+                   unsigned char* first) except -1:
+    """The moves of legal_moves(hand, last) into `o`, started on `first`
+    (see _fast.pxd): the input checked, the kernel run."""
     cdef const RulesC* rc = rules_by_id(cid)
     cdef unsigned char h[16]
     cdef MoveInfo li
@@ -174,7 +170,7 @@ cdef int _generate(object hand, object last, object rules, int cid, Out* o) exce
         _load_move(last, rules, rc, &li, "last")
         _check_together(h, <Move>last, rc, rules)
         lp = &li
-    out_init(o, FIRST_ROWS, False)
+    out_init_on(o, first, FIRST_ROWS)
     gen_moves(h, rc, lp, o)
     if o.oom:
         out_free(o)

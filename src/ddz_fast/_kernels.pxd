@@ -137,8 +137,12 @@ cdef struct Out:
     Py_ssize_t cap               # capacity in moves
     bint count_only
     bint oom                     # set when growing the buffer failed
+    bint borrowed                # data is the caller's memory (never freed or realloc'd)
 
 cdef bint out_init(Out* o, Py_ssize_t cap, bint count_only) noexcept nogil
+# An Out over the caller's buffer of `cap` rows (a stack buffer: no malloc for
+# the common case); growing past it moves the rows to malloc'd memory.
+cdef void out_init_on(Out* o, unsigned char* buf, Py_ssize_t cap) noexcept nogil
 cdef void out_free(Out* o) noexcept nogil
 cdef void gen_lead(const unsigned char* h, const RulesC* r, Out* o) noexcept nogil
 cdef void gen_response(const unsigned char* h, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil

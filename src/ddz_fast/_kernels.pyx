@@ -34,6 +34,7 @@ cdef enum:
 cdef bint out_init(Out* o, Py_ssize_t cap, bint count_only) noexcept nogil:
     o.n = 0
     o.oom = False
+    o.borrowed = False
     o.count_only = count_only
     if count_only:
         o.data = NULL
@@ -47,8 +48,19 @@ cdef bint out_init(Out* o, Py_ssize_t cap, bint count_only) noexcept nogil:
     return not o.oom
 
 
+cdef void out_init_on(Out* o, unsigned char* buf, Py_ssize_t cap) noexcept nogil:
+    o.n = 0
+    o.oom = False
+    o.count_only = False
+    o.borrowed = True
+    o.data = buf
+    o.cap = cap
+
+
 cdef void out_free(Out* o) noexcept nogil:
-    free(o.data)
+    if not o.borrowed:
+        free(o.data)
+    o.borrowed = False
     o.data = NULL
     o.cap = 0
     o.n = 0
@@ -140,11 +152,17 @@ cdef inline unsigned char* _reserve(Out* o, Py_ssize_t k) noexcept nogil:
         cap = o.cap * 2 if o.cap else 64
         if cap < o.n + k:
             cap = o.n + k
-        p = <unsigned char*>realloc(o.data, cap * ROW)
+        if o.borrowed:
+            p = <unsigned char*>malloc(cap * ROW)
+            if p != NULL and o.n:
+                memcpy(p, o.data, o.n * ROW)
+        else:
+            p = <unsigned char*>realloc(o.data, cap * ROW)
         if p == NULL:
             o.oom = True
             return NULL
         o.data = p
+        o.borrowed = False
         o.cap = cap
     return o.data + o.n * ROW
 

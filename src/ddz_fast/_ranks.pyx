@@ -45,7 +45,7 @@ from ._kernels cimport (
 from ._kernels cimport RulesC, Out, out_init, out_free, gen_lead
 from ._lookup cimport IdFinder, ReusedMask
 from ._registry cimport rules_id, rules_by_id
-from ._fast cimport _generate
+from ._fast cimport _generate, FIRST_BYTES
 
 from .rules import resolve_rules
 
@@ -416,6 +416,7 @@ cdef class MoveRanks(IdFinder):
         array.  ``KeyError(i)`` when move i has no id (``out`` is then left
         as it was)."""
         cdef Out o
+        cdef unsigned char first_rows[FIRST_BYTES]
         cdef int64_t first[FIRST_IDS]
         cdef int64_t* found = first
         cdef Py_ssize_t k
@@ -425,7 +426,7 @@ cdef class MoveRanks(IdFinder):
             raise ValueError("MoveRanks was never initialised")
         if reused.table is not self:
             raise ValueError("reused must be a ReusedMask over this MoveRanks")
-        _generate(hand, last, self.rules, self.cid, &o)
+        _generate(hand, last, self.rules, self.cid, &o, first_rows)
         if o.n > FIRST_IDS:
             found = <int64_t*>malloc(o.n * sizeof(int64_t))
             if found == NULL:
