@@ -13,7 +13,7 @@ whole batch.  Results match :mod:`ddz_fast.reference` exactly, order included.
 cimport numpy as cnp
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Destructor
 from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 from ._parallel import run_parts
 
@@ -287,6 +287,19 @@ cdef object _check_batch_hands(object hands, object rules, const RulesC* rc):
     return np.ascontiguousarray(hands, dtype=np.uint8)
 
 
+cdef enum:
+    SEEN_ROWS = 256      # slots of _check_batch_lasts' table of validated rows
+
+
+cdef inline int _row_slot(const unsigned char* row) noexcept nogil:
+    # A slot of the table of validated rows: the 16 bytes folded.
+    cdef unsigned long long a, b
+    memcpy(&a, row, 8)
+    memcpy(&b, row + 8, 8)
+    a = (a ^ (b * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL
+    return <int>(a >> 56)
+
+
 cdef object _check_batch_lasts(object lasts, object hands, object rules, const RulesC* rc):
     """Validate one last move per hand; return an (N,) array of MoveInfo
     bytes (4 int32 each) or None.  Each last must be legal under the rules
@@ -302,7 +315,10 @@ cdef object _check_batch_lasts(object lasts, object hands, object rules, const R
     cdef unsigned char both[15]
     cdef unsigned long long bit = valid_bit(rc.id)
     cdef Move m
-    cdef int j
+    cdef int j, slot
+    cdef unsigned char seen_rows[SEEN_ROWS][16]
+    cdef MoveInfo seen_info[SEEN_ROWS]
+    cdef unsigned char seen_ok[SEEN_ROWS]
     if lasts is None:
         return None
     infos = np.zeros((n, 4), dtype=np.int32)
@@ -315,9 +331,20 @@ cdef object _check_batch_lasts(object lasts, object hands, object rules, const R
                              f"not {lasts.dtype} {lasts.shape}")
         rows = np.ascontiguousarray(lasts)
         src = <const unsigned char*>cnp.PyArray_DATA(rows)
+        # A row equal to one already validated in this call is not classified
+        # again: a small direct-mapped table of the rows found legal (the same
+        # bytes have the same answer), since the lasts of a batch repeat.
+        memset(seen_ok, 0, sizeof(seen_ok))
         for i in range(n):
             memcpy(row, src + i * 16, 16)
-            if not valid_move_c(row, rc, &mp[i]):
+            slot = _row_slot(row)
+            if seen_ok[slot] and memcmp(seen_rows[slot], row, 16) == 0:
+                mp[i] = seen_info[slot]
+            elif valid_move_c(row, rc, &mp[i]):
+                memcpy(seen_rows[slot], row, 16)
+                seen_info[slot] = mp[i]
+                seen_ok[slot] = 1
+            else:
                 raise ValueError(f"lasts[{i}] ({format_cards([row[j] for j in range(15)]) or 'no cards'}, "
                                  f"kind {row[15]}) is not a legal move under the rules")
             memcpy(lc + i * 15, row, 15)
