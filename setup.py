@@ -29,7 +29,7 @@ if os.name == "nt":
     compile_args = ["/Od"] if DEBUG else ["/O2"]
 
 modules = ["_kernels", "_registry", "_move", "_movelist", "_checks", "_rng", "_fast",
-           "_engine", "_lookup", "_vec", "_solver", "_douzero"]
+           "_engine", "_lookup", "_ranks", "_vec", "_solver", "_douzero"]
 extensions = [
     Extension(
         f"ddz_fast.{name}",

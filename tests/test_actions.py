@@ -6,7 +6,9 @@ tests/test_full_deck_counts.py), not by running the move generator: a space
 holds PASS and every move of at most as many cards as the largest hand of the
 game (20 with one deck, 33 with two).  Ids and masks
 are checked against plain Python lookups over the space's own move table and
-against legal_moves.
+against legal_moves; the ranking that computes ids from the cards
+(ddz_fast._ranks) is checked against the row number of every row of the
+table, for every preset and every set of move options.
 """
 import pickle
 
@@ -455,3 +457,88 @@ def test_every_id_is_found_from_its_row(preset):
         first.setdefault(k, i)
     assert untyped.find(space.rows).tolist() == [first[k] for k in keys.tolist()]
 
+
+
+def _rows_with_ids(space):
+    """Every id's row, found by a plain dict over the space's own table."""
+    return {bytes(row): i for i, row in enumerate(space.rows)}
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_ranking_gives_every_id_of_the_table(preset):
+    """MoveRanks computes each id from the cards: it equals the row number of
+    every row of the table, in a shuffled order too."""
+    from ddz_fast._ranks import MoveRanks
+
+    space = action_space(preset)
+    ranks = MoveRanks(preset, max_hand(space.rules))
+    assert ranks.n_rows == space.size
+    assert np.array_equal(ranks.table, space.rows) and not ranks.table.flags.writeable
+    assert ranks.find(space.rows).tolist() == list(range(space.size))
+    order = np.random.default_rng(7).permutation(space.size)
+    assert ranks.find(space.rows[order]).tolist() == order.tolist()
+
+
+def _move_option_rules():
+    from itertools import product
+
+    from ddz_fast.rules import MOVE_OPTIONS
+
+    for values in product([False, True], repeat=len(MOVE_OPTIONS)):
+        options = dict(zip(MOVE_OPTIONS, values))
+        yield Rules(**options)
+        if not options["solo_kickers"]:
+            # (two decks with single kickers make a full-deck list far too
+            # long to build here)
+            yield Rules(players=4, decks=2, **options)
+
+
+def test_ranking_fits_every_set_of_move_options():
+    """Every set of move options (3 players; 4 players without single
+    kickers): the ranking built from the space's table gives every id back
+    (ActionSpace builds it, and building checks every row)."""
+    from ddz_fast._ranks import MoveRanks
+
+    seen = 0
+    for rules in _move_option_rules():
+        space = ActionSpace(rules)
+        ranks = MoveRanks(rules, max_hand(rules))
+        assert ranks.find(space.rows).tolist() == list(range(space.size)), rules
+        seen += 1
+    assert seen == 128 + 64
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(PRESET_NAMES), st.integers(0, 2**32 - 1))
+def test_ranking_never_gives_an_id_to_a_row_not_in_the_table(preset, seed):
+    """Rows near the table's (one count or the kind changed) and rows of
+    random bytes: the id found is -1 or the id whose row it is."""
+    space = action_space(preset)
+    known = _rows_with_ids(space)
+    rng = np.random.default_rng(seed)
+    rows = space.rows[rng.integers(0, space.size, size=400)].copy()
+    slot = rng.integers(0, 16, size=400)
+    rows[np.arange(400), slot] += rng.integers(1, 3, size=400).astype(np.uint8)
+    noise = rng.integers(0, 256, size=(200, 16), dtype=np.uint8)
+    small = rng.integers(0, 5, size=(200, 16), dtype=np.uint8)
+    small[:, 15] = rng.integers(0, 16, size=200)
+    rows = np.concatenate([rows, noise, small])
+    want = [known.get(bytes(row), -1) for row in rows]
+    assert space._lookup.find(rows).tolist() == want
+
+
+def test_ranking_not_built_finds_nothing():
+    from ddz_fast._lookup import ReusedMask
+    from ddz_fast._ranks import MoveRanks
+
+    rows = action_space("standard").rows
+    blank = MoveRanks.__new__(MoveRanks)
+    assert blank.n_rows == 0
+    assert blank.find(rows[:3].copy()).tolist() == [-1, -1, -1]
+    with pytest.raises(ValueError, match="never initialised"):
+        blank.legal_mask("3", None, ReusedMask(blank), None)
+    built = MoveRanks("standard", 20)
+    with pytest.raises(TypeError, match="once"):
+        built.__init__("strict", 20)
+    with pytest.raises(ValueError, match="over this MoveRanks"):
+        built.legal_mask("3", None, ReusedMask(blank), None)

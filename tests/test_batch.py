@@ -400,3 +400,33 @@ def test_hands_input_forms(rid):
     assert got.rows.tobytes() == want.rows.tobytes()
     got = fast.legal_moves_batch(base, np.asfortranarray(rows), rules=rules)
     assert got.rows.tobytes() == want.rows.tobytes()
+
+
+def test_repeated_last_rows_are_each_checked_and_answered():
+    """A batch whose lasts rows repeat gives every hand its own answer, and a
+    row that is not a legal move is refused wherever it stands, even between
+    copies of a legal row with the same cards (only the kind byte differs)."""
+    rng = random.Random(15)
+    pair = fast.parse_move("33")
+    good = row_of(pair)
+    hands = []
+    for _ in range(300):
+        h = [0] * 15
+        for _ in range(rng.randrange(0, 18)):
+            k = rng.randrange(1, 15)
+            if h[k] < (1 if k >= 13 else 4):
+                h[k] += 1
+        hands.append(h)
+    hands = np.array(hands, dtype=np.uint8)
+    rows = np.array([good] * len(hands), dtype=np.uint8)
+    b = fast.legal_moves_batch(hands, rows)
+    for i in range(len(hands)):
+        part = b.rows[b.offsets[i]:b.offsets[i + 1]]
+        assert part.tobytes() == fast.legal_moves(hands[i], pair).rows.tobytes()
+    assert fast.count_moves(hands, rows).tolist() == [len(fast.legal_moves(h, pair)) for h in hands]
+    for bad_at in (0, 1, 137, len(hands) - 1):
+        bad = rows.copy()
+        bad[bad_at, 15] = int(Kind.SOLO)        # two cards are no single
+        for call in (fast.legal_moves_batch, fast.count_moves):
+            with pytest.raises(ValueError, match=rf"lasts\[{bad_at}\] .* not a legal move"):
+                call(hands, bad)

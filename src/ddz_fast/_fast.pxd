@@ -1,6 +1,21 @@
 # The fast path's C API for other compiled modules (the game engine, the
-# batched games, the solver), in one place: the rules registry (defined in
+# batched games, the solver, the action ids), in one place: the rules registry (defined in
 # _registry) and kernel output made into moves (_move, _movelist).
 from ._registry cimport rules_c, rules_id, rules_by_id
 from ._move cimport row_move
 from ._movelist cimport movelist_from_out
+from ._kernels cimport Out, ROW
+
+cdef enum:
+    # Rows of the first buffer of a single call, on the caller's stack: most
+    # hands fit (a 20-card lead has 78 moves on average), so most calls
+    # allocate nothing while generating.
+    FIRST_ROWS = 192
+    FIRST_BYTES = FIRST_ROWS * ROW
+
+# The moves of legal_moves(hand, last, rules=rules) (rules of registry id
+# cid) into `o`, which starts on `first` (FIRST_BYTES of the caller's) and
+# grows into malloc'd memory past it; the caller calls out_free(o).  The
+# input is checked (the documented errors), the kernel run.
+cdef int _generate(object hand, object last, object rules, int cid, Out* o,
+                   unsigned char* first) except -1

@@ -13,7 +13,7 @@ whole batch.  Results match :mod:`ddz_fast.reference` exactly, order included.
 cimport numpy as cnp
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Destructor
 from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 from ._parallel import run_parts
 
@@ -22,7 +22,7 @@ import numpy as np
 from ._move cimport Move, K_PASS, readings_of
 from ._checks cimport as_threads
 from ._kernels cimport (
-    RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_free, gen_moves,
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_init_on, out_free, gen_moves,
     beats_c, valid_move_c, count_moves_c,
 )
 from ._registry cimport rules_id, rules_by_id, valid_bit, within, check_within
@@ -37,12 +37,6 @@ cnp.import_array()
 
 __all__ = ["legal_moves", "classify", "beats", "parse_move", "legal_moves_batch",
            "count_moves", "MoveList", "MoveBatch"]
-
-cdef enum:
-    # Rows of the first buffer of a single call: most hands fit (a 20-card
-    # lead has 78 moves on average), so most calls allocate once.
-    FIRST_ROWS = 192
-
 
 cdef object _rules_obj(object rules):
     return resolve_rules(rules)    # (checks a Rules subclass; a plain Rules is returned as is)
@@ -157,22 +151,31 @@ def legal_moves(hand, last=None, *, rules="standard"):
     :func:`ddz_fast.reference.legal_moves`.
     """
     cdef int cid = rules_id(rules)
+    cdef Out o
+    cdef unsigned char first[FIRST_BYTES]
+    _generate(hand, last, rules, cid, &o, first)
+    return movelist_from_out(&o, cid)
+
+
+cdef int _generate(object hand, object last, object rules, int cid, Out* o,
+                   unsigned char* first) except -1:
+    """The moves of legal_moves(hand, last) into `o`, started on `first`
+    (see _fast.pxd): the input checked, the kernel run."""
     cdef const RulesC* rc = rules_by_id(cid)
     cdef unsigned char h[16]
     cdef MoveInfo li
     cdef MoveInfo* lp = NULL
-    cdef Out o
     _load_hand(hand, rules, rc, h)
     if last is not None:
         _load_move(last, rules, rc, &li, "last")
         _check_together(h, <Move>last, rc, rules)
         lp = &li
-    out_init(&o, FIRST_ROWS, False)
-    gen_moves(h, rc, lp, &o)
+    out_init_on(o, first, FIRST_ROWS)
+    gen_moves(h, rc, lp, o)
     if o.oom:
-        out_free(&o)
+        out_free(o)
         raise MemoryError("out of memory generating moves")
-    return movelist_from_out(&o, cid)
+    return 0
 
 
 def classify(cards, *, rules="standard"):
@@ -284,6 +287,19 @@ cdef object _check_batch_hands(object hands, object rules, const RulesC* rc):
     return np.ascontiguousarray(hands, dtype=np.uint8)
 
 
+cdef enum:
+    SEEN_ROWS = 256      # slots of _check_batch_lasts' table of validated rows
+
+
+cdef inline int _row_slot(const unsigned char* row) noexcept nogil:
+    # A slot of the table of validated rows: the 16 bytes folded.
+    cdef unsigned long long a, b
+    memcpy(&a, row, 8)
+    memcpy(&b, row + 8, 8)
+    a = (a ^ (b * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL
+    return <int>(a >> 56)
+
+
 cdef object _check_batch_lasts(object lasts, object hands, object rules, const RulesC* rc):
     """Validate one last move per hand; return an (N,) array of MoveInfo
     bytes (4 int32 each) or None.  Each last must be legal under the rules
@@ -299,7 +315,10 @@ cdef object _check_batch_lasts(object lasts, object hands, object rules, const R
     cdef unsigned char both[15]
     cdef unsigned long long bit = valid_bit(rc.id)
     cdef Move m
-    cdef int j
+    cdef int j, slot
+    cdef unsigned char seen_rows[SEEN_ROWS][16]
+    cdef MoveInfo seen_info[SEEN_ROWS]
+    cdef unsigned char seen_ok[SEEN_ROWS]
     if lasts is None:
         return None
     infos = np.zeros((n, 4), dtype=np.int32)
@@ -312,9 +331,20 @@ cdef object _check_batch_lasts(object lasts, object hands, object rules, const R
                              f"not {lasts.dtype} {lasts.shape}")
         rows = np.ascontiguousarray(lasts)
         src = <const unsigned char*>cnp.PyArray_DATA(rows)
+        # A row equal to one already validated in this call is not classified
+        # again: a small direct-mapped table of the rows found legal (the same
+        # bytes have the same answer), since the lasts of a batch repeat.
+        memset(seen_ok, 0, sizeof(seen_ok))
         for i in range(n):
             memcpy(row, src + i * 16, 16)
-            if not valid_move_c(row, rc, &mp[i]):
+            slot = _row_slot(row)
+            if seen_ok[slot] and memcmp(seen_rows[slot], row, 16) == 0:
+                mp[i] = seen_info[slot]
+            elif valid_move_c(row, rc, &mp[i]):
+                memcpy(seen_rows[slot], row, 16)
+                seen_info[slot] = mp[i]
+                seen_ok[slot] = 1
+            else:
                 raise ValueError(f"lasts[{i}] ({format_cards([row[j] for j in range(15)]) or 'no cards'}, "
                                  f"kind {row[15]}) is not a legal move under the rules")
             memcpy(lc + i * 15, row, 15)

@@ -31,6 +31,64 @@ cdef enum:
     K_BOMB = 13
     K_ROCKET = 14
 
+# Rank masks of counts (shared by the generators and the action-id ranking,
+# _ranks): a row or hand as two little-endian 64-bit words, bytes 0..7 and
+# 8..14; bit r of a mask is rank r.
+from libc.string cimport memcpy
+
+cdef extern from *:
+    """
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    #error "ddz_fast's move kernels build rows in little-endian 64-bit words"
+    #endif
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline int ddz_ctz(unsigned int x) { unsigned long i; _BitScanForward(&i, x); return (int)i; }
+    #else
+    static inline int ddz_ctz(unsigned int x) { return __builtin_ctz(x); }
+    #endif
+    """
+    int ctz "ddz_ctz"(unsigned int x) noexcept nogil
+
+ctypedef unsigned long long u64
+
+cdef enum:
+    CHAIN_RANKS = 0xFFF       # ranks 0..ACE: chains and airplanes
+    BOMB_RANKS = 0x1FFF       # ranks 0..TWO: fours and bombs
+    LOW_BIT = 1 << 13
+    HIGH_BIT = 1 << 14
+    MAX_T = 8                 # most cards of a rank (two decks)
+
+cdef inline unsigned int _movemask(u64 x) noexcept nogil:
+    # bit 7 of byte j -> bit j (the bits of distinct bytes never collide)
+    return <unsigned int>((((x >> 7) & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56)
+
+
+cdef inline void _hand_words(const unsigned char* h, u64* lo, u64* hi) noexcept nogil:
+    # the 15 counts as bytes 0..7 and 8..14 of two words
+    memcpy(lo, h, 8)
+    memcpy(hi, h + 7, 8)      # bytes 7..14 (a hand has 15 bytes, no 16th)
+    hi[0] >>= 8
+
+
+cdef inline unsigned int _ge_mask(u64 lo, u64 hi, int t) noexcept nogil:
+    # Ranks holding >= t cards.  Counts are <= 8, so adding 0x80 - t to each
+    # byte sets its top bit exactly when the count is >= t, without carries
+    # between bytes.
+    cdef u64 add = (<u64>(0x80 - t)) * 0x0101010101010101ULL
+    return _movemask((lo + add) & 0x8080808080808080ULL) | (
+        _movemask((hi + add) & 0x0080808080808080ULL) << 8)
+
+
+cdef inline unsigned int _windows(unsigned int m, int L) noexcept nogil:
+    # Bottom ranks s of the windows s..s+L-1 within 0..ACE whose ranks are all in m.
+    cdef unsigned int w = m & CHAIN_RANKS
+    cdef int i
+    for i in range(1, L):
+        w &= (m & CHAIN_RANKS) >> i
+    return w
+
+
 # Every byte of a move row is below 16, so a row packs into one 64-bit key:
 # byte j in bits 4j..4j+3 (the 15 counts in bits 0..59, the kind in 60..63).
 # Shared by the id tables (_lookup) and MoveList.card_lists.
@@ -79,8 +137,12 @@ cdef struct Out:
     Py_ssize_t cap               # capacity in moves
     bint count_only
     bint oom                     # set when growing the buffer failed
+    bint borrowed                # data is the caller's memory (never freed or realloc'd)
 
 cdef bint out_init(Out* o, Py_ssize_t cap, bint count_only) noexcept nogil
+# An Out over the caller's buffer of `cap` rows (a stack buffer: no malloc for
+# the common case); growing past it moves the rows to malloc'd memory.
+cdef void out_init_on(Out* o, unsigned char* buf, Py_ssize_t cap) noexcept nogil
 cdef void out_free(Out* o) noexcept nogil
 cdef void gen_lead(const unsigned char* h, const RulesC* r, Out* o) noexcept nogil
 cdef void gen_response(const unsigned char* h, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil

@@ -34,6 +34,7 @@ cdef enum:
 cdef bint out_init(Out* o, Py_ssize_t cap, bint count_only) noexcept nogil:
     o.n = 0
     o.oom = False
+    o.borrowed = False
     o.count_only = count_only
     if count_only:
         o.data = NULL
@@ -47,8 +48,19 @@ cdef bint out_init(Out* o, Py_ssize_t cap, bint count_only) noexcept nogil:
     return not o.oom
 
 
+cdef void out_init_on(Out* o, unsigned char* buf, Py_ssize_t cap) noexcept nogil:
+    o.n = 0
+    o.oom = False
+    o.count_only = False
+    o.borrowed = True
+    o.data = buf
+    o.cap = cap
+
+
 cdef void out_free(Out* o) noexcept nogil:
-    free(o.data)
+    if not o.borrowed:
+        free(o.data)
+    o.borrowed = False
     o.data = NULL
     o.cap = 0
     o.n = 0
@@ -61,29 +73,6 @@ cdef void out_free(Out* o) noexcept nogil:
 # and 8..15 of the row) in registers and stored once: a rank mask turns into
 # bytes through _SPREAD (one byte per bit of an 8-bit mask).
 # ---------------------------------------------------------------------------
-
-cdef extern from *:
-    """
-    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    #error "ddz_fast's move kernels build rows in little-endian 64-bit words"
-    #endif
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static __inline int ddz_ctz(unsigned int x) { unsigned long i; _BitScanForward(&i, x); return (int)i; }
-    #else
-    static inline int ddz_ctz(unsigned int x) { return __builtin_ctz(x); }
-    #endif
-    """
-    int ctz "ddz_ctz"(unsigned int x) noexcept nogil
-
-ctypedef unsigned long long u64
-
-cdef enum:
-    CHAIN_RANKS = 0xFFF       # ranks 0..ACE: chains and airplanes
-    BOMB_RANKS = 0x1FFF       # ranks 0..TWO: fours and bombs
-    LOW_BIT = 1 << 13
-    HIGH_BIT = 1 << 14
-    MAX_T = 8                 # most cards of a rank (two decks)
 
 cdef u64 _SPREAD[256]         # _SPREAD[b]: byte j is bit j of b
 cdef unsigned char _POP8[256]  # bits set in b (a table: the popcnt instruction is not baseline x86-64)
@@ -117,27 +106,6 @@ cdef struct Hand:
     const unsigned char* h
     unsigned int m[MAX_T + 2]    # m[t]: ranks holding >= t cards (m[MAX_T + 1] = 0)
     int total
-
-
-cdef inline unsigned int _movemask(u64 x) noexcept nogil:
-    # bit 7 of byte j -> bit j (the bits of distinct bytes never collide)
-    return <unsigned int>((((x >> 7) & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56)
-
-
-cdef inline void _hand_words(const unsigned char* h, u64* lo, u64* hi) noexcept nogil:
-    # the 15 counts as bytes 0..7 and 8..14 of two words
-    memcpy(lo, h, 8)
-    memcpy(hi, h + 7, 8)      # bytes 7..14 (a hand has 15 bytes, no 16th)
-    hi[0] >>= 8
-
-
-cdef inline unsigned int _ge_mask(u64 lo, u64 hi, int t) noexcept nogil:
-    # Ranks holding >= t cards.  Counts are <= 8, so adding 0x80 - t to each
-    # byte sets its top bit exactly when the count is >= t, without carries
-    # between bytes.
-    cdef u64 add = (<u64>(0x80 - t)) * 0x0101010101010101ULL
-    return _movemask((lo + add) & 0x8080808080808080ULL) | (
-        _movemask((hi + add) & 0x0080808080808080ULL) << 8)
 
 
 cdef inline void hand_masks(const unsigned char* h, int max_count, Hand* k) noexcept nogil:
@@ -184,11 +152,17 @@ cdef inline unsigned char* _reserve(Out* o, Py_ssize_t k) noexcept nogil:
         cap = o.cap * 2 if o.cap else 64
         if cap < o.n + k:
             cap = o.n + k
-        p = <unsigned char*>realloc(o.data, cap * ROW)
+        if o.borrowed:
+            p = <unsigned char*>malloc(cap * ROW)
+            if p != NULL and o.n:
+                memcpy(p, o.data, o.n * ROW)
+        else:
+            p = <unsigned char*>realloc(o.data, cap * ROW)
         if p == NULL:
             o.oom = True
             return NULL
         o.data = p
+        o.borrowed = False
         o.cap = cap
     return o.data + o.n * ROW
 
@@ -246,15 +220,6 @@ cdef void gen_trio_kick(const Hand* k, int kind, int rmin, Out* o) noexcept nogi
         trios &= trios - 1
         p = _put_each(p, k.m[each] & ~(1u << x), each, 3 * _ONE[0][x], 3 * _ONE[1][x] | kh)
     _commit(o, p)
-
-
-cdef inline unsigned int _windows(unsigned int m, int L) noexcept nogil:
-    # Bottom ranks s of the windows s..s+L-1 within 0..ACE whose ranks are all in m.
-    cdef unsigned int w = m & CHAIN_RANKS
-    cdef int i
-    for i in range(1, L):
-        w &= (m & CHAIN_RANKS) >> i
-    return w
 
 
 cdef inline unsigned int _tops_from(int rmin, int L) noexcept nogil:

@@ -1,10 +1,19 @@
-# C-level access to RowTable (move row -> row number) for other compiled
-# modules: the batched game looks up the action id of each legal move row
-# without the GIL.
+# Move row -> row number of a fixed table, at C level for other compiled
+# modules (the batched game looks up the action id of each legal move row
+# without the GIL).  IdFinder is the interface: a hash table (RowTable) or
+# the action ids' combinatorial ranking (_ranks.MoveRanks).
+cimport cython
 from libc.stdint cimport uint8_t, uint64_t, int64_t
 
 
-cdef class RowTable:
+cdef class IdFinder:
+    cdef readonly Py_ssize_t n_rows
+    # The row numbers of m consecutive 16-byte rows into ids (-1 where a
+    # row is not in the table).  Any bytes are safe to pass.
+    cdef void find_rows(self, const uint8_t* rows, Py_ssize_t m, int64_t* ids) noexcept nogil
+
+
+cdef class RowTable(IdFinder):
     # Slot s holds a key in _slots[2s] (_EMPTY if free) and its row number in
     # _slots[2s + 1]: one cache line per probe.  Region n (moves of n cards)
     # is slots _offset[n] .. _offset[n] + _region_mask[n].
@@ -12,12 +21,24 @@ cdef class RowTable:
     cdef Py_ssize_t _offset[256]
     cdef uint64_t _region_mask[256]
     cdef int _shift[256]
-    cdef readonly Py_ssize_t n_rows
     cdef readonly bint ignore_kind
 
     cdef uint64_t _home(self, uint64_t key, int n) noexcept nogil
     # The row number of a 16-byte move row; -1 when it is not in the table.
     cdef int64_t find_row(self, const uint8_t* row) noexcept nogil
-    # The row numbers of m consecutive rows into ids (-1 where absent); the
-    # same answers as find_row, with the table's cache lines fetched ahead.
-    cdef void find_rows(self, const uint8_t* rows, Py_ssize_t m, int64_t* ids) noexcept nogil
+    # find_rows: the same answers as find_row, with the table's cache lines
+    # fetched ahead.
+
+
+cdef class ReusedMask:
+    # Fills one caller's out= mask array call after call (see _lookup.pyx).
+    cdef IdFinder table
+    cdef object last            # the array written last (None: none yet)
+    cdef uint8_t* last_data     # its memory when written
+    cdef int64_t* ids           # the ids set in it
+    cdef Py_ssize_t n_ids, cap
+    cdef cython.pymutex lock    # serialises calls from several threads
+    # Write the mask of m ids (all >= 0, below the table's n_rows) into
+    # `out`, clearing first what the previous call set when `out` is the
+    # array it wrote (else all of it); returns out.
+    cdef object fill_ids(self, const int64_t* ids, Py_ssize_t m, object out)

@@ -5,17 +5,13 @@ from typing import final
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["RowTable", "ReusedMask"]
+__all__ = ["IdFinder", "RowTable", "ReusedMask"]
 
-@final
-class RowTable:
-    """Row number of each row of a fixed ``(n, 16)`` ``uint8`` table."""
+class IdFinder:
+    """Row number of each move row of a fixed ``(n_rows, 16)`` table; -1 for a row not in it."""
 
     @property
     def n_rows(self) -> int: ...
-    @property
-    def ignore_kind(self) -> bool: ...
-    def __init__(self, rows: npt.NDArray[np.uint8], ignore_kind: bool = False) -> None: ...
     def find(self, rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
         """Row numbers of ``rows`` (``(m, 16)`` ``uint8``) as ``int64``; -1 where absent."""
     def mask(self, rows: npt.NDArray[np.uint8], out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:
@@ -29,10 +25,18 @@ class RowTable:
         """Boolean ``(len(offsets) - 1, n_rows)`` masks of consecutive row groups."""
 
 @final
+class RowTable(IdFinder):
+    """Row number of each row of a fixed ``(n, 16)`` ``uint8`` table (a hash table)."""
+
+    @property
+    def ignore_kind(self) -> bool: ...
+    def __init__(self, rows: npt.NDArray[np.uint8], ignore_kind: bool = False) -> None: ...
+
+@final
 class ReusedMask:
     """Fills one caller's ``out=`` mask array call after call, clearing only
     the entries the previous call set."""
 
-    def __new__(cls, table: RowTable) -> ReusedMask: ...
+    def __new__(cls, table: IdFinder) -> ReusedMask: ...
     def fill(self, rows: npt.NDArray[np.uint8], out: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
         """Write the mask of ``rows`` into ``out`` and return it (``KeyError(i)`` for an absent row)."""

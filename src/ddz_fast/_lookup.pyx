@@ -1,5 +1,10 @@
 # cython: language_level=3
-"""A hash table from move rows to ids, for action ids and legal-action masks.
+"""Move rows to ids, for action ids and legal-action masks.
+
+:class:`IdFinder` is the interface (row numbers of many rows, masks of row
+groups); :class:`RowTable` is a hash table over any fixed table of rows, and
+:class:`ddz_fast._ranks.MoveRanks` computes an action space's ids from the
+cards.
 
 A move row is 16 bytes (15 counts, then the kind), each below 16, so it packs
 into one 64-bit key: byte ``j`` in bits ``4j..4j+3``.  :class:`RowTable` maps
@@ -11,7 +16,7 @@ cimport cython
 cimport numpy as cnp
 from libc.stdint cimport uint8_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 cdef extern from *:
     """
@@ -69,7 +74,7 @@ import numpy as np
 
 cnp.import_array()
 
-__all__ = ["RowTable", "ReusedMask"]
+__all__ = ["IdFinder", "RowTable", "ReusedMask"]
 
 cdef uint64_t _EMPTY = 0xFFFFFFFFFFFFFFFF  # above every packed key (kind <= 15)
 cdef uint64_t _CARDS = 0x0FFFFFFFFFFFFFFF  # the key bits of the 15 counts
@@ -128,8 +133,78 @@ cdef cnp.ndarray _row_array(object rows):
     return arr
 
 
+cdef class IdFinder:
+    """Row number of each move row of a fixed ``(n_rows, 16)`` table; -1 for a
+    row not in it.  Subclasses define ``find_rows``."""
+
+    # The fields are declared in _lookup.pxd.
+
+    cdef void find_rows(self, const uint8_t* rows, Py_ssize_t m, int64_t* ids) noexcept nogil:
+        cdef Py_ssize_t i
+        for i in range(m):
+            ids[i] = -1
+
+    def find(self, rows):
+        """Row numbers of ``rows`` (``(m, 16)`` ``uint8``) as ``int64``; -1 where absent."""
+        cdef cnp.ndarray r = _row_array(rows)
+        cdef const uint8_t* data = <const uint8_t*>cnp.PyArray_DATA(r)
+        cdef cnp.npy_intp m = cnp.PyArray_DIMS(r)[0]
+        cdef cnp.ndarray out = cnp.PyArray_EMPTY(1, &m, cnp.NPY_INT64, 0)
+        cdef int64_t* ids = <int64_t*>cnp.PyArray_DATA(out)
+        with nogil:
+            self.find_rows(data, m, ids)
+        return out
+
+    def mask(self, rows, out=None):
+        """Boolean ``(n_rows,)`` mask, True at the rows found, in a new array or
+        in ``out`` (cleared first).  Raises ``KeyError(i)`` when row ``i`` is
+        the first not in the table."""
+        cdef cnp.ndarray r = _row_array(rows)
+        cdef const uint8_t* data = <const uint8_t*>cnp.PyArray_DATA(r)
+        cdef Py_ssize_t m = cnp.PyArray_DIMS(r)[0]
+        cdef cnp.npy_intp dim = self.n_rows
+        cdef cnp.ndarray result = _output(out, 1, &dim)
+        cdef uint8_t* flags = <uint8_t*>cnp.PyArray_DATA(result)
+        cdef Py_ssize_t missing
+        with nogil:
+            missing = _mark(self, data, m, flags, NULL)
+        if missing >= 0:
+            raise KeyError(missing)
+        return result
+
+    def masks(self, rows, const int64_t[::1] offsets not None, out=None):
+        """Boolean ``(len(offsets) - 1, n_rows)`` masks: row ``k`` is True at the
+        rows ``rows[offsets[k]:offsets[k + 1]]``, in a new array or in ``out``
+        (cleared first).  Raises ``KeyError(i)`` when row ``i`` is the first
+        not in the table."""
+        cdef cnp.ndarray r = _row_array(rows)
+        cdef const uint8_t* data = <const uint8_t*>cnp.PyArray_DATA(r)
+        cdef Py_ssize_t m = cnp.PyArray_DIMS(r)[0]
+        cdef Py_ssize_t k, missing = -1
+        if offsets.shape[0] < 1 or offsets[0] < 0:
+            raise ValueError("offsets do not fit the rows")
+        for k in range(offsets.shape[0] - 1):
+            if offsets[k + 1] < offsets[k] or offsets[k + 1] > m:
+                raise ValueError("offsets do not fit the rows")
+        cdef cnp.npy_intp dims[2]
+        dims[0] = offsets.shape[0] - 1
+        dims[1] = self.n_rows
+        cdef cnp.ndarray result = _output(out, 2, dims)
+        cdef uint8_t* flags = <uint8_t*>cnp.PyArray_DATA(result)
+        with nogil:
+            for k in range(dims[0]):
+                missing = _mark(self, data + 16 * offsets[k], offsets[k + 1] - offsets[k],
+                                flags + k * dims[1], NULL)
+                if missing >= 0:
+                    missing += offsets[k]
+                    break
+        if missing >= 0:
+            raise KeyError(missing)
+        return result
+
+
 @cython.final
-cdef class RowTable:
+cdef class RowTable(IdFinder):
     """Row number of each row of a fixed ``(n, 16)`` ``uint8`` table.
 
     The hash table is split into one region per number of cards (a region a
@@ -240,66 +315,8 @@ cdef class RowTable:
                     slot = (slot + 1) & self._region_mask[n]
             start += stop
 
-    def find(self, rows):
-        """Row numbers of ``rows`` (``(m, 16)`` ``uint8``) as ``int64``; -1 where absent."""
-        cdef cnp.ndarray r = _row_array(rows)
-        cdef const uint8_t* data = <const uint8_t*>cnp.PyArray_DATA(r)
-        cdef cnp.npy_intp m = cnp.PyArray_DIMS(r)[0]
-        cdef cnp.ndarray out = cnp.PyArray_EMPTY(1, &m, cnp.NPY_INT64, 0)
-        cdef int64_t* ids = <int64_t*>cnp.PyArray_DATA(out)
-        with nogil:
-            self.find_rows(data, m, ids)
-        return out
 
-    def mask(self, rows, out=None):
-        """Boolean ``(n_rows,)`` mask, True at the rows found, in a new array or
-        in ``out`` (cleared first).  Raises ``KeyError(i)`` when row ``i`` is
-        the first not in the table."""
-        cdef cnp.ndarray r = _row_array(rows)
-        cdef const uint8_t* data = <const uint8_t*>cnp.PyArray_DATA(r)
-        cdef Py_ssize_t m = cnp.PyArray_DIMS(r)[0]
-        cdef cnp.npy_intp dim = self.n_rows
-        cdef cnp.ndarray result = _output(out, 1, &dim)
-        cdef uint8_t* flags = <uint8_t*>cnp.PyArray_DATA(result)
-        cdef Py_ssize_t missing
-        with nogil:
-            missing = _mark(self, data, m, flags, NULL)
-        if missing >= 0:
-            raise KeyError(missing)
-        return result
-
-    def masks(self, rows, const int64_t[::1] offsets not None, out=None):
-        """Boolean ``(len(offsets) - 1, n_rows)`` masks: row ``k`` is True at the
-        rows ``rows[offsets[k]:offsets[k + 1]]``, in a new array or in ``out``
-        (cleared first).  Raises ``KeyError(i)`` when row ``i`` is the first
-        not in the table."""
-        cdef cnp.ndarray r = _row_array(rows)
-        cdef const uint8_t* data = <const uint8_t*>cnp.PyArray_DATA(r)
-        cdef Py_ssize_t m = cnp.PyArray_DIMS(r)[0]
-        cdef Py_ssize_t k, missing = -1
-        if offsets.shape[0] < 1 or offsets[0] < 0:
-            raise ValueError("offsets do not fit the rows")
-        for k in range(offsets.shape[0] - 1):
-            if offsets[k + 1] < offsets[k] or offsets[k + 1] > m:
-                raise ValueError("offsets do not fit the rows")
-        cdef cnp.npy_intp dims[2]
-        dims[0] = offsets.shape[0] - 1
-        dims[1] = self.n_rows
-        cdef cnp.ndarray result = _output(out, 2, dims)
-        cdef uint8_t* flags = <uint8_t*>cnp.PyArray_DATA(result)
-        with nogil:
-            for k in range(dims[0]):
-                missing = _mark(self, data + 16 * offsets[k], offsets[k + 1] - offsets[k],
-                                flags + k * dims[1], NULL)
-                if missing >= 0:
-                    missing += offsets[k]
-                    break
-        if missing >= 0:
-            raise KeyError(missing)
-        return result
-
-
-cdef Py_ssize_t _mark(RowTable table, const uint8_t* rows, Py_ssize_t m, uint8_t* flags,
+cdef Py_ssize_t _mark(IdFinder table, const uint8_t* rows, Py_ssize_t m, uint8_t* flags,
                       int64_t* seen) noexcept nogil:
     """Set ``flags[id]`` for the id of each of the m rows (and write the ids
     into ``seen`` unless NULL); stop at the first row not in the table and
@@ -331,14 +348,10 @@ cdef class ReusedMask:
     caller set True meanwhile is not cleared.  Any other array is cleared in
     full first.  Calls from several threads are serialised by a lock.
     """
-    cdef RowTable table
-    cdef object last            # the array written last (None: none yet)
-    cdef uint8_t* last_data     # its memory when written
-    cdef int64_t* ids           # the ids set in it
-    cdef Py_ssize_t n_ids, cap
-    cdef cython.pymutex lock
 
-    def __cinit__(self, RowTable table not None):
+    # The fields are declared in _lookup.pxd.
+
+    def __cinit__(self, IdFinder table not None):
         self.table = table
         self.last = None
         self.last_data = NULL
@@ -349,23 +362,20 @@ cdef class ReusedMask:
     def __dealloc__(self):
         free(self.ids)
 
-    def fill(self, rows, out):
-        """Write into ``out`` (a plain, writeable, C-contiguous ``(n_rows,)``
-        bool array) the mask of the table rows in ``rows``; return ``out``.
-        Raises ``KeyError(i)`` when row ``i`` is the first not in the table."""
-        cdef cnp.ndarray r = _row_array(rows)
-        cdef const uint8_t* data = <const uint8_t*>cnp.PyArray_DATA(r)
-        cdef Py_ssize_t m = cnp.PyArray_DIMS(r)[0], i, missing = -1
+    cdef object fill_ids(self, const int64_t* ids, Py_ssize_t m, object out):
         cdef cnp.npy_intp dim = self.table.n_rows
         cdef cnp.ndarray arr = _checked_out(out, 1, &dim)
         cdef uint8_t* flags = <uint8_t*>cnp.PyArray_DATA(arr)
         cdef int64_t* grown
+        cdef int64_t* kept
         cdef object previous
+        cdef Py_ssize_t i
         with self.lock:
             previous = self.last        # (released after the lock: see below)
+            kept = self.ids             # (a local: the byte stores below cannot change it)
             if previous is arr and self.last_data == flags:
                 for i in range(self.n_ids):
-                    flags[self.ids[i]] = 0
+                    flags[kept[i]] = 0
             else:
                 memset(flags, 0, <size_t>dim)
             self.n_ids = 0
@@ -375,15 +385,35 @@ cdef class ReusedMask:
                     self.last = None
                     raise MemoryError()
                 free(self.ids)
-                self.ids = grown
+                self.ids = kept = grown
                 self.cap = m
-            missing = _mark(self.table, data, m, flags, self.ids)
-            self.n_ids = m if missing < 0 else missing
+            for i in range(m):
+                flags[ids[i]] = 1
+            memcpy(kept, ids, m * sizeof(int64_t))
+            self.n_ids = m
             self.last = arr
             self.last_data = flags
         # `previous` is dropped here, outside the lock: freeing an array can
         # run arbitrary code, which must not find the lock held.
         previous = None
-        if missing >= 0:
-            raise KeyError(missing)
         return arr
+
+    def fill(self, rows, out):
+        """Write into ``out`` (a plain, writeable, C-contiguous ``(n_rows,)``
+        bool array) the mask of the table rows in ``rows``; return ``out``.
+        Raises ``KeyError(i)`` when row ``i`` is the first not in the table
+        (``out`` is then left as it was)."""
+        cdef cnp.ndarray r = _row_array(rows)
+        cdef const uint8_t* data = <const uint8_t*>cnp.PyArray_DATA(r)
+        cdef cnp.npy_intp m = cnp.PyArray_DIMS(r)[0]
+        cdef cnp.npy_intp dim = self.table.n_rows
+        _checked_out(out, 1, &dim)
+        cdef cnp.ndarray found = cnp.PyArray_EMPTY(1, &m, cnp.NPY_INT64, 0)
+        cdef int64_t* ids = <int64_t*>cnp.PyArray_DATA(found)
+        cdef Py_ssize_t i
+        with nogil:
+            self.table.find_rows(data, m, ids)
+        for i in range(m):
+            if ids[i] < 0:
+                raise KeyError(i)
+        return self.fill_ids(ids, m, out)

@@ -30,7 +30,9 @@ cdef class MoveBatch(MoveRows):
     cdef object _offsets
 
 
-# A MoveList that takes over the buffer of `o` (its moves legal under `cid`).
+# A MoveList of the rows of `o` (its moves legal under `cid`): it takes over
+# o's malloc'd buffer, or copies rows still in a borrowed one; `o` is left
+# empty (on an error, as it was: the caller frees it).
 cdef MoveList movelist_from_out(Out* o, int cid)
 # A MoveBatch over an (T, 16) uint8 rows array and (N + 1,) int64 offsets
 # (trusted: the caller checked them), made read-only for good.

@@ -279,11 +279,21 @@ cdef class MoveList(MoveRows):
 
 cdef MoveList movelist_from_out(Out* o, int cid):
     cdef MoveList ml = MoveList.__new__(MoveList)
-    ml.data = o.data
+    if o.borrowed:
+        # Rows still in the caller's first buffer: copied into memory of
+        # exactly their size (small sizes are the allocator's fastest).
+        if o.n:
+            ml.data = <unsigned char*>malloc(o.n * ROW)
+            if ml.data == NULL:
+                raise MemoryError("out of memory generating moves")
+            memcpy(ml.data, o.data, o.n * ROW)
+    else:
+        ml.data = o.data
     ml.n = o.n
     ml.cid = cid
     ml.owns = True
     o.data = NULL
+    o.borrowed = False
     return ml
 
 

@@ -63,20 +63,14 @@ cdef int _register_locked(rules) except -1:
     return _NRULES - 1
 
 
-cdef object _LAST = (None, -1)     # (the last Rules object looked up, its id)
+# (the last preset name or Rules object looked up, its id): a program passes
+# the same object call after call, so most calls compare one pointer.  A str
+# is immutable and a Rules keeps its id (cached on it), so the pair stays true.
+cdef object _LAST = (None, -1)
 
 
 cdef int rules_id(object rules) except -1:
-    cdef object hit
-    cdef tuple last
-    if type(rules) is str:
-        hit = _BY_NAME.get(rules)
-        if hit is not None:
-            return <int>hit
-        r = resolve_rules(rules)          # raises for unknown names
-        _BY_NAME[rules] = _register(r)
-        return _BY_NAME[rules]
-    last = <tuple>_LAST                   # (one read: another thread may replace it)
+    cdef tuple last = <tuple>_LAST        # (one read: another thread may replace it)
     if <PyObject*>PyTuple_GET_ITEM(last, 0) is <PyObject*>rules:
         return <int><object>PyTuple_GET_ITEM(last, 1)
     return _rules_id_slow(rules)
@@ -85,6 +79,13 @@ cdef int rules_id(object rules) except -1:
 cdef int _rules_id_slow(object rules) except -1:
     global _LAST
     cdef object hit
+    if type(rules) is str:
+        hit = _BY_NAME.get(rules)
+        if hit is None:
+            hit = _register(resolve_rules(rules))   # (raises for unknown names)
+            _BY_NAME[rules] = hit
+        _LAST = (rules, hit)
+        return <int>hit
     if isinstance(rules, Rules):
         # The id is cached on the object; Rules.__getstate__ leaves it out of
         # pickles, since ids are local to a process.  The last object looked

@@ -8,10 +8,10 @@ returns, in that order (the documented move-list order: kind, length, number
 of cards, rank, attachments).  Moves of more cards are no action of any
 player.  Moves are typed: the same cards read as two kinds are two ids.
 
-Lookups work on whole arrays of move rows: each 16-byte row (15 counts, then
-the kind) packs into one 64-bit key (4 bits a byte, the kind in the top 4
-bits), looked up in a compiled hash table (:mod:`ddz_fast._lookup`) without
-the GIL: a mask of a 20-card hand takes a few microseconds.
+Ids are computed from the cards, not looked up (:mod:`ddz_fast._ranks`): the
+first id of the move's body (kind, length, rank) plus the rank of its
+attachments among those the body takes.  :meth:`ActionSpace.mask` generates
+the moves and ranks them in one compiled call, without a ``MoveList``.
 """
 from __future__ import annotations
 
@@ -23,8 +23,10 @@ import numpy.typing as npt
 
 from ._checks import check_index
 from ._fast import MoveBatch, MoveList, legal_moves, legal_moves_batch
-from ._lookup import ReusedMask, RowTable
+from ._lookup import ReusedMask
+from ._ranks import MoveRanks
 from ._move import PASS, Move
+from ._movelist import _movelist_from_rows
 from .cards import N_RANKS, RANKS, CardsLike
 from .kinds import Kind
 from .convert import CountsBatchLike, to_counts_batch
@@ -105,17 +107,12 @@ class ActionSpace:
 
     def __init__(self, rules: RulesLike = "standard") -> None:
         r = resolve_rules(rules)
-        full = [r.max_count] * 13 + [r.max_jokers] * 2
-        self._all = legal_moves(full, rules=r)
         self._max_cards = max_hand(r)
-        # id i >= 1 is move self._index[i - 1] of the full deck's list
-        self._index = np.flatnonzero(self._all.n_cards <= self._max_cards)
-        table = np.zeros((len(self._index) + 1, _ROW), dtype=np.uint8)
-        table[1:] = self._all.rows[self._index]
-        table.setflags(write=False)
         self._rules = r
-        self._rows = table
-        self._lookup = RowTable(table)
+        self._lookup = MoveRanks(r, self._max_cards)
+        self._rows: npt.NDArray[np.uint8] = self._lookup.table
+        # (each row checked a legal move under r once more)
+        self._moves = _movelist_from_rows(self._rows.tobytes(), r)
         self._reused = ReusedMask(self._lookup)
 
     # Basic facts ----------------------------------------------------------
@@ -164,7 +161,7 @@ class ActionSpace:
     def id_to_move(self, i: int) -> Move:
         """The move of one id (``TypeError`` for a non-integer, ``ValueError`` out of range)."""
         v = _check_index(i, self.size)
-        return PASS if v == 0 else self._all[int(self._index[v - 1])]
+        return PASS if v == 0 else self._moves[v]
 
     # Many moves -------------------------------------------------------------
     def _ids_of_rows(self, rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
@@ -226,13 +223,11 @@ class ActionSpace:
         >>> np.flatnonzero(space.mask("3345")).tolist()
         [1, 2, 3, 16]
         """
-        rows = legal_moves(hand, last, rules=self._rules).rows
         try:
-            if out is None:
-                return self._lookup.mask(rows, None)
-            return self._reused.fill(rows, out)
+            mask = self._lookup.legal_mask(hand, last, self._reused, out)
         except KeyError as e:  # a hand of more cards than any player holds
-            self._reject(rows, e.args[0])
+            self._reject(legal_moves(hand, last, rules=self._rules).rows, e.args[0])
+        return mask
 
     def masks(
         self,

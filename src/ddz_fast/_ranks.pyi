@@ -1,0 +1,30 @@
+"""Type stub for the compiled :mod:`ddz_fast._ranks` (source: _ranks.pyx)."""
+
+from typing import final
+
+import numpy as np
+import numpy.typing as npt
+
+from ._lookup import IdFinder, ReusedMask
+from ._move import Move
+from .cards import CardsLike
+from .rules import Rules, RulesLike
+
+__all__ = ["MoveRanks"]
+
+@final
+class MoveRanks(IdFinder):
+    """The action ids of one rules' space, each computed from the move's cards."""
+
+    def __init__(self, rules: RulesLike, max_cards: int) -> None: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def table(self) -> npt.NDArray[np.uint8]: ...
+    def legal_mask(
+        self,
+        hand: CardsLike,
+        last: Move | None,
+        reused: ReusedMask,
+        out: npt.NDArray[np.bool_] | None,
+    ) -> npt.NDArray[np.bool_]: ...

@@ -1,0 +1,571 @@
+# cython: language_level=3
+"""Action ids computed from a move's cards: a combinatorial ranking.
+
+An action space lists the moves of each kind by shape (length, or bomb
+size), then by the rank of the move's body, then by its attachments in
+ascending lexicographic order (the move-list order).  So the id of a move is
+the first id of its body plus the rank of its attachments among those that
+body takes:
+
+* no attachments (solos to airplanes, bombs, the rocket): the first id of
+  (kind, shape, lowest rank), one table lookup;
+* a trio's kicker: the first id of (kind, trio rank, kicker rank);
+* a four's two kickers a <= b: the first id of (kind, four rank, a), plus
+  one past the two singles of rank a (when the four takes them), plus the
+  second kickers of a below b;
+* an airplane's L kickers, as counts c_0, c_1, ... over its candidate ranks
+  (which come in the generator's order: at each candidate more copies
+  first): the sum over candidates i of the choices that agree before i and
+  give more copies at i, each counted by ``ways[i + 1][r][f]`` (the ways to
+  give r more kickers from the candidates after i; f: a low joker taken,
+  which bars the high joker unless the rules allow both).
+
+Every table is read off the space's own move table when it is built (which
+ranks give kickers, how many copies, which second kickers a four takes), so
+no rule is decided here: the generators stay the one place of each rule.
+Building then checks that every row of the table ranks to its own id.
+Looking up a row that is not known to be a generated move
+(:meth:`IdFinder.find`) ranks it and compares it with the table's row of
+that id, so a row that is no move of the space is never given one.
+"""
+cimport cython
+cimport numpy as cnp
+from libc.stdint cimport uint8_t, int32_t, int64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy, memset
+
+import numpy as np
+
+from ._kernels cimport (
+    u64, ctz, _ge_mask, _windows, CHAIN_RANKS, ROW, KIND_BYTE, N_KINDS,
+    K_PASS, K_SOLO, K_TRIO, K_TRIO_SOLO, K_TRIO_PAIR, K_CHAIN,
+    K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_SOLO, K_FOUR_TWO_PAIR,
+    K_BOMB, K_ROCKET,
+)
+from ._kernels cimport RulesC, Out, out_init, out_free, gen_lead
+from ._lookup cimport IdFinder, ReusedMask
+from ._registry cimport rules_id, rules_by_id
+from ._fast cimport _generate, FIRST_BYTES
+
+from .rules import resolve_rules
+
+cnp.import_array()
+
+__all__ = ["MoveRanks"]
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline int ddz_top_bit(unsigned int x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
+    #else
+    static inline int ddz_top_bit(unsigned int x) { return 31 - __builtin_clz(x); }
+    #endif
+    /* bits set in a 16-bit mask, without the popcnt instruction (not
+       baseline x86-64: __builtin_popcount would be a library call) */
+    static inline int ddz_bits(unsigned int x) {
+        x = x - ((x >> 1) & 0x5555u);
+        x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+        x = (x + (x >> 4)) & 0x0F0Fu;
+        return (int)((x + (x >> 8)) & 0x1Fu);
+    }
+    """
+    int top_bit "ddz_top_bit"(unsigned int x) noexcept nogil   # x != 0
+    int bits "ddz_bits"(unsigned int x) noexcept nogil      # x < 2**16
+
+cdef enum:
+    LOW = 13
+    HIGH = 14
+    FIRST_IDS = 256      # ids of a mask kept on the stack (a 20-card lead has ~80 moves)
+
+cdef u64 _LOW7 = 0x7F7F7F7F7F7F7F7FULL
+
+
+cdef inline void _words(const uint8_t* row, u64* lo, u64* hi) noexcept nogil:
+    memcpy(lo, row, 8)
+    memcpy(hi, row + 8, 8)
+    hi[0] &= 0x00FFFFFFFFFFFFFFULL      # the kind byte is no count
+
+
+cdef inline bint _same_row(const uint8_t* a, const uint8_t* b) noexcept nogil:
+    cdef u64 a0, a1, b0, b1
+    memcpy(&a0, a, 8)
+    memcpy(&a1, a + 8, 8)
+    memcpy(&b0, b, 8)
+    memcpy(&b1, b + 8, 8)
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0
+
+
+cdef inline int _cards(u64 lo, u64 hi) noexcept nogil:
+    # the sum of the counts (each below 128: the caller checked)
+    return <int>(((lo & 0x00FF00FF00FF00FFULL) + ((lo >> 8) & 0x00FF00FF00FF00FFULL)
+                  + (hi & 0x00FF00FF00FF00FFULL) + ((hi >> 8) & 0x00FF00FF00FF00FFULL))
+                 * 0x0001000100010001ULL >> 48)
+
+
+cdef inline int _airplane_shape(u64 lo, u64 hi, int kind, int* L, int* s) noexcept nogil:
+    # Length and lowest rank of an airplane with kickers: its trios are the
+    # highest window of L ranks holding exactly three cards (a higher window
+    # would hold the next rank up, whose three cards the generator never
+    # gives as kickers of the lower one).  0 when there is none.
+    cdef int n = _cards(lo, hi)
+    cdef unsigned int w
+    L[0] = n // 4 if kind == K_AIRPLANE_SOLO else n // 5    # (divisions by constants)
+    if L[0] * (4 if kind == K_AIRPLANE_SOLO else 5) != n or L[0] < 2 or L[0] > 12:
+        return 0
+    w = _windows(_ge_mask(lo, hi, 3) & ~_ge_mask(lo, hi, 4) & CHAIN_RANKS, L[0])
+    if not w:
+        return 0
+    s[0] = top_bit(w)
+    return 1
+
+
+cdef inline unsigned int _kick_units(const KickGroup* g, const uint8_t* row, int i) noexcept nogil:
+    # kicker units candidate i gives in the row; a large value when not whole
+    cdef unsigned int c = row[g.rank[i]]
+    if g.each == 2:
+        return 255 if c & 1 else c >> 1
+    return c
+
+
+cdef inline unsigned int _allowed(const KickGroup* g, int i, bint low_taken) noexcept nogil:
+    if low_taken and i == g.high and not g.jokers:
+        return 0
+    return g.allowed[i]
+
+
+cdef inline int64_t _past(const KickGroup* g, int i, int r, int c, bint f) noexcept nogil:
+    return g.past[((i * (g.L + 1) + r) * (g.L + 1) + c) * 2 + f]
+
+
+cdef int64_t _kick_rank(const KickGroup* g, const uint8_t* row, unsigned int kick) noexcept nogil:
+    # Rank of the row's kickers (the ranks in `kick`) among the group's
+    # choices; -1 for none.  Coming from candidate i to the next kicker rank
+    # j (the candidates between give none) passes over ways[i][r][f] -
+    # ways[j][r][f] choices (those that give something before j), and at j
+    # over the choices that give more units there: together ways[i][r][f] +
+    # past(j, r, c, f).
+    cdef int r = g.L, i = 0, j, y
+    cdef unsigned int c
+    cdef bint low_taken = False
+    cdef int64_t rank = 0
+    if kick & ~g.cand:
+        return -1
+    while kick:
+        y = ctz(kick)
+        kick &= kick - 1
+        j = bits(g.cand & ((1u << y) - 1))
+        c = _kick_units(g, row, j)
+        if c > <unsigned int>r or not (_allowed(g, j, low_taken) >> c) & 1:
+            return -1
+        rank += g.ways[i][r][low_taken] + _past(g, j, r, c, low_taken)
+        low_taken = low_taken or j == g.low
+        r -= c
+        i = j + 1
+    return rank if r == 0 else -1
+
+
+cdef void _list_candidates(KickGroup* g) noexcept nogil:
+    # the candidate ranks seen, ascending, with the counts each gave
+    cdef unsigned int cand = g.cand
+    cdef int y
+    g.n = 0
+    while cand:
+        y = ctz(cand)
+        cand &= cand - 1
+        g.rank[g.n] = <uint8_t>y
+        g.allowed[g.n] = g.by_rank[y] & ~1u
+        if y == LOW:
+            g.low = g.n
+        elif y == HIGH:
+            g.high = g.n
+        g.n += 1
+
+
+cdef int _count_past(KickGroup* g) except -1:
+    # past(i, r, c, f) from ways (after _count_ways)
+    cdef int i, r, c, more, f
+    cdef unsigned int al
+    cdef int64_t total
+    g.past = <int64_t*>calloc(g.n * (g.L + 1) * (g.L + 1) * 2 + 1, sizeof(int64_t))
+    if g.past == NULL:
+        raise MemoryError()
+    for i in range(g.n):
+        for f in range(2):
+            al = _allowed(g, i, f)
+            for r in range(g.L + 1):
+                for c in range(r + 1):
+                    total = -g.ways[i][r][f]
+                    for more in range(c + 1, r + 1):
+                        if (al >> more) & 1:
+                            total += g.ways[i + 1][r - more][f or i == g.low]
+                    g.past[((i * (g.L + 1) + r) * (g.L + 1) + c) * 2 + f] = total
+    return 0
+
+
+cdef void _count_ways(KickGroup* g) noexcept nogil:
+    cdef int i, r, c, f
+    cdef unsigned int al
+    cdef int64_t total
+    for f in range(2):
+        for r in range(g.L + 1):
+            g.ways[g.n][r][f] = 1 if r == 0 else 0
+    i = g.n - 1
+    while i >= 0:
+        for f in range(2):
+            al = _allowed(g, i, f)
+            for r in range(g.L + 1):
+                total = g.ways[i + 1][r][f]
+                for c in range(1, r + 1):
+                    if (al >> c) & 1:
+                        total += g.ways[i + 1][r - c][f or i == g.low]
+                g.ways[i][r][f] = total
+        i -= 1
+
+
+cdef inline int64_t _rank(MoveRanks self, const uint8_t* row) noexcept nogil:
+    # The id of a move row of the table; for any other row -1 or an id
+    # whose table row differs from it.  The kinds without attachments and
+    # the trios with a kicker here (most moves of a hand), the rest in
+    # MoveRanks._rank_kicked.
+    cdef u64 lo, hi
+    cdef int kind = row[KIND_BYTE], n, x
+    cdef unsigned int m1, body, kick
+    if kind == K_PASS:
+        return 0
+    _words(row, &lo, &hi)
+    if kind >= N_KINDS or (lo | hi) & ~_LOW7:
+        return -1
+    m1 = _ge_mask(lo, hi, 1)
+    if not m1:
+        return -1
+    if kind <= K_TRIO or K_CHAIN <= kind <= K_AIRPLANE or kind == K_ROCKET:
+        return self.base[kind][bits(m1)][ctz(m1)]
+    if kind <= K_TRIO_PAIR:
+        body = _ge_mask(lo, hi, 3)
+        if not body:
+            return -1
+        x = ctz(body)
+        kick = m1 & ~(1u << x)
+        return self.head[kind - K_TRIO_SOLO][x][ctz(kick)] if kick else -1
+    if kind == K_BOMB:
+        n = _cards(lo, hi)
+        return self.base[kind][n][ctz(m1)] if n < N_SHAPES else -1
+    return self._rank_kicked(row, lo, hi, m1, kind)
+
+
+cdef object _space_table(const RulesC* rc, Py_ssize_t max_cards):
+    """PASS, then the full deck's leads of at most max_cards cards, in order,
+    as a read-only (n, 16) uint8 array."""
+    cdef unsigned char full[16]
+    cdef Out o
+    cdef Py_ssize_t i, n = 1
+    cdef u64 lo, hi
+    for i in range(15):
+        full[i] = rc.max_count if i < 13 else rc.max_joker
+    if not out_init(&o, 4096, False):
+        raise MemoryError()
+    gen_lead(full, rc, &o)
+    if o.oom:
+        out_free(&o)
+        raise MemoryError()
+    try:
+        table = np.zeros((o.n + 1, ROW), dtype=np.uint8)
+        dst = <unsigned char*>cnp.PyArray_DATA(table)
+        for i in range(o.n):
+            _words(o.data + ROW * i, &lo, &hi)
+            if _cards(lo, hi) <= max_cards:
+                memcpy(dst + ROW * n, o.data + ROW * i, ROW)
+                n += 1
+    finally:
+        out_free(&o)
+    table = table[:n].copy()
+    table.setflags(write=False)
+    return table
+
+
+cdef void _rank_generated(MoveRanks self, const uint8_t* rows, Py_ssize_t m, int64_t* ids) noexcept nogil:
+    # _rank of m rows the kernels generated (bytes <= 8, in the move-list
+    # order, so in runs of one kind): the commonest kinds ranked a whole run
+    # at a time, in loops without the branches of the kind.
+    cdef Py_ssize_t k = 0
+    cdef int kind, x
+    cdef u64 lo, hi
+    cdef unsigned int m1
+    cdef const int32_t* table
+    while k < m:
+        kind = rows[ROW * k + KIND_BYTE]
+        if K_SOLO <= kind <= K_TRIO or K_CHAIN <= kind <= K_AIRPLANE:
+            table = &self.base[kind][0][0]
+            while k < m and rows[ROW * k + KIND_BYTE] == kind:
+                _words(rows + ROW * k, &lo, &hi)
+                m1 = _ge_mask(lo, hi, 1)
+                ids[k] = table[bits(m1) * 16 + ctz(m1)]
+                k += 1
+        elif kind == K_TRIO_SOLO or kind == K_TRIO_PAIR:
+            table = &self.head[kind - K_TRIO_SOLO][0][0]
+            while k < m and rows[ROW * k + KIND_BYTE] == kind:
+                _words(rows + ROW * k, &lo, &hi)
+                m1 = _ge_mask(lo, hi, 1)
+                x = ctz(_ge_mask(lo, hi, 3))
+                ids[k] = table[x * 15 + ctz(m1 & ~(1u << x))]
+                k += 1
+        elif kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR:
+            while k < m and rows[ROW * k + KIND_BYTE] == kind:
+                _words(rows + ROW * k, &lo, &hi)
+                ids[k] = self._rank_kicked(rows + ROW * k, lo, hi, _ge_mask(lo, hi, 1), kind)
+                k += 1
+        elif kind == K_AIRPLANE_SOLO or kind == K_AIRPLANE_PAIR:
+            k = _rank_airplanes(self, rows, k, m, kind, ids)
+        else:
+            ids[k] = _rank(self, rows + ROW * k)
+            k += 1
+
+
+cdef Py_ssize_t _rank_airplanes(MoveRanks self, const uint8_t* rows, Py_ssize_t k, Py_ssize_t m,
+                                int kind, int64_t* ids) noexcept nogil:
+    # A run of generated airplanes with kickers from row k; returns the row
+    # after it.  Rows of one window come together: the window is worked out
+    # again only when the ranks holding exactly three cards change.
+    cdef u64 lo, hi
+    cdef unsigned int m1, m3x, last_m3x = 0xFFFFFFFFu, win = 0
+    cdef int L, s, g = -1, last_n = -1, n
+    cdef int64_t first = -1, r
+    while k < m and rows[ROW * k + KIND_BYTE] == kind:
+        _words(rows + ROW * k, &lo, &hi)
+        m3x = _ge_mask(lo, hi, 3) & ~_ge_mask(lo, hi, 4)
+        n = _cards(lo, hi)
+        if m3x != last_m3x or n != last_n:
+            last_m3x = m3x
+            last_n = n
+            g = -1
+            if _airplane_shape(lo, hi, kind, &L, &s):
+                g = self.group_of[kind - K_AIRPLANE_SOLO][L][s]
+                first = self.base[kind][L][s]
+                win = ((1u << L) - 1) << s
+        r = -1
+        if g >= 0:
+            m1 = _ge_mask(lo, hi, 1)
+            r = _kick_rank(&self.groups[g], rows + ROW * k, m1 & ~win)
+        ids[k] = -1 if r < 0 else first + r
+        k += 1
+    return k
+
+
+@cython.final
+cdef class MoveRanks(IdFinder):
+    """The action ids of one rules' space (``MoveRanks(rules, max_cards)``):
+    PASS, then every move of the full deck of at most ``max_cards`` cards, in
+    the move-list order, each id computed from the move's cards."""
+
+    # The fields are declared in _ranks.pxd.
+
+    def __cinit__(self):
+        # -1: no such body (a row of it ranks as no id)
+        memset(self.base, 0xFF, sizeof(self.base))
+        memset(self.head, 0xFF, sizeof(self.head))
+        memset(self.group_of, 0xFF, sizeof(self.group_of))
+        self.groups = NULL
+        self.n_groups = 0
+        self.rows = NULL
+
+    def __dealloc__(self):
+        cdef int i
+        if self.groups != NULL:
+            for i in range(self.n_groups):
+                free(self.groups[i].past)
+        free(self.groups)
+
+    def __init__(self, rules, Py_ssize_t max_cards):
+        if self.rows != NULL:
+            raise TypeError("MoveRanks is initialised once")
+        r = resolve_rules(rules)
+        cdef int cid = rules_id(r)
+        table = _space_table(rules_by_id(cid), max_cards)
+        cdef const uint8_t[:, ::1] rows = table
+        cdef Py_ssize_t i
+        cdef int64_t got
+        for i in range(1, rows.shape[0]):
+            if not self._learn(&rows[i, 0], i):
+                raise ValueError(f"row {i} is no move the ranking knows (kind {rows[i, KIND_BYTE]})")
+        for i in range(self.n_groups):
+            _list_candidates(&self.groups[i])
+            _count_ways(&self.groups[i])
+            _count_past(&self.groups[i])
+        for i in range(rows.shape[0]):
+            got = _rank(self, &rows[i, 0])
+            if got != i:
+                raise ValueError(f"row {i} ranks as {got}: the table is not in the move-list order")
+        self._table = table
+        self.rules = r
+        self.cid = cid
+        self.n_rows = rows.shape[0]
+        self.rows = &rows[0, 0]
+
+    @property
+    def table(self):
+        """The read-only ``(n_rows, 16)`` ``uint8`` table: row ``i`` is id ``i``
+        (PASS, then the moves of at most ``max_cards`` cards of the full
+        deck, in the move-list order)."""
+        return self._table
+
+    def legal_mask(self, hand, last, ReusedMask reused not None, out):
+        """The mask over these ids of ``legal_moves(hand, last, rules=self.rules)``
+        (``ActionSpace.mask``), without a MoveList: into ``out`` through
+        ``reused`` (made over this object) when out is not None, else a new
+        array.  ``KeyError(i)`` when move i has no id (``out`` is then left
+        as it was)."""
+        cdef Out o
+        cdef unsigned char first_rows[FIRST_BYTES]
+        cdef int64_t first[FIRST_IDS]
+        cdef int64_t* found = first
+        cdef Py_ssize_t k
+        cdef cnp.npy_intp size = self.n_rows
+        cdef unsigned char* flags
+        if self.rows == NULL:
+            raise ValueError("MoveRanks was never initialised")
+        if reused.table is not self:
+            raise ValueError("reused must be a ReusedMask over this MoveRanks")
+        _generate(hand, last, self.rules, self.cid, &o, first_rows)
+        if o.n > FIRST_IDS:
+            found = <int64_t*>malloc(o.n * sizeof(int64_t))
+            if found == NULL:
+                out_free(&o)
+                raise MemoryError()
+        try:
+            # Rows the kernels generated under these rules: moves of the
+            # full deck, each ranked without comparing it with the table.
+            _rank_generated(self, o.data, o.n, found)
+            for k in range(o.n):
+                if found[k] < 0:
+                    raise KeyError(k)
+            if out is not None:
+                return reused.fill_ids(found, o.n, out)
+            result = cnp.PyArray_ZEROS(1, &size, cnp.NPY_BOOL, 0)
+            flags = <unsigned char*>cnp.PyArray_DATA(result)
+            for k in range(o.n):
+                flags[found[k]] = 1
+            return result
+        finally:
+            out_free(&o)
+            if found != first:
+                free(found)
+
+    cdef bint _learn(self, const uint8_t* row, Py_ssize_t i) except -1:
+        """Record move row i in the first-id tables and the kicker groups."""
+        cdef u64 lo, hi
+        cdef int kind = row[KIND_BYTE], x, a, b, L, s, k, y
+        cdef unsigned int m1, kick, body
+        cdef KickGroup* g
+        _words(row, &lo, &hi)
+        if kind == K_PASS or kind >= N_KINDS or (lo | hi) & ~_LOW7:
+            return False
+        m1 = _ge_mask(lo, hi, 1)
+        if not m1:
+            return False
+        if kind <= K_TRIO or K_CHAIN <= kind <= K_AIRPLANE or kind == K_BOMB or kind == K_ROCKET:
+            k = _cards(lo, hi) if kind == K_BOMB else bits(m1)
+            if k >= N_SHAPES:
+                return False
+            if self.base[kind][k][ctz(m1)] < 0:
+                self.base[kind][k][ctz(m1)] = <int>i
+            return True
+        if kind == K_TRIO_SOLO or kind == K_TRIO_PAIR or kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR:
+            k = kind - K_TRIO_SOLO if kind <= K_TRIO_PAIR else 2 + kind - K_FOUR_TWO_SOLO
+            body = _ge_mask(lo, hi, 3 if k < 2 else 4)
+            if not body:
+                return False
+            x = ctz(body)
+            kick = m1 & ~(1u << x)
+            if not kick:
+                return False
+            a = ctz(kick)
+            if self.head[k][x][a] < 0:
+                self.head[k][x][a] = <int>i
+            if k >= 2:
+                b = top_bit(kick)
+                if a == b:
+                    self.dup[k - 2][x][a] = 1
+                else:
+                    self.after[k - 2][x][a] |= 1u << b
+            return True
+        # airplanes with kickers
+        if not _airplane_shape(lo, hi, kind, &L, &s):
+            return False
+        k = kind - K_AIRPLANE_SOLO
+        if self.group_of[k][L][s] < 0:
+            self._new_group(k, L, s, i)
+        g = &self.groups[self.group_of[k][L][s]]
+        kick = m1 & ~(((1u << L) - 1) << s)
+        g.cand |= kick
+        if row[LOW] and row[HIGH]:
+            g.jokers = True
+        while kick:
+            y = ctz(kick)
+            kick &= kick - 1
+            g.by_rank[y] |= 1u << (row[y] // g.each)
+        return True
+
+    cdef int _new_group(self, int k, int L, int s, Py_ssize_t first) except -1:
+        cdef KickGroup* grown
+        cdef KickGroup* g
+        if self.n_groups % 16 == 0:
+            grown = <KickGroup*>calloc(self.n_groups + 16, sizeof(KickGroup))
+            if grown == NULL:
+                raise MemoryError()
+            if self.n_groups:
+                memcpy(grown, self.groups, self.n_groups * sizeof(KickGroup))
+            free(self.groups)
+            self.groups = grown
+        self.group_of[k][L][s] = self.n_groups
+        self.base[K_AIRPLANE_SOLO + k][L][s] = <int>first
+        g = &self.groups[self.n_groups]
+        g.L = L
+        g.each = 1 if k == 0 else 2
+        g.low = g.high = -1
+        self.n_groups += 1
+        return 0
+
+    cdef int64_t rank_row(self, const uint8_t* row) noexcept nogil:
+        return _rank(self, row)
+
+    cdef int64_t _rank_kicked(self, const uint8_t* row, u64 lo, u64 hi, unsigned int m1,
+                              int kind) noexcept nogil:
+        # _rank of a four with two kickers or an airplane with kickers
+        cdef int x, a, b, L, s, k
+        cdef unsigned int body, kick
+        cdef int32_t first
+        cdef int64_t r
+        if kind >= K_FOUR_TWO_SOLO:
+            body = _ge_mask(lo, hi, 4)
+            if not body:
+                return -1
+            x = ctz(body)
+            kick = m1 & ~(1u << x)
+            if not kick:
+                return -1
+            k = kind - K_FOUR_TWO_SOLO
+            a = ctz(kick)
+            b = top_bit(kick)
+            first = self.head[2 + k][x][a]
+            if first < 0 or a == b:
+                return first
+            return first + self.dup[k][x][a] + bits(self.after[k][x][a] & ((1u << b) - 1))
+        if not _airplane_shape(lo, hi, kind, &L, &s):
+            return -1
+        k = self.group_of[kind - K_AIRPLANE_SOLO][L][s]
+        if k < 0:
+            return -1
+        r = _kick_rank(&self.groups[k], row, m1 & ~(((1u << L) - 1) << s))
+        return -1 if r < 0 else self.base[kind][L][s] + r
+
+    cdef void find_rows(self, const uint8_t* rows, Py_ssize_t m, int64_t* ids) noexcept nogil:
+        # Rank, then compare with the table's row of that id: a row that is
+        # no move of the table ranks somewhere, but never equals that row.
+        cdef Py_ssize_t k
+        cdef int64_t i
+        for k in range(m):
+            i = _rank(self, rows + ROW * k)
+            if i < 0 or i >= self.n_rows or not _same_row(self.rows + ROW * i, rows + ROW * k):
+                i = -1
+            ids[k] = i
