@@ -47,16 +47,17 @@ def map_on_ray(address: str, fn: Callable[..., Any], calls: Sequence[Tuple[Any, 
     task = ray.remote(fn)
     refs = [task.remote(*args) for args in calls]
     index = {r: i for i, r in enumerate(refs)}
+    results: List[Any] = [None] * len(refs)
     pending = list(refs)
     done = 0
     while pending:
         ready, pending = ray.wait(pending, num_returns=1)
         for r in ready:
-            ray.get(r)                  # an error in a task is raised here
+            results[index[r]] = ray.get(r)      # an error in a task is raised here
             done += weight(index[r])
         if progress is not None:
             progress(done)
-    return [ray.get(r) for r in refs]
+    return results
 
 
 def play_on_ray(agents: Sequence[Any], rules: Rules, seed: int, landlord: str, deals: int, rotations: int,
