@@ -131,7 +131,7 @@ class PIMCAgent:
     """
 
     __slots__ = ("_worlds", "_rollouts", "_policy", "_solver_cards", "_solver_nodes", "_solver_time",
-                 "_aggregate", "_seed", "_threads", "_rules", "_solver", "_table_mb")
+                 "_aggregate", "_seed", "_threads", "_rules", "_solver")
 
     def __init__(self, worlds: int = 32, *, rollouts: int = 1, policy: str = "bot",
                  solver_cards: int = 16, solver_nodes: Optional[int] = 20000,
@@ -150,14 +150,13 @@ class PIMCAgent:
         self._threads = int(check_threads(threads))
         self._rules: Rules = resolve_rules(rules)
         self._solver = Solver(solver_table_mb)
-        self._table_mb = self._solver.table_mb
 
     def __reduce__(self) -> Tuple[Any, ...]:
         self._check_ready()
         return (_restore, (self._worlds, {
             "rollouts": self._rollouts, "policy": self._policy, "solver_cards": self._solver_cards,
             "solver_nodes": self._solver_nodes, "solver_time": self._solver_time,
-            "solver_table_mb": self._table_mb, "aggregate": self._aggregate, "seed": self._seed,
+            "solver_table_mb": self._solver.table_mb, "aggregate": self._aggregate, "seed": self._seed,
             "threads": self._threads, "rules": self._rules}))
 
     # -- parameters (read-only) ----------------------------------------------------
@@ -275,7 +274,7 @@ class PIMCAgent:
                       solved: npt.NDArray[np.bool_]) -> None:
         # A fresh table for every decision (see solver_table_mb); the worlds
         # of one decision share it, always in the same order.
-        solver = self._solver = Solver(self._table_mb)
+        solver = self._solver = Solver(self._solver.table_mb)
         index = {m: i for i, m in enumerate(moves)}
         # One checked position; each world only swaps the hands in (they come
         # from the sampler, so they fit the position by construction).
