@@ -310,7 +310,9 @@ class _Run:
         self.steps = np.zeros(n, dtype=np.int64)        # actions so far in the table's game
         self.seat_agent = np.zeros((n, P), dtype=np.int64)
         self.next = first
-        self.base = 1           # the stake of the games (fixed: divided out of the scores)
+        # The stake of every game (the same for the whole run: with the landlord
+        # fixed, the engine's top bid; divided out of the scores).
+        self.base = self.vg.games(0).base if self.fixed else 1
 
     def _start(self, tables: npt.NDArray[np.intp]) -> None:
         k = max(0, min(len(tables), self.stop - self.next))
@@ -331,7 +333,6 @@ class _Run:
         if self.fixed:
             # places are roles: the landlord (who leads), then play order
             ll = vg.to_move[tables].astype(np.int64)
-            self.base = vg.games(int(tables[0])).base
             for seat in range(P):
                 self.seat_agent[tables, seat] = rot[np.arange(k), (seat - ll) % P]
         else:
