@@ -174,8 +174,6 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
 def _cmd_arena(args: argparse.Namespace) -> int:
     from .arena import load_agent, play
 
-    if not 2 <= len(args.agents) <= 4:
-        raise ValueError(f"arena takes 2 agents, or one per seat, not {len(args.agents)}")
     agents = [load_agent(a) for a in args.agents]
     res = play(agents, args.deals, seed=args.seed, rules=_selfplay_rules(args), landlord=args.landlord,
                tables=args.tables, ray=args.ray, progress=not args.quiet)
