@@ -47,8 +47,25 @@ cdef extern from *:
     #else
     static inline int ddz_ctz(unsigned int x) { return __builtin_ctz(x); }
     #endif
+    /* Ranks holding >= t cards of the counts in two words, with SSE2 (part
+       of every x86-64): one byte compare and one movemask. */
+    #if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)
+    #include <emmintrin.h>
+    #define DDZ_HAVE_SSE2 1
+    static inline unsigned int ddz_ge_mask_sse2(unsigned long long lo, unsigned long long hi, int t) {
+        __m128i v = _mm_set_epi64x((long long)hi, (long long)lo);
+        return (unsigned int)_mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_set1_epi8((char)(t - 1))));
+    }
+    #else
+    #define DDZ_HAVE_SSE2 0
+    static inline unsigned int ddz_ge_mask_sse2(unsigned long long lo, unsigned long long hi, int t) {
+        (void)lo; (void)hi; (void)t; return 0;
+    }
+    #endif
     """
     int ctz "ddz_ctz"(unsigned int x) noexcept nogil
+    bint HAVE_SSE2 "DDZ_HAVE_SSE2"
+    unsigned int _ge_mask_sse2 "ddz_ge_mask_sse2"(unsigned long long lo, unsigned long long hi, int t) noexcept nogil
 
 ctypedef unsigned long long u64
 
@@ -72,9 +89,11 @@ cdef inline void _hand_words(const unsigned char* h, u64* lo, u64* hi) noexcept 
 
 
 cdef inline unsigned int _ge_mask(u64 lo, u64 hi, int t) noexcept nogil:
-    # Ranks holding >= t cards.  Counts are <= 8, so adding 0x80 - t to each
-    # byte sets its top bit exactly when the count is >= t, without carries
-    # between bytes.
+    # Ranks holding >= t cards (t >= 1; hi's top byte is 0).  Without SSE2:
+    # counts are <= 8, so adding 0x80 - t to each byte sets its top bit
+    # exactly when the count is >= t, without carries between bytes.
+    if HAVE_SSE2:
+        return _ge_mask_sse2(lo, hi, t)
     cdef u64 add = (<u64>(0x80 - t)) * 0x0101010101010101ULL
     return _movemask((lo + add) & 0x8080808080808080ULL) | (
         _movemask((hi + add) & 0x0080808080808080ULL) << 8)

@@ -114,10 +114,16 @@ cdef inline void hand_masks(const unsigned char* h, int max_count, Hand* k) noex
     _hand_words(h, &lo, &hi)
     k.h = h
     k.m[0] = 0x7FFF
-    for t in range(1, max_count + 1):
+    # fixed trip counts: a loop bounded by max_count became a call to memset
+    for t in range(1, 5):
         k.m[t] = _ge_mask(lo, hi, t)
-    for t in range(max_count + 1, MAX_T + 2):
-        k.m[t] = 0
+    if max_count > 4:
+        for t in range(5, MAX_T + 1):
+            k.m[t] = _ge_mask(lo, hi, t)
+    else:
+        for t in range(5, MAX_T + 1):
+            k.m[t] = 0
+    k.m[MAX_T + 1] = 0
     # the sum of the bytes (each word's sum is below 256)
     k.total = <int>((lo * 0x0101010101010101ULL) >> 56) + <int>((hi * 0x0101010101010101ULL) >> 56)
 
@@ -691,6 +697,21 @@ cdef u64 _sum_low(u64* a, int j, int c) noexcept:
 _init_count_tables()
 
 
+# _NWIN[i][m]: how many chains a lead has in the 12-bit chain mask m (ranks
+# 0..ACE holding enough cards), for i = 0 (chains, >= 5 ranks), 1 (pair
+# chains, >= 3) and 2 (airplanes, >= 2): one load where _count_windows loops
+# with a data-dependent exit, which mispredicts on every fresh hand.
+cdef unsigned char _NWIN[3][CHAIN_RANKS + 1]
+
+
+cdef void _init_window_tables() noexcept:
+    cdef unsigned int m
+    for m in range(CHAIN_RANKS + 1):
+        _NWIN[0][m] = <unsigned char>_count_windows(m, 5, 0, BIG, 0)
+        _NWIN[1][m] = <unsigned char>_count_windows(m, 3, 0, BIG, 0)
+        _NWIN[2][m] = <unsigned char>_count_windows(m, 2, 0, BIG, 0)
+
+
 cdef inline u64 _choose(int n, int k) noexcept nogil:
     if k < 0 or n < k or n < 0:
         return 0
@@ -743,6 +764,9 @@ cdef u64 _count_windows(unsigned int m, int minlen, int lmin, int lmax, int rmin
     return n
 
 
+_init_window_tables()
+
+
 cdef u64 _count_solo_kickers(const Hand* k, const RulesC* r, unsigned int win, int s, int e, int L) noexcept nogil:
     # Multisets of L single kickers for the airplane with trios s..e, as
     # kick_solo enumerates them.
@@ -754,6 +778,11 @@ cdef u64 _count_solo_kickers(const Hand* k, const RulesC* r, unsigned int win, i
     cdef bint jokers_apart = not r.both_jokers_as_kickers and (cand & LOW_BIT) and (cand & HIGH_BIT)
     if r.airplane_solo_distinct:
         return _choose(n, L) - (_choose(n - 2, L - 2) if jokers_apart else 0)
+    if L == 2:
+        # Two singles (the commonest airplane by far): two ranks, or two cards
+        # of a rank that holds two (every cap below is >= 2 then), never the
+        # low and the high joker apart; no rank can hold three.
+        return _choose(n, 2) + popcount(cand & k.m[2]) - jokers_apart
     for j in range(L + 1):
         a[j] = 1 if j == 0 else 0
     # The ranks next to the window (caps and the forbidden three) and the
@@ -826,22 +855,25 @@ cdef u64 _count_airplane_kick(const Hand* k, const RulesC* r, int kind,
     return total
 
 
-cdef u64 _count_four_two(const Hand* k, const RulesC* r, int kind, int rmin) noexcept nogil:
-    # Every four takes the same kickers: pairs of the other ranks (not the
-    # two jokers unless allowed), plus two equal singles when allowed.
-    cdef int each = 1 if kind == K_FOUR_TWO_SOLO else 2
-    cdef unsigned int ks = k.m[each]
-    cdef int fours = popcount(k.m[4] & BOMB_RANKS & _from(rmin))
+cdef inline int _four_two_per(const Hand* k, const RulesC* r, int kind) noexcept nogil:
+    # The kickers one four of gen_four_two takes (every four takes the same
+    # number): two singles / pairs of the other ranks (not both jokers unless
+    # allowed), plus two equal singles when allowed.  Branch-free; only
+    # meaningful when the hand holds a four (then the four's rank counts in
+    # popcount(ks), so n >= 0).
+    cdef unsigned int ks = k.m[1] if kind == K_FOUR_TWO_SOLO else k.m[2]
     cdef int n = popcount(ks) - 1
-    cdef u64 per
-    if fours == 0 or n < 1:
-        return 0
-    per = _choose(n, 2)
-    if not r.both_jokers_as_kickers and (ks & LOW_BIT) and (ks & HIGH_BIT):
-        per -= 1
+    cdef int per = n * (n - 1) // 2
+    if not r.both_jokers_as_kickers:
+        per -= (ks >> LOW) & (ks >> HIGH) & 1
     if kind == K_FOUR_TWO_SOLO and not r.four_two_solo_distinct:
         per += popcount(k.m[2]) - 1
-    return fours * per
+    return per
+
+
+cdef u64 _count_four_two(const Hand* k, const RulesC* r, int kind, int rmin) noexcept nogil:
+    cdef int fours = popcount(k.m[4] & BOMB_RANKS & _from(rmin))
+    return <u64>(fours * _four_two_per(k, r, kind)) if fours else 0
 
 
 cdef u64 _count_bombs(const Hand* k, const RulesC* r, int min_size, int min_rank) noexcept nogil:
@@ -884,23 +916,23 @@ cdef u64 _count_kind(const Hand* k, const RulesC* r, int kind, int lmin, int lma
 
 
 cdef u64 _count_lead(const Hand* k, const RulesC* r) noexcept nogil:
-    # gen_lead's kinds in order, straight-line.
+    # gen_lead's kinds in order, without branches on the hand except for
+    # airplanes (rare): a fresh hand's data-dependent branches mispredict,
+    # and they cost more than the arithmetic they skip.
     cdef int n1 = popcount(k.m[1]), n2 = popcount(k.m[2]), n3 = popcount(k.m[3])
-    cdef u64 n = n1 + n2 + n3
-    n += _count_windows(k.m[1], 5, 0, BIG, 0) + _count_windows(k.m[2], 3, 0, BIG, 0)
-    if n3:
-        n += n3 * (n2 - 1)
+    cdef int fours = popcount(k.m[4] & BOMB_RANKS), size
+    cdef int airplanes = _NWIN[2][k.m[3] & CHAIN_RANKS]
+    cdef u64 n = n1 + n2 + n3 + _NWIN[0][k.m[1] & CHAIN_RANKS] + _NWIN[1][k.m[2] & CHAIN_RANKS]
+    # a trio's rank holds a pair and a single too, so n1, n2 >= 1 when n3 > 0
+    n += n3 * (n2 - 1) + (n3 * (n1 - 1) if r.solo_kickers else 0) + airplanes
+    if airplanes:
         if r.solo_kickers:
-            n += n3 * (n1 - 1)
-        if k.m[3] & (k.m[3] >> 1) & CHAIN_RANKS:
-            n += _count_windows(k.m[3], 2, 0, BIG, 0)
-            if r.solo_kickers:
-                n += _count_airplane_kick(k, r, K_AIRPLANE_SOLO, 0, BIG, 0)
-            n += _count_airplane_kick(k, r, K_AIRPLANE_PAIR, 0, BIG, 0)
-        if k.m[4]:
-            if r.four_with_kickers:
-                n += _count_four_two(k, r, K_FOUR_TWO_SOLO, 0) + _count_four_two(k, r, K_FOUR_TWO_PAIR, 0)
-            n += _count_bombs(k, r, 4, 0)
+            n += _count_airplane_kick(k, r, K_AIRPLANE_SOLO, 0, BIG, 0)
+        n += _count_airplane_kick(k, r, K_AIRPLANE_PAIR, 0, BIG, 0)
+    if r.four_with_kickers:
+        n += <u64>(fours * (_four_two_per(k, r, K_FOUR_TWO_SOLO) + _four_two_per(k, r, K_FOUR_TWO_PAIR)))
+    for size in range(4, r.max_count + 1):
+        n += popcount(k.m[size] & BOMB_RANKS)
     return n
 
 
