@@ -12,7 +12,7 @@ whole batch.  Results match :mod:`ddz_fast.reference` exactly, order included.
 """
 cimport numpy as cnp
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Destructor
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcmp, memcpy, memset
 
 from ._parallel import run_parts
@@ -376,6 +376,30 @@ cdef object _check_batch_lasts(object lasts, object hands, object rules, const R
     return infos
 
 
+cdef enum:
+    # A batch's row buffer starts at 96 rows a hand (more than a 20-card
+    # lead has on average), but at most this many rows (1 MiB), and doubles
+    # as the rows need it: its memory grows with the output, not with a
+    # guess per hand (20 million one-card hands would have reserved 30 GB).
+    BATCH_FIRST_ROWS = 1 << 16
+
+
+cdef inline Py_ssize_t _first_rows(Py_ssize_t hands) noexcept nogil:
+    return (hands * 96 if hands < BATCH_FIRST_ROWS // 96 else BATCH_FIRST_ROWS) + 16
+
+
+cdef void _fit(Out* o) noexcept nogil:
+    # Give back the unused end of a malloc'd row buffer (glibc shrinks a
+    # large block in place); kept as it is when realloc fails.
+    cdef unsigned char* p
+    if o.borrowed or o.data == NULL or o.cap - o.n <= o.n // 4 + 16:
+        return
+    p = <unsigned char*>realloc(o.data, (o.n if o.n else 1) * ROW)
+    if p != NULL:
+        o.data = p
+        o.cap = o.n
+
+
 cdef tuple _run_batch(object hands, object lasts, object rules, object threads, bint count_only):
     cdef int cid = rules_id(rules)
     cdef const RulesC* rc = rules_by_id(cid)
@@ -396,7 +420,7 @@ cdef tuple _run_batch(object hands, object lasts, object rules, object threads, 
         # On the calling thread: no job object, no worker hand-off.
         hp = <const unsigned char*>cnp.PyArray_DATA(hands)
         ph = <cnp.int64_t*>cnp.PyArray_DATA(per_hand)
-        if not out_init(&single, 0 if count_only else 96 * n + 16, count_only):
+        if not out_init(&single, 0 if count_only else _first_rows(n), count_only):
             raise MemoryError("out of memory generating moves")
         with nogil:
             _run_range(hp, lp, 0, n, rc, &single, ph, count_only)
@@ -410,6 +434,7 @@ cdef tuple _run_batch(object hands, object lasts, object rules, object threads, 
         except MemoryError:
             out_free(&single)
             raise
+        _fit(&single)
         return offsets, _adopt_rows(&single), cid
     jobs = []
     for t in range(threads):
@@ -422,7 +447,7 @@ cdef tuple _run_batch(object hands, object lasts, object rules, object threads, 
         job.per_hand = <cnp.int64_t*>cnp.PyArray_DATA(per_hand)
         job.count_only = count_only
         if not count_only:
-            if not out_init(&job.out, 96 * (job.stop - job.start) + 16, False):
+            if not out_init(&job.out, _first_rows(job.stop - job.start), False):
                 raise MemoryError("out of memory generating moves")
         jobs.append(job)
     run_parts([j.run_py for j in jobs])

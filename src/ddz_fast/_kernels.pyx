@@ -78,6 +78,12 @@ cdef u64 _SPREAD[256]         # _SPREAD[b]: byte j is bit j of b
 cdef unsigned char _POP8[256]  # bits set in b (a table: the popcnt instruction is not baseline x86-64)
 cdef u64 _ONE[2][15]          # _ONE[w][k]: one card of rank k in word w of a row
 
+# _NWIN[i][m]: how many chains a lead has in the 12-bit chain mask m (ranks
+# 0..ACE holding enough cards; filled with the counting tables below), for i = 0 (chains, >= 5 ranks), 1 (pair
+# chains, >= 3) and 2 (airplanes, >= 2): one load where _count_windows loops
+# with a data-dependent exit, which mispredicts on every fresh hand.
+cdef unsigned char _NWIN[3][CHAIN_RANKS + 1]
+
 
 cdef void _init_tables() noexcept:
     cdef int b, j
@@ -151,9 +157,11 @@ cdef inline void _put(unsigned char* p, u64 lo, u64 hi) noexcept nogil:
 
 
 cdef inline unsigned char* _reserve(Out* o, Py_ssize_t k) noexcept nogil:
-    # Room for k more rows; where to write them (NULL: out of memory).
+    # Room for k more rows and one scratch row (see _put_each); where to
+    # write them (NULL: out of memory).
     cdef Py_ssize_t cap
     cdef unsigned char* p
+    k += 1
     if o.n + k > o.cap:
         cap = o.cap * 2 if o.cap else 64
         if cap < o.n + k:
@@ -183,16 +191,33 @@ cdef inline void _commit(Out* o, unsigned char* p) noexcept nogil:
 # room it needs once (an exact bound) and writes through a local cursor.
 # ---------------------------------------------------------------------------
 
-cdef inline unsigned char* _put_each(unsigned char* p, unsigned int m, u64 c, u64 lo, u64 hi) noexcept nogil:
+cdef inline unsigned char* _put_sparse(unsigned char* p, unsigned int m, u64 c, u64 lo, u64 hi) noexcept nogil:
     # one row per rank in m (ascending): the row (lo, hi) plus c cards of that
     # rank (lo, hi: the kind code alone, or a trio/four the kickers go with);
-    # returns the cursor after them
+    # returns the cursor after them.  For masks of a few ranks (trios, bombs).
     cdef int x
     while m:
         x = ctz(m)
         m &= m - 1
         _put(p, lo + c * _ONE[0][x], hi + c * _ONE[1][x])
         p += ROW
+    return p
+
+
+cdef inline unsigned char* _put_each(unsigned char* p, unsigned int m, u64 c, u64 lo, u64 hi) noexcept nogil:
+    # _put_sparse without branches, for masks of many ranks (singles, pairs,
+    # kickers): a row is written at the cursor for every rank, and the cursor
+    # moves past it only for the ranks in m.  A loop over the set bits
+    # mispredicts its exit on nearly every fresh hand, which costs more than
+    # the stores.  The rows after the cursor are scratch: every reservation
+    # (_reserve) keeps one row to spare for the last of them.
+    cdef int x
+    for x in range(8):
+        _put(p, lo + (c << (8 * x)), hi)
+        p += ROW * ((m >> x) & 1)
+    for x in range(8, N_RANKS):
+        _put(p, lo, hi + (c << (8 * (x - 8))))
+        p += ROW * ((m >> x) & 1)
     return p
 
 
@@ -206,7 +231,11 @@ cdef void gen_same(const Hand* k, int kind, int each, int rmin, Out* o) noexcept
     p = _reserve(o, popcount(m))
     if p == NULL:
         return
-    _commit(o, _put_each(p, m, each, 0, _kind_hi(kind)))
+    if each == 3:
+        p = _put_sparse(p, m, each, 0, _kind_hi(kind))
+    else:
+        p = _put_each(p, m, each, 0, _kind_hi(kind))
+    _commit(o, p)
 
 
 cdef void gen_trio_kick(const Hand* k, int kind, int rmin, Out* o) noexcept nogil:
@@ -236,11 +265,15 @@ cdef inline unsigned int _tops_from(int rmin, int L) noexcept nogil:
 cdef void gen_chain(const Hand* k, int kind, int each, int minlen,
                     int lmin, int lmax, int rmin, Out* o) noexcept nogil:
     # CHAIN / PAIR_CHAIN / AIRPLANE: `each` cards at every rank of a window
-    # within 0..ACE, by length, then top rank.
+    # within 0..ACE, by length, then top rank.  For each length a row is
+    # written at every possible bottom (the window shifted up a rank at a
+    # time, as in _put_each) and kept where the hand holds the window: the
+    # inner loop has the same shape for every hand, so it predicts well.
     cdef unsigned int m = k.m[each] & CHAIN_RANKS, w, ws, win
     cdef unsigned char* p
     cdef u64 kh = _kind_hi(kind), c = each
     cdef int L, s
+    cdef Py_ssize_t n
     if lmin < minlen:
         lmin = minlen
     if lmax > 12:
@@ -248,22 +281,29 @@ cdef void gen_chain(const Hand* k, int kind, int each, int minlen,
     if lmin > lmax:
         return
     w = _windows(m, lmin)
+    if not w:
+        return
+    if lmin == lmax:
+        n = popcount(w & _tops_from(rmin, lmin))
+    elif lmin == minlen and lmax == 12 and rmin == 0:
+        n = _NWIN[each - 1][m]                # a lead: every chain
+    else:
+        n = _count_windows(m, minlen, lmin, lmax, rmin)
+    p = _reserve(o, n)
+    if p == NULL:
+        return
     L = lmin
     while w and L <= lmax:
         ws = w & _tops_from(rmin, L)
-        if ws:
-            p = _reserve(o, popcount(ws))
-            if p == NULL:
-                return
-            while ws:
-                s = ctz(ws)
-                ws &= ws - 1
-                win = ((1u << L) - 1) << s
-                _put(p, c * _spread_lo(win), c * _spread_hi(win) | kh)
-                p += ROW
-            _commit(o, p)
+        while ws:
+            s = ctz(ws)
+            ws &= ws - 1
+            win = ((1u << L) - 1) << s
+            _put(p, c * _spread_lo(win), c * _spread_hi(win) | kh)
+            p += ROW
         w &= m >> L
         L += 1
+    _commit(o, p)
 
 
 cdef struct Kick:
@@ -491,7 +531,7 @@ cdef inline unsigned char* _put_bombs(unsigned char* p, const Hand* k, const Rul
                                       int min_size, int min_rank) noexcept nogil:
     cdef int size
     for size in range(min_size, r.max_count + 1):
-        p = _put_each(p, _bombs_of_size(k, size, min_size, min_rank), size, 0, _kind_hi(K_BOMB))
+        p = _put_sparse(p, _bombs_of_size(k, size, min_size, min_rank), size, 0, _kind_hi(K_BOMB))
     return p
 
 
@@ -639,7 +679,7 @@ cdef void _respond_single_rank(const unsigned char* h, const RulesC* r, const Mo
     _put(p, 0, _kind_hi(K_PASS))
     p = _put_each(p + ROW, same, last.ncards, 0, _kind_hi(last.kind))
     for size in range(min_size, r.max_count + 1):
-        p = _put_each(p, bombs[size], size, 0, _kind_hi(K_BOMB))
+        p = _put_sparse(p, bombs[size], size, 0, _kind_hi(K_BOMB))
     if rocket:
         _put(p, 0, (c * _ONE[1][LOW] + c * _ONE[1][HIGH]) | _kind_hi(K_ROCKET))
         p += ROW
@@ -695,13 +735,6 @@ cdef u64 _sum_low(u64* a, int j, int c) noexcept:
 
 
 _init_count_tables()
-
-
-# _NWIN[i][m]: how many chains a lead has in the 12-bit chain mask m (ranks
-# 0..ACE holding enough cards), for i = 0 (chains, >= 5 ranks), 1 (pair
-# chains, >= 3) and 2 (airplanes, >= 2): one load where _count_windows loops
-# with a data-dependent exit, which mispredicts on every fresh hand.
-cdef unsigned char _NWIN[3][CHAIN_RANKS + 1]
 
 
 cdef void _init_window_tables() noexcept:
