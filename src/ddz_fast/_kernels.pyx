@@ -388,6 +388,42 @@ cdef bint kick_pairs(Kick* x, int i, int need, u64 lo, u64 hi) noexcept nogil:
     return True
 
 
+cdef bint _kick_two(Kick* x, const Hand* k, const RulesC* r, unsigned int cand, int each,
+                    u64 lo, u64 hi) noexcept nogil:
+    # The commonest airplane, two trios: kick_solo / kick_pairs for two
+    # attachments from the ranks in cand, in the same order, with the rows
+    # after each first attachment written by _put_each.  Singles: two cards
+    # of a rank that holds two (no cap below two applies to two cards), then
+    # that rank and a higher one; pairs: two distinct ranks.  Never the low
+    # and the high joker together unless allowed.  False: out of memory.
+    cdef unsigned int rest = cand, above
+    cdef int y
+    cdef bint doubles = each == 1 and not r.airplane_solo_distinct
+    cdef u64 c = each, lo1, hi1
+    cdef unsigned char* p
+    cdef Py_ssize_t n = popcount(cand)
+    _commit(x.o, x.p)
+    p = _reserve(x.o, n * (n + 1) // 2)
+    if p == NULL:
+        return False
+    while rest:
+        y = ctz(rest)
+        rest &= rest - 1
+        lo1 = lo + c * _ONE[0][y]
+        hi1 = hi + c * _ONE[1][y]
+        if doubles:
+            _put(p, lo1 + _ONE[0][y], hi1 + _ONE[1][y])
+            p += ROW * (k.h[y] >= 2)
+        above = rest
+        if y == LOW and not r.both_jokers_as_kickers:
+            above &= ~HIGH_BIT
+        p = _put_each(p, above, c, lo1, hi1)
+    _commit(x.o, p)
+    x.p = p
+    x.end = x.o.data + x.o.cap * ROW
+    return True
+
+
 cdef inline int _kicker_cap(const Hand* k, const RulesC* r, int y, int s, int e) noexcept nogil:
     # Most single kickers of rank y on the airplane with trios s..e.
     cdef int cap = k.h[y]
@@ -473,7 +509,10 @@ cdef void gen_airplane_kick(const Hand* k, const RulesC* r, int kind,
                 continue
             lo = 3 * _spread_lo(win)
             hi = 3 * _spread_hi(win) | kh
-            if solo:
+            if L == 2:
+                if not _kick_two(&x, k, r, k.m[src] & ~win, src, lo, hi):
+                    return
+            elif solo:
                 if not kick_solo(&x, 0, L, lo, hi):
                     return
             elif not kick_pairs(&x, 0, L, lo, hi):
@@ -596,6 +635,35 @@ cdef void gen_kind(const Hand* k, const RulesC* r, int kind,
         if single and r.four_with_kickers: gen_four_two(k, r, K_FOUR_TWO_PAIR, rmin, o)
 
 
+cdef void _lead_ranks(const Hand* k, const RulesC* r, Out* o) noexcept nogil:
+    # A lead's singles, pairs, trios and trios with a kicker (gen_same and
+    # gen_trio_kick in kind order) in one reservation: these are most of
+    # the moves of a hand.
+    cdef unsigned int m1 = k.m[1], m2 = k.m[2], trios = k.m[3]
+    cdef int n1 = popcount(m1), n2 = popcount(m2), n3 = popcount(trios), x
+    cdef unsigned char* p = _reserve(o, n1 + n2 + n3 * (n2 + (n1 if r.solo_kickers else 1)))
+    cdef u64 kh
+    if p == NULL:
+        return
+    p = _put_each(p, m1, 1, 0, _kind_hi(K_SOLO))
+    p = _put_each(p, m2, 2, 0, _kind_hi(K_PAIR))
+    if trios:
+        p = _put_sparse(p, trios, 3, 0, _kind_hi(K_TRIO))
+        if r.solo_kickers:
+            kh = _kind_hi(K_TRIO_SOLO)
+            while trios:
+                x = ctz(trios)
+                trios &= trios - 1
+                p = _put_each(p, m1 & ~(1u << x), 1, 3 * _ONE[0][x], 3 * _ONE[1][x] | kh)
+            trios = k.m[3]
+        kh = _kind_hi(K_TRIO_PAIR)
+        while trios:
+            x = ctz(trios)
+            trios &= trios - 1
+            p = _put_each(p, m2 & ~(1u << x), 2, 3 * _ONE[0][x], 3 * _ONE[1][x] | kh)
+    _commit(o, p)
+
+
 cdef void gen_lead(const unsigned char* h, const RulesC* r, Out* o) noexcept nogil:
     """Every lead move of hand h, in the documented order (no PASS)."""
     cdef Hand k
@@ -603,13 +671,7 @@ cdef void gen_lead(const unsigned char* h, const RulesC* r, Out* o) noexcept nog
         o.n += count_moves_c(h, r, NULL)
         return
     hand_masks(h, r.max_count, &k)
-    gen_same(&k, K_SOLO, 1, 0, o)
-    gen_same(&k, K_PAIR, 2, 0, o)
-    if k.m[3]:
-        gen_same(&k, K_TRIO, 3, 0, o)
-        if r.solo_kickers:
-            gen_trio_kick(&k, K_TRIO_SOLO, 0, o)
-        gen_trio_kick(&k, K_TRIO_PAIR, 0, o)
+    _lead_ranks(&k, r, o)
     gen_chain(&k, K_CHAIN, 1, 5, 0, BIG, 0, o)
     gen_chain(&k, K_PAIR_CHAIN, 2, 3, 0, BIG, 0, o)
     if k.m[3] & (k.m[3] >> 1) & CHAIN_RANKS:
@@ -888,25 +950,25 @@ cdef u64 _count_airplane_kick(const Hand* k, const RulesC* r, int kind,
     return total
 
 
-cdef inline int _four_two_per(const Hand* k, const RulesC* r, int kind) noexcept nogil:
+cdef inline int _four_two_per(const RulesC* r, int kind, unsigned int m1, unsigned int m2) noexcept nogil:
     # The kickers one four of gen_four_two takes (every four takes the same
     # number): two singles / pairs of the other ranks (not both jokers unless
-    # allowed), plus two equal singles when allowed.  Branch-free; only
-    # meaningful when the hand holds a four (then the four's rank counts in
-    # popcount(ks), so n >= 0).
-    cdef unsigned int ks = k.m[1] if kind == K_FOUR_TWO_SOLO else k.m[2]
+    # allowed), plus two equal singles when allowed; m1, m2: the ranks
+    # holding a card, two cards.  Branch-free; only meaningful when the hand
+    # holds a four (its rank is in both masks, so n >= 0).
+    cdef unsigned int ks = m1 if kind == K_FOUR_TWO_SOLO else m2
     cdef int n = popcount(ks) - 1
     cdef int per = n * (n - 1) // 2
     if not r.both_jokers_as_kickers:
         per -= (ks >> LOW) & (ks >> HIGH) & 1
     if kind == K_FOUR_TWO_SOLO and not r.four_two_solo_distinct:
-        per += popcount(k.m[2]) - 1
+        per += popcount(m2) - 1
     return per
 
 
 cdef u64 _count_four_two(const Hand* k, const RulesC* r, int kind, int rmin) noexcept nogil:
     cdef int fours = popcount(k.m[4] & BOMB_RANKS & _from(rmin))
-    return <u64>(fours * _four_two_per(k, r, kind)) if fours else 0
+    return <u64>(fours * _four_two_per(r, kind, k.m[1], k.m[2])) if fours else 0
 
 
 cdef u64 _count_bombs(const Hand* k, const RulesC* r, int min_size, int min_rank) noexcept nogil:
@@ -948,23 +1010,30 @@ cdef u64 _count_kind(const Hand* k, const RulesC* r, int kind, int lmin, int lma
     return 0
 
 
-cdef u64 _count_lead(const Hand* k, const RulesC* r) noexcept nogil:
-    # gen_lead's kinds in order, without branches on the hand except for
-    # airplanes (rare): a fresh hand's data-dependent branches mispredict,
-    # and they cost more than the arithmetic they skip.
-    cdef int n1 = popcount(k.m[1]), n2 = popcount(k.m[2]), n3 = popcount(k.m[3])
-    cdef int fours = popcount(k.m[4] & BOMB_RANKS), size
-    cdef int airplanes = _NWIN[2][k.m[3] & CHAIN_RANKS]
-    cdef u64 n = n1 + n2 + n3 + _NWIN[0][k.m[1] & CHAIN_RANKS] + _NWIN[1][k.m[2] & CHAIN_RANKS]
+cdef inline u64 _count_lead_ranks(const RulesC* r, unsigned int m1, unsigned int m2,
+                                  unsigned int m3, unsigned int m4) noexcept nogil:
+    # gen_lead's kinds in order but the airplanes with attachments and the
+    # bombs above four cards, from the masks alone and without branches on
+    # the hand: a fresh hand's data-dependent branches mispredict, and they
+    # cost more than the arithmetic they skip.
+    cdef int n1 = popcount(m1), n2 = popcount(m2), n3 = popcount(m3)
+    cdef int fours = popcount(m4 & BOMB_RANKS)
+    cdef u64 n = n1 + n2 + n3 + _NWIN[0][m1 & CHAIN_RANKS] + _NWIN[1][m2 & CHAIN_RANKS]
     # a trio's rank holds a pair and a single too, so n1, n2 >= 1 when n3 > 0
-    n += n3 * (n2 - 1) + (n3 * (n1 - 1) if r.solo_kickers else 0) + airplanes
-    if airplanes:
+    n += n3 * (n2 - 1) + (n3 * (n1 - 1) if r.solo_kickers else 0) + _NWIN[2][m3 & CHAIN_RANKS]
+    if r.four_with_kickers:
+        n += <u64>(fours * (_four_two_per(r, K_FOUR_TWO_SOLO, m1, m2) + _four_two_per(r, K_FOUR_TWO_PAIR, m1, m2)))
+    return n + fours                          # + the bombs of four cards
+
+
+cdef u64 _count_lead(const Hand* k, const RulesC* r) noexcept nogil:
+    cdef u64 n = _count_lead_ranks(r, k.m[1], k.m[2], k.m[3], k.m[4])
+    cdef int size
+    if _NWIN[2][k.m[3] & CHAIN_RANKS]:
         if r.solo_kickers:
             n += _count_airplane_kick(k, r, K_AIRPLANE_SOLO, 0, BIG, 0)
         n += _count_airplane_kick(k, r, K_AIRPLANE_PAIR, 0, BIG, 0)
-    if r.four_with_kickers:
-        n += <u64>(fours * (_four_two_per(k, r, K_FOUR_TWO_SOLO) + _four_two_per(k, r, K_FOUR_TWO_PAIR)))
-    for size in range(4, r.max_count + 1):
+    for size in range(5, r.max_count + 1):
         n += popcount(k.m[size] & BOMB_RANKS)
     return n
 
@@ -972,20 +1041,28 @@ cdef u64 _count_lead(const Hand* k, const RulesC* r) noexcept nogil:
 cdef Py_ssize_t count_moves_c(const unsigned char* h, const RulesC* r, const MoveInfo* last) noexcept nogil:
     """How many rows gen_moves(h, r, last) writes, without writing them."""
     cdef Hand k
-    cdef u64 n
-    hand_masks(h, r.max_count, &k)
+    cdef u64 n, lo, hi
+    cdef unsigned int m3
+    cdef bint rocket = h[LOW] >= r.max_joker and h[HIGH] >= r.max_joker
     if last == NULL or last.kind == K_PASS:
-        n = _count_lead(&k, r)
+        _hand_words(h, &lo, &hi)
+        m3 = _ge_mask(lo, hi, 3)
+        if not _NWIN[2][m3 & CHAIN_RANKS] and r.max_count == 4:
+            # the common lead: no airplane, one deck; the masks stay in registers
+            return <Py_ssize_t>(_count_lead_ranks(r, _ge_mask(lo, hi, 1), _ge_mask(lo, hi, 2), m3,
+                                                  _ge_mask(lo, hi, 4)) + rocket)
+        hand_masks(h, r.max_count, &k)
+        return <Py_ssize_t>(_count_lead(&k, r) + rocket)
+    if last.kind == K_ROCKET:
+        return 1
+    hand_masks(h, r.max_count, &k)
+    n = 1
+    if last.kind == K_BOMB:
+        n += _count_bombs(&k, r, last.ncards, last.rank + 1)
     else:
-        if last.kind == K_ROCKET:
-            return 1
-        n = 1
-        if last.kind == K_BOMB:
-            n += _count_bombs(&k, r, last.ncards, last.rank + 1)
-        else:
-            n += _count_kind(&k, r, last.kind, last.length, last.length, last.rank + 1)
-            n += _count_bombs(&k, r, 4, 0)
-    return <Py_ssize_t>(n + (1 if _has_rocket(&k, r) else 0))
+        n += _count_kind(&k, r, last.kind, last.length, last.length, last.rank + 1)
+        n += _count_bombs(&k, r, 4, 0)
+    return <Py_ssize_t>(n + rocket)
 
 
 # ---------------------------------------------------------------------------
