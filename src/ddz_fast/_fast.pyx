@@ -12,7 +12,7 @@ whole batch.  Results match :mod:`ddz_fast.reference` exactly, order included.
 """
 cimport numpy as cnp
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Destructor
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, free
 from libc.string cimport memcmp, memcpy, memset
 
 from ._parallel import run_parts
@@ -380,24 +380,15 @@ cdef enum:
     # A batch's row buffer starts at 96 rows a hand (more than a 20-card
     # lead has on average), but at most this many rows (1 MiB), and doubles
     # as the rows need it: its memory grows with the output, not with a
-    # guess per hand (20 million one-card hands would have reserved 30 GB).
+    # guess per hand (20 million one-card hands would have reserved 30 GB):
+    # at most twice the rows written.  The unused end is not given back: a
+    # shrinking realloc makes glibc unmap the block when it is freed, and
+    # the next batch then faults in fresh pages (7x slower on 1024 leads).
     BATCH_FIRST_ROWS = 1 << 16
 
 
 cdef inline Py_ssize_t _first_rows(Py_ssize_t hands) noexcept nogil:
     return (hands * 96 if hands < BATCH_FIRST_ROWS // 96 else BATCH_FIRST_ROWS) + 16
-
-
-cdef void _fit(Out* o) noexcept nogil:
-    # Give back the unused end of a malloc'd row buffer (glibc shrinks a
-    # large block in place); kept as it is when realloc fails.
-    cdef unsigned char* p
-    if o.borrowed or o.data == NULL or o.cap - o.n <= o.n // 4 + 16:
-        return
-    p = <unsigned char*>realloc(o.data, (o.n if o.n else 1) * ROW)
-    if p != NULL:
-        o.data = p
-        o.cap = o.n
 
 
 cdef tuple _run_batch(object hands, object lasts, object rules, object threads, bint count_only):
@@ -434,7 +425,6 @@ cdef tuple _run_batch(object hands, object lasts, object rules, object threads, 
         except MemoryError:
             out_free(&single)
             raise
-        _fit(&single)
         return offsets, _adopt_rows(&single), cid
     jobs = []
     for t in range(threads):
