@@ -966,6 +966,33 @@ cdef inline int _four_two_per(const RulesC* r, int kind, unsigned int m1, unsign
     return per
 
 
+cdef u64 _count_lead_airplanes(const Hand* k, const RulesC* r) noexcept nogil:
+    # _count_airplane_kick of both kinds for a lead, in one pass over the windows.
+    cdef unsigned int m3 = k.m[3] & CHAIN_RANKS, w, ws, win, cand
+    cdef int L, s, n, lmax = k.total // 4 if r.solo_kickers else k.total // 5
+    cdef u64 total = 0
+    if lmax > MAX_L:
+        lmax = MAX_L
+    w = _windows(m3, 2)
+    L = 2
+    while w and L <= lmax:
+        ws = w
+        while ws:
+            s = ctz(ws)
+            ws &= ws - 1
+            win = ((1u << L) - 1) << s
+            if r.solo_kickers:
+                total += _count_solo_kickers(k, r, win, s, s + L - 1, L)
+            if 5 * L <= k.total:
+                cand = k.m[2] & ~win
+                n = popcount(cand)
+                total += _choose(n, L) - (_choose(n - 2, L - 2) if not r.both_jokers_as_kickers
+                                          and (cand & LOW_BIT) and (cand & HIGH_BIT) else 0)
+        w &= m3 >> L
+        L += 1
+    return total
+
+
 cdef u64 _count_four_two(const Hand* k, const RulesC* r, int kind, int rmin) noexcept nogil:
     cdef int fours = popcount(k.m[4] & BOMB_RANKS & _from(rmin))
     return <u64>(fours * _four_two_per(r, kind, k.m[1], k.m[2])) if fours else 0
@@ -1030,9 +1057,7 @@ cdef u64 _count_lead(const Hand* k, const RulesC* r) noexcept nogil:
     cdef u64 n = _count_lead_ranks(r, k.m[1], k.m[2], k.m[3], k.m[4])
     cdef int size
     if _NWIN[2][k.m[3] & CHAIN_RANKS]:
-        if r.solo_kickers:
-            n += _count_airplane_kick(k, r, K_AIRPLANE_SOLO, 0, BIG, 0)
-        n += _count_airplane_kick(k, r, K_AIRPLANE_PAIR, 0, BIG, 0)
+        n += _count_lead_airplanes(k, r)
     for size in range(5, r.max_count + 1):
         n += popcount(k.m[size] & BOMB_RANKS)
     return n
@@ -1043,7 +1068,7 @@ cdef Py_ssize_t count_moves_c(const unsigned char* h, const RulesC* r, const Mov
     cdef Hand k
     cdef u64 n, lo, hi
     cdef unsigned int m3
-    cdef bint rocket = h[LOW] >= r.max_joker and h[HIGH] >= r.max_joker
+    cdef int rocket = (h[LOW] >= r.max_joker) & (h[HIGH] >= r.max_joker)   # (no branch)
     if last == NULL or last.kind == K_PASS:
         _hand_words(h, &lo, &hi)
         m3 = _ge_mask(lo, hi, 3)
