@@ -179,6 +179,70 @@ def test_solver_matches_brute_force_when_a_control_move_decides(rules: str, seat
         _check_against_oracle(control_position(rng, rules, seats))
 
 
+def controls_position(rng: random.Random, rules: str, seats: int) -> Dict[str, Any]:
+    """A random position whose seat to move holds two or three moves of high
+    ranks (2s, jokers, high pairs and trios, bombs...) and one more move: the
+    shape where playing the moves nobody on the other side can beat, one
+    after the other, then the last one wins -- or does not, when someone
+    over there holds a higher card, a bomb or the rocket."""
+    r = ddz_fast.resolve_rules(rules)
+    pos = random_position(rng, rules, seats, 3 if seats > 2 else 4)
+    used = list(pos["last"].counts) if pos["last"] is not None else [0] * 15
+    for seat, h in enumerate(pos["hands"]):
+        if seat != pos["to_move"]:
+            used = [a + b for a, b in zip(used, h)]
+    room = [(r.max_jokers if x >= 13 else r.max_count) - used[x] for x in range(15)]
+    mover = [0] * 15
+    parts = [range(9, 15)] * rng.randint(2, 3) + [range(0, 15)]
+    for ranks in parts:
+        pool = [0] * 15
+        for x in ranks:
+            pool[x] = rng.randint(0, room[x])
+        moves = [m for m in legal_moves(pool, rules=r) if m.kind != Kind.PASS and sum(m.counts) <= 3]
+        if moves:
+            m = moves[rng.randrange(len(moves))]
+            room = [a - b for a, b in zip(room, m.counts)]
+            mover = [a + b for a, b in zip(mover, m.counts)]
+    if sum(mover) == 0 or sum(mover) > (6 if seats == 2 else 5):
+        return controls_position(rng, rules, seats)
+    pos["hands"][pos["to_move"]] = mover
+    return pos
+
+
+@pytest.mark.parametrize("rules,seats,max_cards", _FORMS)
+def test_solver_matches_brute_force_when_several_control_moves_decide(rules: str, seats: int,
+                                                                      max_cards: int) -> None:
+    """A hand of moves nobody on the other side can beat but one wins by
+    playing those first and that one last; the solver proves it without
+    searching the answers (or, answering a move, after a move nobody can
+    beat that leaves such a hand): the same values and winning moves as the
+    minimax, also when a higher card, a bomb or a banned kind spoils it."""
+    rng = random.Random(f"controls-{rules}-{seats}")
+    for _ in range(N_DEFAULT):
+        _check_against_oracle(controls_position(rng, rules, seats))
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_moves_to_beat_differing_in_rank_share_entries_only_when_the_answers_agree(seats: int) -> None:
+    """The table keys a move to beat by how many ranks of the seats that may
+    answer it (before it comes back to its maker) are not above it.  The
+    seat to move holds a lone 3, so it passes and the next seat faces the
+    move (a position the table keeps): the same hands facing a single of
+    every rank in turn, with one table, each get the minimax's answer --
+    also when two ranks differ only in the hand of a seat that answers
+    after that one passes (four seats)."""
+    rng = random.Random(f"last-ranks-{seats}")
+    s = Solver()
+    for _ in range(N_DEFAULT):
+        pos = random_position(rng, "four", seats, 3, spread=True)
+        to_move = pos["to_move"]
+        pos["hands"][to_move] = [1] + [0] * 14
+        for x in range(1, 13):
+            p = dict(pos, last=parse_move("3456789TJQKA2"[x], rules="four"),
+                     last_by=(to_move - 1) % seats, landlord=None if seats == 2 else to_move, ban=[])
+            assert s.solve(**p).win is oracle.wins(**p), p
+
+
 @pytest.mark.parametrize("rules,seats,max_cards", _FORMS)
 def test_one_table_shared_by_many_positions_gives_their_own_answers(rules: str, seats: int, max_cards: int) -> None:
     """The table is keyed on positions with the ranks renumbered (only their

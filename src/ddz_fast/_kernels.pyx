@@ -1110,14 +1110,35 @@ cdef int _top_trio_window(const unsigned char* c, int L) noexcept nogil:
     return -1
 
 
+cdef extern from *:
+    """
+    #include <string.h>
+    /* the cards of a row (its 15 counts) and its highest rank with a card
+       (-1: none), a word at a time (little-endian, as checked above) */
+    static void ddz_row_sum_top(const unsigned char* row, int* n, int* top) {
+        unsigned long long lo, hi = 0, w;
+        int b = 0;
+        memcpy(&lo, row, 8);
+        memcpy(&hi, row + 8, 7);
+        *n = (int)((lo * 0x0101010101010101ULL) >> 56) + (int)((hi * 0x0101010101010101ULL) >> 56);
+        w = hi ? hi : lo;
+        if (!w) { *top = -1; return; }
+    #if defined(__GNUC__)
+        b = 63 - __builtin_clzll(w);
+    #else
+        while (w >> (b + 1)) b++;
+    #endif
+        *top = b / 8 + (hi ? 8 : 0);
+    }
+    """
+    void ddz_row_sum_top(const unsigned char* row, int* n, int* top) noexcept nogil
+
+
 cdef void row_info(const unsigned char* row, MoveInfo* mi) noexcept nogil:
     """Rank, length and size of a row that holds a legal move of its kind."""
     cdef int kind = row[KIND_BYTE]
-    cdef int n = 0, x, top = -1
-    for x in range(N_RANKS):
-        n += row[x]
-        if row[x]:
-            top = x
+    cdef int n, x, top
+    ddz_row_sum_top(row, &n, &top)
     mi.kind = kind
     mi.ncards = n
     mi.length = 1

@@ -31,7 +31,7 @@ from libc.string cimport memcpy, memset
 
 import threading
 
-from ._move cimport make_move, K_PASS, K_BOMB, K_ROCKET, K_CHAIN, K_AIRPLANE_PAIR
+from ._move cimport make_move, K_PASS, K_SOLO, K_PAIR, K_BOMB, K_ROCKET, K_CHAIN, K_AIRPLANE_PAIR
 from ._kernels cimport (
     RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_KINDS, out_init, out_free, gen_moves, row_info,
     valid_move_c, classify_c, count_moves_c,
@@ -64,6 +64,16 @@ cdef extern from *:
     static int ddz_load(volatile int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static void ddz_store(volatile int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     #endif
+    /* the lowest bit set in x != 0 */
+    #if defined(__GNUC__)
+    static int ddz_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    #else
+    static int ddz_ctz64(unsigned long long x) {
+        int n = 0;
+        while (!(x & 1)) { x >>= 1; n++; }
+        return n;
+    }
+    #endif
     /* bits set in x, which has bits only at 4j (15 nibbles at most) */
     static int ddz_nib_count(unsigned long long x) {
         return (int)((x * 0x1111111111111111ULL) >> 60);
@@ -78,6 +88,7 @@ cdef extern from *:
     double ddz_now() noexcept nogil
     void ddz_prefetch(const void* p) noexcept nogil
     int ddz_nib_count(unsigned long long x) noexcept nogil
+    int ddz_ctz64(unsigned long long x) noexcept nogil
     int ddz_load(volatile int* p) noexcept nogil
     void ddz_store(volatile int* p, int v) noexcept nogil
 
@@ -148,8 +159,9 @@ cdef struct Ctx:
     unsigned long long rk_chains
     int rk_n
     int rk_identity
-    int rk_src[13]
-    int rk_dst[13]
+    int rk_src[14]              # runs of ranks moved as blocks: bit shift
+    int rk_dst[14]              # from, to ...
+    unsigned long long rk_mask[14]  # ... and the run's nibbles (at shift 0)
     # limits and counters
     long long nodes
     long long max_nodes         # 0: none
@@ -167,14 +179,35 @@ cdef struct Ctx:
     size_t mp_n
     Out* mp_out                 # one per recursion depth
     int mp_depth
+    # clears_leading's memo: CL_SLOTS entries of n + 1 words (the hand, the
+    # other side's hands in their seats' words, then p + 1 | budget << 4 |
+    # value << 8), direct-mapped, replaced on a clash
+    unsigned long long* cl_memo
+
+
+cdef extern from *:
+    """
+    #include <string.h>
+    /* 8 bytes, each < 16, to 8 nibbles (byte j to nibble j; little-endian,
+       as the kernels require) */
+    static unsigned long long ddz_nibbles8(unsigned long long x) {
+        x = (x | (x >> 4)) & 0x00FF00FF00FF00FFULL;
+        x = (x | (x >> 8)) & 0x0000FFFF0000FFFFULL;
+        return (x | (x >> 16)) & 0x00000000FFFFFFFFULL;
+    }
+    static unsigned long long ddz_pack15(const unsigned char* h) {
+        unsigned long long lo, hi = 0;
+        memcpy(&lo, h, 8);
+        memcpy(&hi, h + 8, 7);
+        return ddz_nibbles8(lo) | (ddz_nibbles8(hi) << 32);
+    }
+    """
+    unsigned long long ddz_pack15(const unsigned char* h) noexcept nogil
 
 
 cdef inline unsigned long long pack_hand(const unsigned char* h) noexcept nogil:
-    cdef unsigned long long w = 0
-    cdef int j
-    for j in range(15):
-        w |= (<unsigned long long>h[j]) << (4 * j)
-    return w
+    # 15 counts (each < 16) as 4-bit nibbles, rank j at bits 4j..4j+3
+    return ddz_pack15(h)
 
 
 cdef extern from *:
@@ -215,7 +248,7 @@ cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned lo
     ranks held are not above it (a joker's is kept); every answer to it is
     decided by that.  So positions equal up to renumbering share an entry."""
     cdef unsigned long long held = 0, chains = 0, x, s1, s2, s3, w, m
-    cdef int i, j, k, nheld = 0, slot = 0, gap = 0, top
+    cdef int i, j, k, nheld = 0, slot = 0
     for i in range(c.n):
         x = c.hw[i]
         s1 = nib_ge1(x)
@@ -230,20 +263,25 @@ cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned lo
     if held != c.rk_held or chains != c.rk_chains:
         c.rk_held = held
         c.rk_chains = chains
-        top = 12 if chains else 13
-        for j in range(top):
-            if (held >> (4 * j)) & 1:
-                c.rk_src[nheld] = 4 * j
-                c.rk_dst[nheld] = 4 * slot
-                nheld += 1
-                slot += 1
-                gap = 0
-            elif chains and slot > 0 and not gap:
-                slot += 1           # one empty slot for the run
-                gap = 1
+        # runs of ranks held, lowest first: each moves down as a block, one
+        # empty slot between two when chains are possible (none at the
+        # bottom); then the 2, in place
+        x = held & (NIB_CHAIN if chains else NIB_PLAIN)
+        while x:
+            i = ddz_ctz64(x)
+            j = ddz_ctz64(~(x >> i) & NIB)            # 4 * the run's length
+            if chains and nheld > 0:
+                slot += 4
+            c.rk_src[nheld] = i
+            c.rk_dst[nheld] = slot
+            c.rk_mask[nheld] = ((<unsigned long long>1) << j) - 1
+            x &= ~(c.rk_mask[nheld] << i)
+            slot += j
+            nheld += 1
         if chains and (held >> 48) & 1:
             c.rk_src[nheld] = 48
             c.rk_dst[nheld] = 48
+            c.rk_mask[nheld] = 15
             nheld += 1
         c.rk_n = nheld
         c.rk_identity = 1
@@ -257,7 +295,7 @@ cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned lo
             continue
         w = x & JOKER_NIBS
         for k in range(c.rk_n):
-            w |= ((x >> c.rk_src[k]) & 15) << c.rk_dst[k]
+            w |= ((x >> c.rk_src[k]) & c.rk_mask[k]) << c.rk_dst[k]
         key[i] = w
     m = ((<unsigned long long>p) << 16) | ((<unsigned long long>(last_by + 1)) << 19)
     if chains:
@@ -271,7 +309,18 @@ cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned lo
             m |= (<unsigned long long>(last.rank + 1)) << 4          # 14, 15: a joker
         elif chains or not (K_CHAIN <= last.kind <= K_AIRPLANE_PAIR):
             # (with no chain possible, only a bomb answers a chain: rank 0)
-            w = held & ((<unsigned long long>1 << (4 * last.rank + 4)) - 1)
+            # Counted among the ranks of the seats that may answer it before
+            # it comes back to its maker: every answer starts at one of them.
+            w = 0
+            i = p
+            for k in range(c.n):
+                w |= nib_ge1(c.hw[i])
+                i += 1
+                if i == c.n:
+                    i = 0
+                if i == last_by:
+                    break
+            w &= held & ((<unsigned long long>1 << (4 * last.rank + 4)) - 1)
             m |= (<unsigned long long>ddz_nib_count(w)) << 4           # 0..13
     key[c.n] = m
 
@@ -503,6 +552,18 @@ cdef inline bint unbeatable(Ctx* c, int p, const MoveInfo* mi) noexcept nogil:
     # only move)?  count_moves_c counts banned kinds too: then it may say no
     # when the answer is yes, never the reverse.
     cdef int q
+    cdef unsigned long long above
+    if mi.kind == K_SOLO or mi.kind == K_PAIR:
+        # (first the common case: a higher single or pair of a plain rank
+        # over there; a "yes, beatable" is always safe here, see above)
+        above = ~((<unsigned long long>1 << (4 * mi.rank + 4)) - 1)
+        for q in range(c.n):
+            if c.side[q] != c.side[p]:
+                if mi.kind == K_SOLO:
+                    if nib_ge1(c.hw[q]) & above:
+                        return False
+                elif nib_ge2(c.hw[q]) & NIB_PLAIN & above:
+                    return False
     for q in range(c.n):
         if c.side[q] != c.side[p] and count_moves_c(c.hand[q], c.r, mi) > 1:
             return False
@@ -561,42 +622,128 @@ cdef inline void unplay(Ctx* c, int p, const unsigned char* row, unsigned long l
     c.total[p] += ncards
 
 
-cdef inline bint may_be_one_move(unsigned long long x) noexcept nogil:
-    # A quick necessary test that cards x (packed) are one move: one rank;
-    # or a rank of three or more (a trio or four with kickers, an airplane);
-    # or the jokers alone; or a run of ranks within 3..A all single (five
-    # or more) or all pairs (a chain).
-    cdef unsigned long long s1 = nib_ge1(x), s2
-    cdef int d = ddz_nib_count(s1)
-    if d <= 1 or nib_ge3(x) != 0:
-        return True
-    if (s1 & ~JOKER_NIBS) == 0:
-        return True
-    if d == 2 or (s1 & ~NIB_CHAIN) != 0 or ddz_nib_count(s1 & ~(s1 << 4)) != 1:
-        return False
-    s2 = nib_ge2(x)
-    return (s2 == 0 and d >= 5) or s2 == s1
+cdef enum:
+    CL_SLOTS = 1 << 14
 
 
-cdef bint wins_in_two(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
-                      const MoveInfo* mi) noexcept nogil:
-    """Does move `row` win by force: no opponent of p can beat it (so every
-    seat passes back to p: the partners by choice) and what p keeps is one
-    allowed lead?  Exact; a banned kind an opponent could beat with only
-    makes it say no."""
-    cdef unsigned char rest[15]
+cdef bint clears_leading(Ctx* c, int p, const unsigned char* h, int total, int beatable,
+                         int depth) noexcept nogil:
+    # (clears_leading_search, memoised on the hand and the other side's hands)
+    cdef unsigned long long key[5]
+    cdef unsigned long long hsh
+    cdef unsigned long long* e
+    cdef int s
+    cdef bint v
+    if total == 0:
+        return True
+    if beatable == 0:
+        return groups_unbeatable(c, p, h)
+    if c.cl_memo == NULL:
+        return clears_leading_search(c, p, h, total, beatable, depth)
+    key[p] = pack_hand(h)
+    hsh = mix(key[p] ^ (<unsigned long long>(p + 1 + 16 * beatable)))
+    for s in range(c.n):
+        if s != p:
+            key[s] = c.hw[s] if c.side[s] != c.side[p] else 0
+            hsh = mix(hsh ^ key[s])
+    key[c.n] = <unsigned long long>(p + 1 + 16 * beatable)
+    e = c.cl_memo + (hsh & (CL_SLOTS - 1)) * (c.n + 1)
+    if (e[c.n] & 255) == key[c.n]:
+        for s in range(c.n):
+            if e[s] != key[s]:
+                break
+        else:
+            return (e[c.n] >> 8) & 1
+    v = clears_leading_search(c, p, h, total, beatable, depth)
+    memcpy(e, key, c.n * sizeof(unsigned long long))
+    e[c.n] = key[c.n] | ((<unsigned long long>v) << 8)
+    return v
+
+
+cdef bint groups_unbeatable(Ctx* c, int p, const unsigned char* h) noexcept nogil:
+    """Is hand h, split by rank (the jokers together), all allowed leads
+    nobody on the other side can beat?  (A quick sufficient test for "h is
+    all unbeatable leads": it does not look for chains or kickers.)"""
+    cdef unsigned char g[15]
     cdef MoveInfo infos[N_KINDS]
-    cdef int t, nr, ok = 0
-    if not may_be_one_move(c.hw[p] - packed):
+    cdef MoveInfo mi
+    cdef int r, t, nr, ok
+    memset(g, 0, 15)
+    for r in range(14):
+        if r < 13 and h[r] == 0 or r == 13 and h[13] == 0 and h[14] == 0:
+            continue
+        if r < 13 and h[r] == 1:
+            mi.kind = K_SOLO
+            mi.rank = r
+            mi.length = 1
+            mi.ncards = 1
+            if not unbeatable(c, p, &mi):
+                return False
+            continue
+        if r < 13:
+            g[r] = h[r]
+        else:
+            g[13] = h[13]
+            g[14] = h[14]
+        nr = classify_c(g, c.r, infos)
+        g[r] = 0
+        if r == 13:
+            g[14] = 0
+        ok = 0
+        for t in range(nr):
+            if not (c.ban >> infos[t].kind) & 1 and unbeatable(c, p, &infos[t]):
+                ok = 1
+                break
+        if not ok:
+            return False
+    return True
+
+
+cdef bint clears_leading_search(Ctx* c, int p, const unsigned char* h, int total, int beatable,
+                                int depth) noexcept nogil:
+    """Can seat p, leading with hand h, play it out whatever the others do:
+    is h a set of allowed leads of which at most `beatable` can be answered
+    by a seat of the other side?  p plays the unbeatable ones first (every
+    seat passes each back to p: the partners by choice; the other side's
+    hands do not change meanwhile), the beatable one last, emptying the hand.
+    Exact as a proof of a win (unbeatable() may say no when only a banned
+    kind answers; never the reverse).  Some part holds h's lowest card, so
+    only the moves that hold it are tried (as min_plays does; the two share
+    the per-depth buffers, never nesting)."""
+    cdef Out* o
+    cdef Py_ssize_t i
+    cdef const unsigned char* row
+    cdef unsigned char rest[15]
+    cdef MoveInfo mi
+    cdef int low = 0, t, n, ub
+    if total == 0:
+        return True
+    if depth >= c.mp_depth:
         return False
-    for t in range(15):
-        rest[t] = c.hand[p][t] - row[t]
-    nr = classify_c(rest, c.r, infos)
-    for t in range(nr):
-        if not (c.ban >> infos[t].kind) & 1:
-            ok = 1
-            break
-    return ok and unbeatable(c, p, mi)
+    o = &c.mp_out[depth]
+    o.n = 0
+    gen_moves(h, c.r, NULL, o)
+    if o.oom:
+        return False
+    while h[low] == 0:
+        low += 1
+    for i in range(o.n):
+        row = o.data + i * ROW
+        if row[low] == 0 or (c.ban >> row[KIND_BYTE]) & 1:
+            continue
+        row_info(row, &mi)
+        if mi.ncards == total:
+            if beatable > 0 or unbeatable(c, p, &mi):
+                return True
+            continue
+        ub = unbeatable(c, p, &mi)
+        if not ub and beatable == 0:
+            continue
+        for t in range(15):
+            rest[t] = h[t] - row[t]
+        if clears_leading(c, p, rest, total - mi.ncards, beatable - (0 if ub else 1), depth + 1):
+            return True
+    return False
 
 
 cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noexcept nogil:
@@ -610,6 +757,7 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     cdef long long before
     cdef const unsigned char* row
     cdef MoveInfo mi
+    cdef unsigned char rest_h[15]
 
     c.nodes += 1
     if (c.nodes & CHECK_EVERY) == 0:
@@ -638,6 +786,10 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
         c.aborted = AB_MEMORY
         return -1
 
+    # (a position stored is never one where a move plays the whole hand)
+    v = tt_probe(c, key, bucket)
+    if v >= 0:
+        return v
     # A move that plays the whole hand wins at once (not worth a table
     # entry).  The allowed moves go to the front of the buffers.
     m = 0
@@ -652,20 +804,39 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
         pl.slot[m] = <int>i
         m += 1
     nmoves = m
-    v = tt_probe(c, key, bucket)
-    if v >= 0:
-        return v
     before = c.nodes
-    # A move nobody can beat that leaves one move in hand wins too.
-    for i in range(nmoves):
-        if pl.info[i].kind != K_PASS and wins_in_two(
-                c, p, pl.out.data + pl.slot[i] * ROW, pl.packed[i], &pl.info[i]):
+    # A hand of moves nobody on the other side can beat but (at most) one
+    # wins too; so does, in answer, a move nobody can beat that leaves such
+    # a hand.
+    if last == NULL:
+        if clears_leading(c, p, c.hand[p], c.total[p], 1, 0):
             tt_store(c, key, 1, 1)
             return 1
-    # Sort: order[] becomes indices into info / packed, best first.
-    for i in range(nmoves):
-        order_insert(pl, i, move_score(c, p, pl.out.data + pl.slot[i] * ROW, pl.packed[i],
-                                       &pl.info[i]), <int>i)
+    else:
+        for i in range(nmoves):
+            if pl.info[i].kind != K_PASS and unbeatable(c, p, &pl.info[i]):
+                row = pl.out.data + pl.slot[i] * ROW
+                for t in range(15):
+                    rest_h[t] = c.hand[p][t] - row[t]
+                if clears_leading(c, p, rest_h, c.total[p] - pl.info[i].ncards, 1, 0):
+                    tt_store(c, key, 1, 1)
+                    return 1
+    # Sort: order[] becomes indices into info / packed, best first (PASS
+    # and one play need no scores: the play goes first).
+    if last != NULL and nmoves <= 2:
+        m = 0
+        for i in range(nmoves):
+            if pl.info[i].kind != K_PASS:
+                pl.order[m] = <int>i
+                m += 1
+        for i in range(nmoves):
+            if pl.info[i].kind == K_PASS:
+                pl.order[m] = <int>i
+                m += 1
+    else:
+        for i in range(nmoves):
+            order_insert(pl, i, move_score(c, p, pl.out.data + pl.slot[i] * ROW, pl.packed[i],
+                                           &pl.info[i]), <int>i)
 
     nxt = p + 1
     if nxt == c.n:
@@ -752,6 +923,8 @@ cdef class _Engine:
         self.c.mp_depth = 0
         free(self.c.mp_keys)
         free(self.c.mp_vals)
+        free(self.c.cl_memo)
+        self.c.cl_memo = NULL
         self.c.mp_keys = NULL
         self.c.mp_vals = NULL
         self.c.mp_cap = 0
@@ -759,6 +932,13 @@ cdef class _Engine:
 
     cdef int _setup_memo(self, int depth) except -1:
         cdef int i
+        if self.c.cl_memo == NULL:
+            # (n + 1 words an entry; entries of a clashing n never meet:
+            # the memo is cleared with the config)
+            self.c.cl_memo = <unsigned long long*>calloc(CL_SLOTS * (self.c.n + 1),
+                                                         sizeof(unsigned long long))
+            if self.c.cl_memo == NULL:
+                raise MemoryError()
         if depth <= self.c.mp_depth:
             return 0
         if self.c.mp_out != NULL:
