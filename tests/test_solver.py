@@ -139,6 +139,16 @@ def test_solver_matches_brute_force_many(rules: str, seats: int, max_cards: int)
         _check_against_oracle(random_position(rng, rules, seats, max_cards))
 
 
+def cards_left_for_mover(pos: Dict[str, Any], r: Any) -> List[int]:
+    """Per rank, the cards of the deck that neither the other seats' hands
+    nor the move on the table hold: what the seat to move may be given."""
+    used = list(pos["last"].counts) if pos["last"] is not None else [0] * 15
+    for seat, h in enumerate(pos["hands"]):
+        if seat != pos["to_move"]:
+            used = [a + b for a, b in zip(used, h)]
+    return [(r.max_jokers if x >= 13 else r.max_count) - used[x] for x in range(15)]
+
+
 def control_position(rng: random.Random, rules: str, seats: int) -> Dict[str, Any]:
     """A random position whose seat to move holds two moves, one of them of
     high ranks (a 2, a joker, a high pair or trio, a bomb, the rocket...):
@@ -147,11 +157,7 @@ def control_position(rng: random.Random, rules: str, seats: int) -> Dict[str, An
     only a banned kind could answer."""
     r = ddz_fast.resolve_rules(rules)
     pos = random_position(rng, rules, seats, 4)
-    used = list(pos["last"].counts) if pos["last"] is not None else [0] * 15
-    for seat, h in enumerate(pos["hands"]):
-        if seat != pos["to_move"]:
-            used = [a + b for a, b in zip(used, h)]
-    room = [(r.max_jokers if x >= 13 else r.max_count) - used[x] for x in range(15)]
+    room = cards_left_for_mover(pos, r)
     mover = [0] * 15
     for ranks in (range(8, 15), range(0, 15)):
         pool = [0] * 15
@@ -187,11 +193,7 @@ def controls_position(rng: random.Random, rules: str, seats: int) -> Dict[str, A
     over there holds a higher card, a bomb or the rocket."""
     r = ddz_fast.resolve_rules(rules)
     pos = random_position(rng, rules, seats, 3 if seats > 2 else 4)
-    used = list(pos["last"].counts) if pos["last"] is not None else [0] * 15
-    for seat, h in enumerate(pos["hands"]):
-        if seat != pos["to_move"]:
-            used = [a + b for a, b in zip(used, h)]
-    room = [(r.max_jokers if x >= 13 else r.max_count) - used[x] for x in range(15)]
+    room = cards_left_for_mover(pos, r)
     mover = [0] * 15
     parts = [range(9, 15)] * rng.randint(2, 3) + [range(0, 15)]
     for ranks in parts:

@@ -248,7 +248,7 @@ cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned lo
     ranks held are not above it (a joker's is kept); every answer to it is
     decided by that.  So positions equal up to renumbering share an entry."""
     cdef unsigned long long held = 0, chains = 0, x, s1, s2, s3, w, m
-    cdef int i, j, k, nheld = 0, slot = 0
+    cdef int i, j, k, _seat, nheld = 0, slot = 0
     for i in range(c.n):
         x = c.hw[i]
         s1 = nib_ge1(x)
@@ -313,7 +313,7 @@ cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned lo
             # it comes back to its maker: every answer starts at one of them.
             w = 0
             i = p
-            for k in range(c.n):
+            for _seat in range(c.n):
                 w |= nib_ge1(c.hw[i])
                 i += 1
                 if i == c.n:
@@ -492,6 +492,27 @@ cdef bint mp_grow(Ctx* c) noexcept nogil:
     return True
 
 
+cdef Out* _leads_at(Ctx* c, const unsigned char* h, int depth, int* low) noexcept nogil:
+    # The leads of a non-empty hand h in depth's buffer, and in low the rank
+    # of h's lowest card (a split of h into leads has a move that holds it,
+    # so min_plays and clears_leading_search try only those); NULL when the
+    # buffer cannot grow.
+    cdef Out* o = &c.mp_out[depth]
+    o.n = 0
+    gen_moves(h, c.r, NULL, o)
+    if o.oom:
+        return NULL
+    low[0] = 0
+    while h[low[0]] == 0:
+        low[0] += 1
+    return o
+
+
+cdef inline bint _holds_low(const Ctx* c, const unsigned char* row, int low) noexcept nogil:
+    # a lead of _leads_at worth trying: it holds the lowest card, its kind is allowed
+    return row[low] != 0 and not (c.ban >> row[KIND_BYTE]) & 1
+
+
 cdef int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw, int total, int depth) noexcept nogil:
     """The fewest moves (allowed leads) that play out hand h with nobody
     answering: some move of every such split holds h's lowest card, so only
@@ -515,16 +536,12 @@ cdef int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw, int to
             j = (j + 1) & (c.mp_cap - 1)
     if depth >= c.mp_depth or (c.mp_n * 2 >= c.mp_cap and (c.mp_cap >= MP_MAX or not mp_grow(c))):
         return ranks
-    o = &c.mp_out[depth]
-    o.n = 0
-    gen_moves(h, c.r, NULL, o)
-    if o.oom:
+    o = _leads_at(c, h, depth, &low)
+    if o == NULL:
         return ranks
-    while h[low] == 0:
-        low += 1
     for i in range(o.n):
         row = o.data + i * ROW
-        if row[low] == 0 or (c.ban >> row[KIND_BYTE]) & 1:
+        if not _holds_low(c, row, low):
             continue
         n = 0
         for t in range(15):
@@ -715,21 +732,17 @@ cdef bint clears_leading_search(Ctx* c, int p, const unsigned char* h, int total
     cdef const unsigned char* row
     cdef unsigned char rest[15]
     cdef MoveInfo mi
-    cdef int low = 0, t, n, ub
+    cdef int low = 0, t, ub
     if total == 0:
         return True
     if depth >= c.mp_depth:
         return False
-    o = &c.mp_out[depth]
-    o.n = 0
-    gen_moves(h, c.r, NULL, o)
-    if o.oom:
+    o = _leads_at(c, h, depth, &low)
+    if o == NULL:
         return False
-    while h[low] == 0:
-        low += 1
     for i in range(o.n):
         row = o.data + i * ROW
-        if row[low] == 0 or (c.ban >> row[KIND_BYTE]) & 1:
+        if not _holds_low(c, row, low):
             continue
         row_info(row, &mi)
         if mi.ncards == total:
