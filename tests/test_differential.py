@@ -408,7 +408,7 @@ def test_parse_move(rid, data):
 # on one core (the reference engine dominates: ~5 ms for a 17-card lead, ~10
 # ms for 20 cards, ~30 ms for 25 cards and ~100 ms for 33 cards; a deal is
 # its full-hand leads and responses plus a played-out game).
-BULK_DEALS = {"standard": 40, "strict": 24, "four": 12, "douzero": 24, "rlcard": 24}
+BULK_DEALS = {"standard": 40, "strict": 24, "four": 9, "douzero": 24, "rlcard": 24}
 BULK_SEED = 20240613
 MAX_TURNS = 80
 

@@ -245,8 +245,12 @@ def test_a_search_stopped_by_its_limit_leaves_the_world_to_the_playouts() -> Non
         g.step(simple_bot(g.observation(g.to_move)))
     o = g.observation(g.to_move)
     limited = PIMCAgent(8, seed=2, solver_cards=54, solver_nodes=1).evaluate(o)
-    assert not limited.solved.any()
-    assert np.array_equal(limited.values, PIMCAgent(8, seed=2, solver_cards=0).evaluate(o).values)
+    # One node decides only the worlds the solver's exact cuts settle at the
+    # root; every other world is valued by the same playouts as without the solver.
+    left = ~limited.solved
+    assert left.sum() >= 4
+    playouts = PIMCAgent(8, seed=2, solver_cards=0).evaluate(o)
+    assert np.array_equal(limited.values[left], playouts.values[left])
     timed = PIMCAgent(8, seed=2, solver_cards=54, solver_nodes=None, solver_time=1e-9).evaluate(o)
     assert timed.values.shape == limited.values.shape
 
