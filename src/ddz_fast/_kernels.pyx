@@ -79,9 +79,10 @@ cdef unsigned char _POP8[256]  # bits set in b (a table: the popcnt instruction 
 cdef u64 _ONE[2][15]          # _ONE[w][k]: one card of rank k in word w of a row
 
 # _NWIN[i][m]: how many chains a lead has in the 12-bit chain mask m (ranks
-# 0..ACE holding enough cards; filled with the counting tables below), for i = 0 (chains, >= 5 ranks), 1 (pair
-# chains, >= 3) and 2 (airplanes, >= 2): one load where _count_windows loops
-# with a data-dependent exit, which mispredicts on every fresh hand.
+# 0..ACE holding enough cards), for i = 0 (chains, >= 5 ranks), 1 (pair
+# chains, >= 3) and 2 (airplanes, >= 2); filled from _count_windows below.
+# One load where _count_windows loops with a data-dependent exit, which
+# mispredicts on every fresh hand.
 cdef unsigned char _NWIN[3][CHAIN_RANKS + 1]
 
 
@@ -265,10 +266,8 @@ cdef inline unsigned int _tops_from(int rmin, int L) noexcept nogil:
 cdef void gen_chain(const Hand* k, int kind, int each, int minlen,
                     int lmin, int lmax, int rmin, Out* o) noexcept nogil:
     # CHAIN / PAIR_CHAIN / AIRPLANE: `each` cards at every rank of a window
-    # within 0..ACE, by length, then top rank.  For each length a row is
-    # written at every possible bottom (the window shifted up a rank at a
-    # time, as in _put_each) and kept where the hand holds the window: the
-    # inner loop has the same shape for every hand, so it predicts well.
+    # within 0..ACE, by length, then top rank, in one reservation (exact: a
+    # lead's count from _NWIN, a response's from its one length).
     cdef unsigned int m = k.m[each] & CHAIN_RANKS, w, ws, win
     cdef unsigned char* p
     cdef u64 kh = _kind_hi(kind), c = each
