@@ -408,7 +408,9 @@ def test_parse_move(rid, data):
 # on one core (the reference engine dominates: ~5 ms for a 17-card lead, ~10
 # ms for 20 cards, ~30 ms for 25 cards and ~100 ms for 33 cards; a deal is
 # its full-hand leads and responses plus a played-out game).
-BULK_DEALS = {"standard": 40, "strict": 24, "four": 9, "douzero": 24, "rlcard": 24}
+BULK_DEALS = {"standard": 30, "strict": 18, "four": 7, "douzero": 18, "rlcard": 18}
+# The nightly run plays ten times as many deals, from other seeds.
+BULK_SCALES = [pytest.param(1, id="default"), pytest.param(10, id="nightly", marks=pytest.mark.nightly)]
 BULK_SEED = 20240613
 MAX_TURNS = 80
 
@@ -447,9 +449,11 @@ def play_deal(rules, rng, check):
         turn = (turn + 1) % r.players
 
 
+@pytest.mark.parametrize("scale", BULK_SCALES)
 @pytest.mark.parametrize("preset", PRESET_NAMES)
-def test_bulk_random_deals(preset, same_moves):
-    rng = random.Random(f"{BULK_SEED}-{preset}")
+def test_bulk_random_deals(preset, scale, same_moves):
+    rng = random.Random(f"{BULK_SEED}-{preset}" + ("" if scale == 1 else f"-x{scale}"))
+    deals = BULK_DEALS[preset] * scale
     samples = []
 
     def check(hand, last):
@@ -458,9 +462,9 @@ def test_bulk_random_deals(preset, same_moves):
         return expected
 
     start = time.perf_counter()
-    for _ in range(BULK_DEALS[preset]):
+    for _ in range(deals):
         play_deal(preset, rng, check)
-    assert len(samples) > 10 * BULK_DEALS[preset]
+    assert len(samples) > 10 * deals
     sizes = {sum(h) for h, _, _ in samples}
     assert sizes >= ({17, 20} if preset != "four" else {25, 33})
 
@@ -474,7 +478,7 @@ def test_bulk_random_deals(preset, same_moves):
         a, b = batch.offsets[i], batch.offsets[i + 1]
         assert batch.rows[a:b].tolist() == [list(m.counts) + [int(m.kind)] for m in expected], i
     elapsed = time.perf_counter() - start
-    print(f"bulk {preset}: {BULK_DEALS[preset]} deals, {len(samples)} checks, {elapsed:.1f} s")
+    print(f"bulk {preset}: {deals} deals, {len(samples)} checks, {elapsed:.1f} s")
 
 
 # ---------------------------------------------------------------------------

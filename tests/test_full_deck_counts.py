@@ -17,9 +17,11 @@ and small loops over count vectors), not by running a generator:
 The counting functions take any deck (count vector), so they are also checked
 on seeded random sub-decks, where the reference engine is quick.
 
-The reference engine needs about 10 s for a whole single deck and about 14 s
-for the double deck, so those tests carry the ``slow`` marker (they still run
-by default; deselect them with ``-m "not slow"``).
+The whole-deck tables are checked against the compiled engine in the default
+run (milliseconds; test_differential.py's full-deck test checks that the
+compiled engine's whole-deck list equals the reference's) and against the
+reference engine itself, which needs 15-30 s a deck, in the nightly run
+(``-m nightly``).
 """
 import functools
 import random
@@ -28,6 +30,7 @@ from math import comb
 
 import pytest
 
+import ddz_fast
 from ddz_fast import PRESETS, Kind
 from ddz_fast import reference as ref
 
@@ -267,29 +270,33 @@ def test_airplane_solo_two_ways_agree(preset):
 
 
 @functools.lru_cache(maxsize=None)
-def reference_full_deck(preset):
+def engine_full_deck(engine, preset):
     rules = PRESETS[preset]
-    return tuple(ref.legal_moves(list(full_deck(rules)), rules=rules))
+    legal_moves = ref.legal_moves if engine == "reference" else ddz_fast.legal_moves
+    return tuple(legal_moves(list(full_deck(rules)), rules=rules))
 
 
-@pytest.mark.slow
+ENGINES = [pytest.param("compiled"), pytest.param("reference", marks=pytest.mark.nightly)]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("preset, table", [("standard", STANDARD_TABLE), ("strict", STRICT_TABLE),
                                            ("four", FOUR_TABLE)])
-def test_full_deck_counts(preset, table):
-    moves = reference_full_deck(preset)
+def test_full_deck_counts(engine, preset, table):
+    moves = engine_full_deck(engine, preset)
     got = Counter(m.kind for m in moves)
     assert dict(got) == table
     assert len(moves) == sum(table.values())
 
 
-@pytest.mark.slow
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("preset", ["standard", "strict"])
-def test_full_deck_airplane_solo_cards_and_ranks(preset):
+def test_full_deck_airplane_solo_cards_and_ranks(engine, preset):
     """Not only how many: exactly which count vectors, with the rank of the
     highest reading and the length."""
     rules = PRESETS[preset]
     want = airplane_solo_vectors(full_deck(rules), rules)
-    got = {m.counts: (m.rank, m.length) for m in reference_full_deck(preset)
+    got = {m.counts: (m.rank, m.length) for m in engine_full_deck(engine, preset)
            if m.kind == K.AIRPLANE_SOLO}
     assert got == want
 

@@ -3,7 +3,8 @@ tests/invariants.py, tests that the checker catches broken engines, and
 regression tests for the bugs it found.
 
 The default suite checks ``DDZ_INVARIANT_GAMES`` games per player count
-(split over both auctions; default 2000, about 35 s); the full run is
+(split over both auctions; default 1000, about 15 s on one core per
+rule set); the full run is
 ``python tests/invariants.py --games 100000`` (docs/game-invariants.md).
 """
 import os
@@ -18,7 +19,7 @@ from ddz_fast import BID_PASS, CALL, DOUBLE, PRESETS, Game, Phase, Rules, play_r
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from invariants import RULES_BY_PLAYERS, Rates, Report, check_games, check_playouts  # noqa: E402
 
-GAMES_PER_PLAYER_COUNT = int(os.environ.get("DDZ_INVARIANT_GAMES", "2000"))
+GAMES_PER_PLAYER_COUNT = int(os.environ.get("DDZ_INVARIANT_GAMES", "1000"))
 ALL = [pytest.param(r, id=r.name) for pair in RULES_BY_PLAYERS.values() for r in pair]
 
 # Checks that must run on every step / every game (a checker that silently
