@@ -132,8 +132,9 @@ class Direct:
     between the loop and the engine.  Indexing and iteration give zero-arg
     callables, for the checks that run the calls one by one."""
 
-    def __init__(self, fn, args):
+    def __init__(self, fn, args, keywords=None):
         self.fn, self.args = fn, list(args)
+        self.keywords = dict(keywords or {})   # the same keyword arguments in every call
         self.arity = len(self.args[0]) if self.args else 0
         assert all(len(a) == self.arity for a in self.args)
 
@@ -142,17 +143,21 @@ class Direct:
 
     def __getitem__(self, k):
         if isinstance(k, slice):
-            return Direct(self.fn, self.args[k])
+            return Direct(self.fn, self.args[k], self.keywords)
         a = self.args[k]
-        return lambda: self.fn(*a)
+        return lambda: self.fn(*a, **self.keywords)
 
     def __iter__(self):
         return (self[i] for i in range(len(self)))
 
     def timer(self):
+        # keywords written out in the loop (name=global), as a program would
+        # pass them: no dict unpacking per call
         names = ", ".join(f"a{i}" for i in range(self.arity))
-        loop = f"for {names}{',' if self.arity == 1 else ''} in args: fn({names})"
-        return timeit.Timer(loop, globals={"fn": self.fn, "args": self.args})
+        kw = "".join(f", {k}=kw_{k}" for k in self.keywords)
+        loop = f"for {names}{',' if self.arity == 1 else ''} in args: fn({names}{kw})"
+        env = {"fn": self.fn, "args": self.args, **{f"kw_{k}": v for k, v in self.keywords.items()}}
+        return timeit.Timer(loop, globals=env)
 
 
 def direct(calls):
@@ -635,7 +640,7 @@ def call_section(out, args, deals, results):
         "legal_moves(one card)": Direct(lm, [(one,)] * 2048),
         "legal_moves(20-card hand)": Direct(lm, [(h,) for h in lead_h]),
         "ActionSpace.mask(20-card hand)": Direct(space.mask, [(h,) for h in lead_h]),
-        "ActionSpace.mask(20-card hand, out=)": [lambda h=h: space.mask(h, out=buf) for h in lead_h],
+        "ActionSpace.mask(20-card hand, out=)": Direct(space.mask, [(h,) for h in lead_h], {"out": buf}),
     }
     progress("timing per-call costs")
     best = best_times(calls, args)
@@ -887,7 +892,7 @@ def main(argv=None):
                     help="distinct deals for the engine comparison (default 4096: a branch "
                          "predictor learns a few hundred hands cycled over and over)")
     ap.add_argument("--batch-hands", type=int, default=4096, help="deals for the batch kernel (default 4096)")
-    ap.add_argument("--scale-hands", type=int, default=400, help="random hands per hand size (default 400)")
+    ap.add_argument("--scale-hands", type=int, default=2000, help="random hands per hand size (default 2000)")
     ap.add_argument("--games", type=int, default=20000,
                     help="games per play_random_games timing (default 20000)")
     ap.add_argument("--py-games", type=int, default=500,

@@ -239,23 +239,30 @@ cdef void gen_same(const Hand* k, int kind, int each, int rmin, Out* o) noexcept
     _commit(o, p)
 
 
+cdef inline unsigned char* _put_trio_kicks(unsigned char* p, unsigned int trios, unsigned int kicks,
+                                          int each, u64 kh) noexcept nogil:
+    # For each trio rank (ascending), one row per kicker rank of `kicks`
+    # other than the trio's own: `each` cards of it.  Returns the cursor.
+    cdef int x
+    while trios:
+        x = ctz(trios)
+        trios &= trios - 1
+        p = _put_each(p, kicks & ~(1u << x), each, 3 * _ONE[0][x], 3 * _ONE[1][x] | kh)
+    return p
+
+
 cdef void gen_trio_kick(const Hand* k, int kind, int rmin, Out* o) noexcept nogil:
     # TRIO_SOLO (kicker 1 card) / TRIO_PAIR (kicker 2 cards), kicker rank != trio rank.
     cdef int each = 1 if kind == K_TRIO_SOLO else 2
     cdef unsigned int trios = k.m[3] & _from(rmin)
     cdef unsigned char* p
     cdef u64 kh = _kind_hi(kind)
-    cdef int x
     if not trios or popcount(k.m[each]) < 2:
         return
     p = _reserve(o, popcount(trios) * (popcount(k.m[each]) - 1))
     if p == NULL:
         return
-    while trios:
-        x = ctz(trios)
-        trios &= trios - 1
-        p = _put_each(p, k.m[each] & ~(1u << x), each, 3 * _ONE[0][x], 3 * _ONE[1][x] | kh)
-    _commit(o, p)
+    _commit(o, _put_trio_kicks(p, trios, k.m[each], each, kh))
 
 
 cdef inline unsigned int _tops_from(int rmin, int L) noexcept nogil:
@@ -587,19 +594,23 @@ cdef void gen_bombs(const Hand* k, const RulesC* r, int min_size, int min_rank, 
     _commit(o, _put_bombs(p, k, r, min_size, min_rank))
 
 
-cdef inline bint _has_rocket(const Hand* k, const RulesC* r) noexcept nogil:
-    return k.h[LOW] >= r.max_joker and k.h[HIGH] >= r.max_joker
+cdef inline int _has_rocket(const unsigned char* h, const RulesC* r) noexcept nogil:
+    # 1 when hand h holds the rocket (every joker of the deck), else 0; no branch
+    return (h[LOW] >= r.max_joker) & (h[HIGH] >= r.max_joker)
+
+
+cdef inline unsigned char* _put_rocket(unsigned char* p, int has, const RulesC* r) noexcept nogil:
+    # The rocket's row at p (room for it reserved); the cursor moves on only
+    # when has is 1.
+    cdef u64 c = r.max_joker
+    _put(p, 0, (c * _ONE[1][LOW] + c * _ONE[1][HIGH]) | _kind_hi(K_ROCKET))
+    return p + ROW * has
 
 
 cdef void gen_rocket(const Hand* k, const RulesC* r, Out* o) noexcept nogil:
-    cdef unsigned char* p
-    cdef u64 c = r.max_joker
-    if _has_rocket(k, r):
-        p = _reserve(o, 1)
-        if p == NULL:
-            return
-        _put(p, 0, (c * _ONE[1][LOW] + c * _ONE[1][HIGH]) | _kind_hi(K_ROCKET))
-        o.n += 1
+    cdef unsigned char* p = _reserve(o, 1)
+    if p != NULL:
+        _commit(o, _put_rocket(p, _has_rocket(k.h, r), r))
 
 
 cdef void gen_kind(const Hand* k, const RulesC* r, int kind,
@@ -639,9 +650,8 @@ cdef void _lead_ranks(const Hand* k, const RulesC* r, Out* o) noexcept nogil:
     # gen_trio_kick in kind order) in one reservation: these are most of
     # the moves of a hand.
     cdef unsigned int m1 = k.m[1], m2 = k.m[2], trios = k.m[3]
-    cdef int n1 = popcount(m1), n2 = popcount(m2), n3 = popcount(trios), x
+    cdef int n1 = popcount(m1), n2 = popcount(m2), n3 = popcount(trios)
     cdef unsigned char* p = _reserve(o, n1 + n2 + n3 * (n2 + (n1 if r.solo_kickers else 1)))
-    cdef u64 kh
     if p == NULL:
         return
     p = _put_each(p, m1, 1, 0, _kind_hi(K_SOLO))
@@ -649,17 +659,8 @@ cdef void _lead_ranks(const Hand* k, const RulesC* r, Out* o) noexcept nogil:
     if trios:
         p = _put_sparse(p, trios, 3, 0, _kind_hi(K_TRIO))
         if r.solo_kickers:
-            kh = _kind_hi(K_TRIO_SOLO)
-            while trios:
-                x = ctz(trios)
-                trios &= trios - 1
-                p = _put_each(p, m1 & ~(1u << x), 1, 3 * _ONE[0][x], 3 * _ONE[1][x] | kh)
-            trios = k.m[3]
-        kh = _kind_hi(K_TRIO_PAIR)
-        while trios:
-            x = ctz(trios)
-            trios &= trios - 1
-            p = _put_each(p, m2 & ~(1u << x), 2, 3 * _ONE[0][x], 3 * _ONE[1][x] | kh)
+            p = _put_trio_kicks(p, trios, m1, 1, _kind_hi(K_TRIO_SOLO))
+        p = _put_trio_kicks(p, trios, m2, 2, _kind_hi(K_TRIO_PAIR))
     _commit(o, p)
 
 
@@ -720,8 +721,8 @@ cdef void _respond_single_rank(const unsigned char* h, const RulesC* r, const Mo
     cdef unsigned int same = 0, bombs[MAX_T + 1]
     cdef int min_size = 4, min_rank = 0, size, n
     cdef unsigned char* p
-    cdef bint rocket = h[LOW] >= r.max_joker and h[HIGH] >= r.max_joker
-    cdef u64 c = r.max_joker, lo, hi
+    cdef int rocket = _has_rocket(h, r)
+    cdef u64 lo, hi
     _hand_words(h, &lo, &hi)
     if last.kind == K_BOMB:
         min_size = last.ncards
@@ -741,10 +742,7 @@ cdef void _respond_single_rank(const unsigned char* h, const RulesC* r, const Mo
     p = _put_each(p + ROW, same, last.ncards, 0, _kind_hi(last.kind))
     for size in range(min_size, r.max_count + 1):
         p = _put_sparse(p, bombs[size], size, 0, _kind_hi(K_BOMB))
-    if rocket:
-        _put(p, 0, (c * _ONE[1][LOW] + c * _ONE[1][HIGH]) | _kind_hi(K_ROCKET))
-        p += ROW
-    _commit(o, p)
+    _commit(o, _put_rocket(p, rocket, r))
 
 
 cdef void gen_moves(const unsigned char* h, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil:
@@ -861,6 +859,16 @@ cdef u64 _count_windows(unsigned int m, int minlen, int lmin, int lmax, int rmin
 _init_window_tables()
 
 
+cdef inline u64 _count_distinct_kickers(unsigned int cand, const RulesC* r, int L) noexcept nogil:
+    # L attachments of distinct ranks from the ranks in cand (airplane pairs,
+    # or singles under airplane_solo_distinct), less the choices holding both
+    # jokers when those may not go together.
+    cdef int n = popcount(cand)
+    if not r.both_jokers_as_kickers and (cand & LOW_BIT) and (cand & HIGH_BIT):
+        return _choose(n, L) - _choose(n - 2, L - 2)
+    return _choose(n, L)
+
+
 cdef u64 _count_solo_kickers(const Hand* k, const RulesC* r, unsigned int win, int s, int e, int L) noexcept nogil:
     # Multisets of L single kickers for the airplane with trios s..e, as
     # kick_solo enumerates them.
@@ -871,7 +879,7 @@ cdef u64 _count_solo_kickers(const Hand* k, const RulesC* r, unsigned int win, i
     cdef int n = popcount(cand)
     cdef bint jokers_apart = not r.both_jokers_as_kickers and (cand & LOW_BIT) and (cand & HIGH_BIT)
     if r.airplane_solo_distinct:
-        return _choose(n, L) - (_choose(n - 2, L - 2) if jokers_apart else 0)
+        return _count_distinct_kickers(cand, r, L)
     if L == 2:
         # Two singles (the commonest airplane by far): two ranks, or two cards
         # of a rank that holds two (every cap below is >= 2 then), never the
@@ -915,11 +923,10 @@ cdef u64 _count_solo_kickers(const Hand* k, const RulesC* r, unsigned int win, i
 
 cdef u64 _count_airplane_kick(const Hand* k, const RulesC* r, int kind,
                               int lmin, int lmax, int rmin) noexcept nogil:
-    cdef unsigned int m3 = k.m[3] & CHAIN_RANKS, w, ws, win, cand
+    cdef unsigned int m3 = k.m[3] & CHAIN_RANKS, w, ws, win
     cdef int per = 4 if kind == K_AIRPLANE_SOLO else 5
-    cdef int L, s, n
+    cdef int L, s
     cdef u64 total = 0
-    cdef bint jokers_apart
     if lmin < 2:
         lmin = 2
     if lmax > k.total // per:
@@ -939,11 +946,7 @@ cdef u64 _count_airplane_kick(const Hand* k, const RulesC* r, int kind,
             if kind == K_AIRPLANE_SOLO:
                 total += _count_solo_kickers(k, r, win, s, s + L - 1, L)
             else:
-                cand = k.m[2] & ~win
-                n = popcount(cand)
-                jokers_apart = (not r.both_jokers_as_kickers and (cand & LOW_BIT) != 0
-                                and (cand & HIGH_BIT) != 0)
-                total += _choose(n, L) - (_choose(n - 2, L - 2) if jokers_apart else 0)
+                total += _count_distinct_kickers(k.m[2] & ~win, r, L)
         w &= m3 >> L
         L += 1
     return total
@@ -967,8 +970,8 @@ cdef inline int _four_two_per(const RulesC* r, int kind, unsigned int m1, unsign
 
 cdef u64 _count_lead_airplanes(const Hand* k, const RulesC* r) noexcept nogil:
     # _count_airplane_kick of both kinds for a lead, in one pass over the windows.
-    cdef unsigned int m3 = k.m[3] & CHAIN_RANKS, w, ws, win, cand
-    cdef int L, s, n, lmax = k.total // 4 if r.solo_kickers else k.total // 5
+    cdef unsigned int m3 = k.m[3] & CHAIN_RANKS, w, ws, win
+    cdef int L, s, lmax = k.total // 4 if r.solo_kickers else k.total // 5
     cdef u64 total = 0
     if lmax > MAX_L:
         lmax = MAX_L
@@ -983,10 +986,7 @@ cdef u64 _count_lead_airplanes(const Hand* k, const RulesC* r) noexcept nogil:
             if r.solo_kickers:
                 total += _count_solo_kickers(k, r, win, s, s + L - 1, L)
             if 5 * L <= k.total:
-                cand = k.m[2] & ~win
-                n = popcount(cand)
-                total += _choose(n, L) - (_choose(n - 2, L - 2) if not r.both_jokers_as_kickers
-                                          and (cand & LOW_BIT) and (cand & HIGH_BIT) else 0)
+                total += _count_distinct_kickers(k.m[2] & ~win, r, L)
         w &= m3 >> L
         L += 1
     return total
@@ -1067,7 +1067,7 @@ cdef Py_ssize_t count_moves_c(const unsigned char* h, const RulesC* r, const Mov
     cdef Hand k
     cdef u64 n, lo, hi
     cdef unsigned int m3
-    cdef int rocket = (h[LOW] >= r.max_joker) & (h[HIGH] >= r.max_joker)   # (no branch)
+    cdef int rocket = _has_rocket(h, r)
     if last == NULL or last.kind == K_PASS:
         _hand_words(h, &lo, &hi)
         m3 = _ge_mask(lo, hi, 3)
