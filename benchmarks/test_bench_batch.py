@@ -66,3 +66,19 @@ def test_batch_vs_single_calls(benchmark, hand_sets, hand_set):
     benchmark.extra_info.update(calls=len(hands), hands=len(hands),
                                 moves=int(ddz_fast.count_moves(hs.array).sum()), rules=hs.rules)
     benchmark(run)
+
+
+@pytest.mark.parametrize("threads", THREADS)
+def test_large_batch(benchmark, threads):
+    """65,536 distinct 20-card leads in one call (about 85 MB of rows, more
+    than glibc's largest mmap threshold), each result freed before the next
+    call, as a training loop does: the buffer of the batch freed before is
+    reused instead of faulted in again."""
+    from deals import random_hands
+    hands = random_hands(65536, 20)
+    counts = ddz_fast.count_moves(hands)
+    benchmark.group = "batch large"
+    benchmark.extra_info.update(calls=1, hands=len(hands), moves=int(counts.sum()),
+                                rules="standard", threads=threads)
+    out = benchmark(ddz_fast.legal_moves_batch, hands, threads=threads)
+    assert np.array_equal(np.diff(out.offsets), counts)

@@ -189,6 +189,30 @@ def test_threads_large_batch():
         assert one[i] == fast.legal_moves(hands[i])
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batches_on_the_memory_of_freed_batches_are_exact(threads):
+    """A large batch's freed buffer is kept for the next batches: a batch
+    written into it holds exactly its own rows, whatever the earlier batch
+    left there (fewer, other or more moves; a batch alive meanwhile keeps
+    its own rows)."""
+    rng = np.random.default_rng(11)
+    big = rng.integers(0, 5, size=(6000, 15)).astype(np.uint8)
+    big[:, 13:] = 1                               # many moves: buffers of several MiB
+    small = rng.integers(0, 3, size=(2500, 15)).astype(np.uint8)
+    small[:, 13:] = 0
+    kept = fast.legal_moves_batch(big, threads=threads)
+    kept_rows = kept.rows.tobytes()
+    for hands in (big, small, big[::-1].copy(), small, big):
+        batch = fast.legal_moves_batch(hands, threads=threads)
+        want = [fast.legal_moves(h) for h in hands[::500]]
+        assert [batch[i] for i in range(0, len(hands), 500)] == want
+        assert batch.offsets[-1] == fast.count_moves(hands).sum()
+        del batch
+        gc.collect()
+    assert kept.rows.tobytes() == kept_rows
+    counts = np.diff(kept.offsets)
+    assert counts.sum() * 16 > 2 << 20            # the case is large enough to be kept
+
 def test_empty_batch():
     for rules in ("standard", "four"):
         for dtype in (np.uint8, np.int64):

@@ -11,7 +11,9 @@ with the GIL held, then runs the kernels; batch calls release the GIL for the
 whole batch.  Results match :mod:`ddz_fast.reference` exactly, order included.
 """
 cimport numpy as cnp
-from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Destructor
+from cpython.pycapsule cimport (
+    PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Destructor, PyCapsule_SetContext, PyCapsule_GetContext,
+)
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcmp, memcpy, memset
 
@@ -22,7 +24,8 @@ import numpy as np
 from ._move cimport Move, K_PASS, readings_of
 from ._checks cimport as_threads
 from ._kernels cimport (
-    RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_init_on, out_free, gen_moves,
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_init_on, out_init_batch, out_free, release_rows,
+    gen_moves,
     beats_c, valid_move_c, count_moves_c,
 )
 from ._registry cimport rules_id, rules_by_id, valid_bit, within, check_within
@@ -411,7 +414,7 @@ cdef tuple _run_batch(object hands, object lasts, object rules, object threads, 
         # On the calling thread: no job object, no worker hand-off.
         hp = <const unsigned char*>cnp.PyArray_DATA(hands)
         ph = <cnp.int64_t*>cnp.PyArray_DATA(per_hand)
-        if not out_init(&single, 0 if count_only else _first_rows(n), count_only):
+        if not (out_init(&single, 0, True) if count_only else out_init_batch(&single, _first_rows(n), 96 * n)):
             raise MemoryError("out of memory generating moves")
         with nogil:
             _run_range(hp, lp, 0, n, rc, &single, ph, count_only)
@@ -437,7 +440,7 @@ cdef tuple _run_batch(object hands, object lasts, object rules, object threads, 
         job.per_hand = <cnp.int64_t*>cnp.PyArray_DATA(per_hand)
         job.count_only = count_only
         if not count_only:
-            if not out_init(&job.out, _first_rows(job.stop - job.start), False):
+            if not out_init_batch(&job.out, _first_rows(job.stop - job.start), 96 * (job.stop - job.start)):
                 raise MemoryError("out of memory generating moves")
         jobs.append(job)
     run_parts([j.run_py for j in jobs])
@@ -449,7 +452,7 @@ cdef tuple _run_batch(object hands, object lasts, object rules, object threads, 
     offsets = _offsets_of(<const cnp.int64_t*>cnp.PyArray_DATA(per_hand), n)
     total = (<cnp.int64_t*>cnp.PyArray_DATA(offsets))[n]
     cdef Out joined
-    if not out_init(&joined, total, False):
+    if not out_init_batch(&joined, total, total):
         raise MemoryError("out of memory generating moves")
     for job in jobs:
         if job.out.n:
@@ -479,16 +482,28 @@ cdef void _free_capsule(object capsule) noexcept:
     free(PyCapsule_GetPointer(capsule, NULL))
 
 
+cdef void _release_rows_capsule(object capsule) noexcept:
+    # the capsule's context is the buffer's capacity in rows
+    release_rows(<unsigned char*>PyCapsule_GetPointer(capsule, NULL),
+                 <Py_ssize_t><size_t>PyCapsule_GetContext(capsule))
+
+
 cdef object _adopt_rows(Out* o):
-    """An (n, ROW) uint8 array that owns the buffer of `o` (which is emptied)."""
+    """An (n, ROW) uint8 array that owns the buffer of `o` (which is emptied;
+    freed, the buffer goes to release_rows)."""
     cdef cnp.npy_intp dims[2]
     dims[0] = o.n
     dims[1] = ROW
-    capsule = PyCapsule_New(o.data, NULL, <PyCapsule_Destructor>_free_capsule)
-    arr = cnp.PyArray_SimpleNewFromData(2, dims, cnp.NPY_UINT8, o.data)
+    try:
+        capsule = PyCapsule_New(o.data, NULL, <PyCapsule_Destructor>_release_rows_capsule)
+    except MemoryError:
+        out_free(o)
+        raise
+    PyCapsule_SetContext(capsule, <void*><size_t>o.cap)   # (cannot fail on a valid capsule)
     o.data = NULL
     o.n = 0
     o.cap = 0
+    arr = cnp.PyArray_SimpleNewFromData(2, dims, cnp.NPY_UINT8, PyCapsule_GetPointer(capsule, NULL))
     cnp.set_array_base(arr, capsule)
     return arr
 
@@ -502,6 +517,11 @@ def legal_moves_batch(hands, lasts=None, *, rules="standard", threads=1):
     ``threads`` splits the batch into that many contiguous parts run in
     parallel.  Returns a :class:`MoveBatch`; hand i's moves equal
     ``legal_moves(hands[i], lasts[i])``.
+
+    Memory: the rows buffer grows with the output (at most twice the rows
+    written).  When a batch whose buffer is 1-256 MiB is freed, the buffer
+    is kept (two at most) for the next batches, which would otherwise fault
+    every page of a fresh one in again; a batch alive is never reused.
     """
     offsets, rows, cid = _run_batch(hands, lasts, rules, threads, False)
     return make_batch(rows, offsets, cid)

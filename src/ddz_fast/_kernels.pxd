@@ -163,6 +163,11 @@ cdef bint out_init(Out* o, Py_ssize_t cap, bint count_only) noexcept nogil
 # the common case); growing past it moves the rows to malloc'd memory.
 cdef void out_init_on(Out* o, unsigned char* buf, Py_ssize_t cap) noexcept nogil
 cdef void out_free(Out* o) noexcept nogil
+# out_init for a batch expected to write about `expect` rows: it may start on
+# the block of a large buffer freed before (see release_rows).
+cdef bint out_init_batch(Out* o, Py_ssize_t cap, Py_ssize_t expect) noexcept nogil
+# Free a row buffer of `cap` rows; a large one is kept for the next batch.
+cdef void release_rows(unsigned char* data, Py_ssize_t cap) noexcept nogil
 cdef void gen_lead(const unsigned char* h, const RulesC* r, Out* o) noexcept nogil
 cdef void gen_response(const unsigned char* h, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil
 cdef void gen_moves(const unsigned char* h, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil
