@@ -16,7 +16,7 @@ an ascending list of rank indices compared lexicographically.  Each kind
 generator below is written so that its loops run in exactly that order; the
 differential suite checks it against ``reference.move_order_key``.
 """
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, realloc
 from libc.string cimport memcpy, memset
 
 cdef enum:
@@ -323,7 +323,7 @@ cdef void gen_same(const Hand* k, int kind, int each, int rmin, Out* o) noexcept
 
 
 cdef inline unsigned char* _put_trio_kicks(unsigned char* p, unsigned int trios, unsigned int kicks,
-                                          int each, u64 kh) noexcept nogil:
+                                           int each, u64 kh) noexcept nogil:
     # For each trio rank (ascending), one row per kicker rank of `kicks`
     # other than the trio's own: `each` cards of it.  Returns the cursor.
     cdef int x
