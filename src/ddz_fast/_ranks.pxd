@@ -30,6 +30,10 @@ cdef struct KickGroup:
     # past[((i * (L + 1) + r) * (L + 1) + c) * 2 + f]: the choices that give
     # more than c units at candidate i (r to give from i on), less ways[i][r][f]
     int64_t* past
+    # L == 2 (most airplanes of a hand): two[a * 15 + b], the rank among the
+    # choices of the kickers whose lowest rank is a and highest b (a == b: two
+    # of one rank), or -1; NULL for longer airplanes
+    int32_t* two
 
 
 cdef class MoveRanks(IdFinder):
@@ -53,3 +57,5 @@ cdef class MoveRanks(IdFinder):
     # (building) record move row i; False: a row the ranking cannot read
     cdef bint _learn(self, const uint8_t* row, Py_ssize_t i) except -1
     cdef int _new_group(self, int k, int L, int s, Py_ssize_t first) except -1
+    # (building) the two-kicker tables of the L == 2 groups, from the table
+    cdef int _tabulate_two_trios(self, const uint8_t[:, ::1] rows) except -1

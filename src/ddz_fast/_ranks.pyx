@@ -151,6 +151,10 @@ cdef int64_t _kick_rank(const KickGroup* g, const uint8_t* row, unsigned int kic
     cdef int64_t rank = 0
     if kick & ~g.cand:
         return -1
+    if g.two != NULL:
+        # (a generated row's two kickers name its choice; any other row is
+        # told apart by the callers' checks: see _rank and find_rows)
+        return g.two[ctz(kick) * 15 + top_bit(kick)] if kick else -1
     while kick:
         y = ctz(kick)
         kick &= kick - 1
@@ -374,6 +378,7 @@ cdef class MoveRanks(IdFinder):
         if self.groups != NULL:
             for i in range(self.n_groups):
                 free(self.groups[i].past)
+                free(self.groups[i].two)
         free(self.groups)
 
     def __init__(self, rules, Py_ssize_t max_cards):
@@ -392,6 +397,7 @@ cdef class MoveRanks(IdFinder):
             _list_candidates(&self.groups[i])
             _count_ways(&self.groups[i])
             _count_past(&self.groups[i])
+        self._tabulate_two_trios(rows)
         for i in range(rows.shape[0]):
             got = _rank(self, &rows[i, 0])
             if got != i:
@@ -505,6 +511,39 @@ cdef class MoveRanks(IdFinder):
             kick &= kick - 1
             g.by_rank[y] |= 1u << (row[y] // g.each)
         return True
+
+    cdef int _tabulate_two_trios(self, const uint8_t[:, ::1] rows) except -1:
+        """Fill the two-kicker tables of the L == 2 groups from the table
+        rows, each ranked by _kick_rank before its table exists."""
+        cdef Py_ssize_t i
+        cdef int kind, L, s, g, x
+        cdef u64 lo, hi
+        cdef unsigned int kick
+        cdef int64_t r
+        cdef int32_t* two
+        for i in range(1, rows.shape[0]):
+            kind = rows[i, KIND_BYTE]
+            if kind != K_AIRPLANE_SOLO and kind != K_AIRPLANE_PAIR:
+                continue
+            _words(&rows[i, 0], &lo, &hi)
+            if not _airplane_shape(lo, hi, kind, &L, &s) or L != 2:
+                continue
+            g = self.group_of[kind - K_AIRPLANE_SOLO][L][s]
+            two = self.groups[g].two
+            if two == NULL:
+                two = <int32_t*>malloc(15 * 15 * sizeof(int32_t))
+                if two == NULL:
+                    raise MemoryError()
+                for x in range(15 * 15):
+                    two[x] = -1
+            kick = _ge_mask(lo, hi, 1) & ~(3u << s)
+            self.groups[g].two = NULL       # (ranked the long way)
+            r = _kick_rank(&self.groups[g], &rows[i, 0], kick)
+            self.groups[g].two = two
+            if r < 0 or not kick:
+                raise ValueError(f"row {i} has no two-kicker rank")
+            two[ctz(kick) * 15 + top_bit(kick)] = <int32_t>r
+        return 0
 
     cdef int _new_group(self, int k, int L, int s, Py_ssize_t first) except -1:
         cdef KickGroup* grown
