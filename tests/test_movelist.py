@@ -30,6 +30,9 @@ CASES = {
     "response_bomb_four": ("33333333444445555BBRR", "66666", None, "four"),
     "response_pass_only": ("3", "BR", None, "standard"),
     "empty_lead": ("", None, None, "standard"),
+    # four moves (a list that holds its rows itself), then five (malloc'd)
+    "lead_four_moves": ("3345", None, None, "standard"),
+    "lead_five_moves": ("33456", None, None, "standard"),
     "custom": ("333444BR99", None, None, Rules(both_jokers_as_kickers=True)),
 }
 
@@ -241,17 +244,19 @@ def test_pass_fields():
     assert ml.kinds[0] == 0 and not ml.counts[0].any()
 
 
-def test_views_outlive_the_movelist():
-    expected = ref.legal_moves("33344455566677BR2")
-    ml = fast.legal_moves("33344455566677BR2")
+@pytest.mark.parametrize("hand", ["33344455566677BR2", "3345", "3"])
+def test_views_outlive_the_movelist(hand):
+    expected = ref.legal_moves(hand)
+    ml = fast.legal_moves(hand)
     rows, counts, ranks = ml.rows, ml.counts, ml.ranks
     del ml
     gc.collect()
-    fast.legal_moves("3456789TJQKA2BR")  # reuse freed memory if any
+    for other in ("3456789TJQKA2BR", "4", "KKA"):  # reuse freed memory if any
+        fast.legal_moves(other)
     assert rows.tolist() == [list(m.counts) + [int(m.kind)] for m in expected]
     assert counts.tolist() == [list(m.counts) for m in expected]
     assert ranks.tolist() == [m.rank for m in expected]
-    it = iter(fast.legal_moves("33344455566677BR2"))
+    it = iter(fast.legal_moves(hand))
     gc.collect()
     assert list(it) == expected
 

@@ -20,7 +20,14 @@ cdef class MoveRows:
     cdef object _infos(self)
 
 
+cdef enum:
+    INLINE_ROWS = 4              # moves a MoveList holds in itself
+
+
 cdef class MoveList(MoveRows):
+    # A list of at most INLINE_ROWS moves (most answers late in a game) keeps
+    # its rows here: no malloc and free per call.
+    cdef unsigned char inline_rows[INLINE_ROWS * 16]
     cdef Py_ssize_t _find(self, Move m)
 
 

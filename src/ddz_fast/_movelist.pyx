@@ -279,10 +279,16 @@ cdef class MoveList(MoveRows):
 
 cdef MoveList movelist_from_out(Out* o, int cid):
     cdef MoveList ml = MoveList.__new__(MoveList)
+    ml.owns = True
     if o.borrowed:
-        # Rows still in the caller's first buffer: copied into memory of
-        # exactly their size (small sizes are the allocator's fastest).
-        if o.n:
+        # Rows still in the caller's first buffer: copied into the list
+        # itself when they fit, else into memory of exactly their size
+        # (small sizes are the allocator's fastest).
+        if o.n <= INLINE_ROWS:
+            ml.data = ml.inline_rows
+            ml.owns = False
+            memcpy(ml.data, o.data, o.n * ROW)
+        else:
             ml.data = <unsigned char*>malloc(o.n * ROW)
             if ml.data == NULL:
                 raise MemoryError("out of memory generating moves")
@@ -291,7 +297,6 @@ cdef MoveList movelist_from_out(Out* o, int cid):
         ml.data = o.data
     ml.n = o.n
     ml.cid = cid
-    ml.owns = True
     o.data = NULL
     o.borrowed = False
     return ml
