@@ -691,9 +691,11 @@ cdef inline unsigned char* _put_rocket(unsigned char* p, int has, const RulesC* 
 
 
 cdef void gen_rocket(const Hand* k, const RulesC* r, Out* o) noexcept nogil:
-    cdef unsigned char* p = _reserve(o, 1)
-    if p != NULL:
-        _commit(o, _put_rocket(p, _has_rocket(k.h, r), r))
+    cdef unsigned char* p
+    if _has_rocket(k.h, r):
+        p = _reserve(o, 1)
+        if p != NULL:
+            _commit(o, _put_rocket(p, 1, r))
 
 
 cdef void gen_kind(const Hand* k, const RulesC* r, int kind,
@@ -737,8 +739,14 @@ cdef void _lead_ranks(const Hand* k, const RulesC* r, Out* o) noexcept nogil:
     cdef unsigned char* p = _reserve(o, n1 + n2 + n3 * (n2 + (n1 if r.solo_kickers else 1)))
     if p == NULL:
         return
-    p = _put_each(p, m1, 1, 0, _kind_hi(K_SOLO))
-    p = _put_each(p, m2, 2, 0, _kind_hi(K_PAIR))
+    if k.total <= 4:
+        # a hand of a few cards (the end of a game): a row per rank held,
+        # not one for each of the 15 ranks
+        p = _put_sparse(p, m1, 1, 0, _kind_hi(K_SOLO))
+        p = _put_sparse(p, m2, 2, 0, _kind_hi(K_PAIR))
+    else:
+        p = _put_each(p, m1, 1, 0, _kind_hi(K_SOLO))
+        p = _put_each(p, m2, 2, 0, _kind_hi(K_PAIR))
     if trios:
         p = _put_sparse(p, trios, 3, 0, _kind_hi(K_TRIO))
         if r.solo_kickers:
