@@ -143,7 +143,7 @@ cdef struct Ctx:
     int side[4]                 # side of each seat (0 or 1)
     const RulesC* r
     unsigned int ban            # bit k set: moves of kind k are not allowed
-    unsigned char hand[4][15]   # the hands, changed in place while searching
+    unsigned char hand[4][16]   # the hands, changed in place while searching (byte 15: 0)
     int total[4]                # cards in each hand
     # transposition table: nbuckets * BUCKET entries of W words
     unsigned long long* tt
@@ -196,13 +196,42 @@ cdef extern from *:
         return (x | (x >> 16)) & 0x00000000FFFFFFFFULL;
     }
     static unsigned long long ddz_pack15(const unsigned char* h) {
-        unsigned long long lo, hi = 0;
+        /* (bytes 8..14 by one load of 7..14: a 7-byte copy is two stores
+           that a word load cannot forward from, a stall on every call) */
+        unsigned long long lo, hi;
         memcpy(&lo, h, 8);
-        memcpy(&hi, h + 8, 7);
-        return ddz_nibbles8(lo) | (ddz_nibbles8(hi) << 32);
+        memcpy(&hi, h + 7, 8);
+        return ddz_nibbles8(lo) | (ddz_nibbles8(hi >> 8) << 32);
+    }
+    /* dst = h - row over the 15 counts, a word at a time (dst and h are
+       16-byte hands, byte 15 zero; row is a 16-byte row, byte 15 its kind;
+       no borrows: every count of row is <= h's) */
+    static void ddz_sub_row(unsigned char* dst, const unsigned char* h, const unsigned char* row) {
+        unsigned long long a, b, x, y;
+        memcpy(&a, h, 8);
+        memcpy(&b, h + 8, 8);
+        memcpy(&x, row, 8);
+        memcpy(&y, row + 8, 8);
+        a -= x;
+        b -= y & 0x00FFFFFFFFFFFFFFULL;
+        memcpy(dst, &a, 8);
+        memcpy(dst + 8, &b, 8);
+    }
+    static void ddz_add_row(unsigned char* h, const unsigned char* row) {
+        unsigned long long a, b, x, y;
+        memcpy(&a, h, 8);
+        memcpy(&b, h + 8, 8);
+        memcpy(&x, row, 8);
+        memcpy(&y, row + 8, 8);
+        a += x;
+        b += y & 0x00FFFFFFFFFFFFFFULL;
+        memcpy(h, &a, 8);
+        memcpy(h + 8, &b, 8);
     }
     """
     unsigned long long ddz_pack15(const unsigned char* h) noexcept nogil
+    void sub_row "ddz_sub_row"(unsigned char* dst, const unsigned char* h, const unsigned char* row) noexcept nogil
+    void add_row "ddz_add_row"(unsigned char* h, const unsigned char* row) noexcept nogil
 
 
 cdef inline unsigned long long pack_hand(const unsigned char* h) noexcept nogil:
@@ -234,6 +263,12 @@ cdef inline unsigned long long nib_ge2(unsigned long long x) noexcept nogil:
 
 cdef inline unsigned long long nib_ge3(unsigned long long x) noexcept nogil:
     return ((x >> 2) | (x >> 3) | (x & (x >> 1))) & NIB
+
+
+cdef inline int nib_sum(unsigned long long x) noexcept nogil:
+    # the sum of the 16 nibbles of x (cards of a packed hand)
+    x = (x & <unsigned long long>0x0F0F0F0F0F0F0F0F) + ((x >> 4) & <unsigned long long>0x0F0F0F0F0F0F0F0F)
+    return <int>((x * <unsigned long long>0x0101010101010101) >> 56)
 
 
 cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned long long* key) noexcept nogil:
@@ -522,12 +557,11 @@ cdef int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw, int to
     cdef Out* o
     cdef Py_ssize_t i
     cdef const unsigned char* row
-    cdef unsigned char rest[15]
-    cdef int low = 0, best = 99, v, t, n, ranks = 0
+    cdef unsigned char rest[16]
+    cdef unsigned long long rw
+    cdef int low = 0, best = 99, v, n
     if total == 0:
         return 0
-    for t in range(15):
-        ranks += h[t] != 0
     if c.mp_cap:
         j = <size_t>(mix(hw + 1) & (c.mp_cap - 1))
         while c.mp_keys[j]:
@@ -535,23 +569,22 @@ cdef int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw, int to
                 return c.mp_vals[j]
             j = (j + 1) & (c.mp_cap - 1)
     if depth >= c.mp_depth or (c.mp_n * 2 >= c.mp_cap and (c.mp_cap >= MP_MAX or not mp_grow(c))):
-        return ranks
+        return ddz_nib_count(nib_ge1(hw))       # (the ranks held)
     o = _leads_at(c, h, depth, &low)
     if o == NULL:
-        return ranks
+        return ddz_nib_count(nib_ge1(hw))
     for i in range(o.n):
         row = o.data + i * ROW
         if not _holds_low(c, row, low):
             continue
-        n = 0
-        for t in range(15):
-            rest[t] = h[t] - row[t]
-            n += row[t]
+        rw = pack_hand(row)
+        n = nib_sum(rw)
         if n == total:
             best = 1
             break
         if best > 2:
-            v = 1 + min_plays(c, rest, hw - pack_hand(row), total - n, depth + 1)
+            sub_row(rest, h, row)
+            v = 1 + min_plays(c, rest, hw - rw, total - n, depth + 1)
             if v < best:
                 best = v
     # (the memo may have grown meanwhile: find the slot again)
@@ -594,15 +627,14 @@ cdef inline int move_score(Ctx* c, int p, const unsigned char* row, unsigned lon
     # a control kept is worth more), then the lower ranks (rid of the small
     # cards, keep the big ones); PASS last; ties go to the moves that cut off
     # most often before (history heuristic, capped below the other terms).
-    cdef unsigned char rest[15]
-    cdef int t, plays, hist
+    cdef unsigned char rest[16]
+    cdef int plays, hist
     if mi.kind == K_PASS:
         return -100000000
     hist = c.history[c.side[p]][row_hash(row)]
     if hist > 1023:
         hist = 1023
-    for t in range(15):
-        rest[t] = c.hand[p][t] - row[t]
+    sub_row(rest, c.hand[p], row)
     plays = min_plays(c, rest, c.hw[p] - packed, c.total[p] - mi.ncards, 0)
     if mi.kind == K_BOMB or mi.kind == K_ROCKET:
         plays += 1
@@ -623,18 +655,14 @@ cdef inline void order_insert(Ply* pl, Py_ssize_t m, int sc, int idx) noexcept n
 
 cdef inline void play(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
                       int ncards) noexcept nogil:
-    cdef int t
-    for t in range(15):
-        c.hand[p][t] -= row[t]
+    sub_row(c.hand[p], c.hand[p], row)
     c.hw[p] -= packed               # (no borrows: every count of row <= the hand's)
     c.total[p] -= ncards
 
 
 cdef inline void unplay(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
                         int ncards) noexcept nogil:
-    cdef int t
-    for t in range(15):
-        c.hand[p][t] += row[t]
+    add_row(c.hand[p], row)
     c.hw[p] += packed
     c.total[p] += ncards
 
@@ -730,9 +758,9 @@ cdef bint clears_leading_search(Ctx* c, int p, const unsigned char* h, int total
     cdef Out* o
     cdef Py_ssize_t i
     cdef const unsigned char* row
-    cdef unsigned char rest[15]
+    cdef unsigned char rest[16]
     cdef MoveInfo mi
-    cdef int low = 0, t, ub
+    cdef int low = 0, ub
     if total == 0:
         return True
     if depth >= c.mp_depth:
@@ -752,8 +780,7 @@ cdef bint clears_leading_search(Ctx* c, int p, const unsigned char* h, int total
         ub = unbeatable(c, p, &mi)
         if not ub and beatable == 0:
             continue
-        for t in range(15):
-            rest[t] = h[t] - row[t]
+        sub_row(rest, h, row)
         if clears_leading(c, p, rest, total - mi.ncards, beatable - (0 if ub else 1), depth + 1):
             return True
     return False
@@ -770,7 +797,7 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     cdef long long before
     cdef const unsigned char* row
     cdef MoveInfo mi
-    cdef unsigned char rest_h[15]
+    cdef unsigned char rest_h[16]
 
     c.nodes += 1
     if (c.nodes & CHECK_EVERY) == 0:
@@ -829,8 +856,7 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
         for i in range(nmoves):
             if pl.info[i].kind != K_PASS and unbeatable(c, p, &pl.info[i]):
                 row = pl.out.data + pl.slot[i] * ROW
-                for t in range(15):
-                    rest_h[t] = c.hand[p][t] - row[t]
+                sub_row(rest_h, c.hand[p], row)
                 if clears_leading(c, p, rest_h, c.total[p] - pl.info[i].ncards, 1, 0):
                     tt_store(c, key, 1, 1)
                     return 1
@@ -1079,6 +1105,7 @@ cdef class _Engine:
                 for j in range(15):
                     self.c.hand[i][j] = hands[15 * i + j]
                     self.c.total[i] += hands[15 * i + j]
+                self.c.hand[i][15] = 0
                 self.c.hw[i] = pack_hand(self.c.hand[i])
                 total_cards += self.c.total[i]
             if last_row is not None:
