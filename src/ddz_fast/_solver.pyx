@@ -26,8 +26,8 @@ the rest of the hand needs (min_plays).
 Only this module's own buffers are touched inside the search, which runs
 without the GIL; an _Engine is used by one search at a time (its lock).
 """
-from libc.stdlib cimport calloc, realloc, free
-from libc.string cimport memcpy, memset
+from libc.stdlib cimport calloc, malloc, realloc, free
+from libc.string cimport memcmp, memcpy, memset
 
 import threading
 
@@ -38,7 +38,7 @@ from ._kernels cimport (
 )
 from ._fast cimport rules_c
 
-__all__ = ["_Engine", "_StopFlag", "MAX_SEATS"]
+__all__ = ["_Engine", "_RootShare", "MAX_SEATS"]
 
 MAX_SEATS = 4
 
@@ -63,6 +63,12 @@ cdef extern from *:
     }
     static int ddz_load(volatile int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static void ddz_store(volatile int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    #endif
+    /* 1 when this call set *p from 0 to 1 (it claimed it), 0 when it was set */
+    #if defined(_WIN32)
+    static int ddz_claim(volatile long* p) { return InterlockedExchange(p, 1) == 0; }
+    #else
+    static int ddz_claim(volatile long* p) { return __atomic_exchange_n(p, 1, __ATOMIC_ACQ_REL) == 0; }
     #endif
     /* the lowest bit set in x != 0 */
     #if defined(__GNUC__)
@@ -91,13 +97,15 @@ cdef extern from *:
     int ddz_ctz64(unsigned long long x) noexcept nogil
     int ddz_load(volatile int* p) noexcept nogil
     void ddz_store(volatile int* p, int v) noexcept nogil
+    int ddz_claim(volatile long* p) noexcept nogil
 
 
 cdef enum:
     NSEATS = 4
     BUCKET = 4                  # entries per table bucket
     FIRST_BUCKETS = 512         # a table starts this small and doubles when 3/4 full
-    CHECK_EVERY = 4095          # nodes between clock / stop-flag checks (mask)
+    CHECK_EVERY = 255           # nodes between clock / stop-flag checks (mask; a
+                                # thread stops within ~0.1 ms of the answer)
     # why a search stopped early (Ctx.aborted)
     AB_NONE = 0
     AB_NODES = 1
@@ -909,17 +917,57 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     return result
 
 
-cdef class _StopFlag:
-    """A flag shared by the threads solving one root: set when the answer is known."""
+cdef class _RootShare:
+    """The root of one position as the threads solving it share it: the
+    order of its moves (set by the first run given it, which searches
+    nothing), which moves a thread has taken, and a flag set when the answer
+    is known."""
     cdef int* flag
+    cdef unsigned char* rows     # the root moves in search order, ROW bytes each
+    cdef long* claimed           # claimed[k]: some thread took move k
+    cdef Py_ssize_t nroot        # -1: no order yet
 
     def __cinit__(self):
         self.flag = <int*>calloc(1, sizeof(int))
         if self.flag == NULL:
             raise MemoryError()
+        self.rows = NULL
+        self.claimed = NULL
+        self.nroot = -1
 
     def __dealloc__(self):
         free(self.flag)
+        free(self.rows)
+        free(self.claimed)
+
+    cdef int _set_order(self, const Ply* pl, Py_ssize_t nroot) except -1:
+        cdef Py_ssize_t k
+        self.rows = <unsigned char*>malloc(max(nroot, 1) * ROW)
+        self.claimed = <long*>calloc(max(nroot, 1), sizeof(long))
+        if self.rows == NULL or self.claimed == NULL:
+            raise MemoryError()
+        for k in range(nroot):
+            memcpy(self.rows + k * ROW, pl.out.data + pl.order[k] * ROW, ROW)
+        self.nroot = nroot
+        return 0
+
+    cdef int _take_order(self, Ply* pl, Py_ssize_t nroot, unsigned int ban) except -1:
+        # pl.order[k] := the generated row equal to the shared order's move k
+        # (which must be the allowed moves generated, each once)
+        cdef Py_ssize_t k, i
+        cdef const unsigned char* row
+        if self.nroot != nroot:
+            raise ValueError("the shared root order is not this position's")
+        for k in range(nroot):
+            pl.order[k] = -1
+            for i in range(pl.out.n):
+                row = pl.out.data + i * ROW
+                if not (ban >> row[KIND_BYTE]) & 1 and memcmp(row, self.rows + k * ROW, ROW) == 0:
+                    pl.order[k] = <int>i
+                    break
+            if pl.order[k] < 0:
+                raise ValueError("the shared root order is not this position's")
+        return 0
 
 
 cdef class _Engine:
@@ -1049,12 +1097,16 @@ cdef class _Engine:
 
     def run(self, bytes hands, tuple sides, rules, unsigned int ban, int to_move,
             bytes last_row, int last_by, bint all_moves, long long max_nodes,
-            double max_time, int part=0, int parts=1, _StopFlag stop=None):
+            double max_time, _RootShare share=None, bint from_back=False):
         """Solve one position (arguments validated by ddz_fast.solver).
 
         Returns (aborted, results, moves, nodes): the root moves in search
         order with their values (1 win / 0 loss / -1 unknown) for the side
-        of ``to_move``; only the moves ``i % parts == part`` are searched.
+        of ``to_move``.  With ``share`` (threads solving one position): the
+        first run given it only sets the shared order of the root moves;
+        later ones search the moves no other thread has taken, from the
+        front of the order or (``from_back``) from its back, and stop when
+        one of them has the answer.
         """
         cdef int n = len(sides)
         cdef int i, j, total_cards = 0, child, st
@@ -1064,11 +1116,11 @@ cdef class _Engine:
         cdef const MoveInfo* lastp = NULL
         cdef unsigned char lrow[16]
         cdef Ply* pl
-        cdef Py_ssize_t k, nroot
+        cdef Py_ssize_t k, step, nroot = 0
         cdef const unsigned char* row
         cdef list results = []
         cdef list moves = []
-        cdef int found = 0
+        cdef int found = 0, set_only = 0
         # (ddz_fast.solver checks everything first; these keep the kernels'
         # invariants whatever a direct caller passes)
         if not 2 <= n <= NSEATS or len(hands) != 15 * n:
@@ -1079,8 +1131,8 @@ cdef class _Engine:
             for j in range(15):
                 if hands[15 * i + j] > (rc.max_joker if j >= 13 else rc.max_count):
                     raise ValueError(f"seat {i} holds more cards of rank slot {j} than the deck")
-        if not 0 <= to_move < n or not -1 <= last_by < n or parts < 1 or not 0 <= part < parts:
-            raise ValueError("to_move, last_by or part out of range")
+        if not 0 <= to_move < n or not -1 <= last_by < n:
+            raise ValueError("to_move or last_by out of range")
         if last_row is not None and len(last_row) != 16:
             raise ValueError("last_row must be 16 bytes")
         if not self.lock.acquire(False):
@@ -1121,7 +1173,7 @@ cdef class _Engine:
             self.c.max_nodes = max_nodes
             self.c.deadline = ddz_now() + max_time if max_time > 0 else 0.0
             self.c.aborted = AB_NONE
-            self.c.stop = stop.flag if stop is not None else NULL
+            self.c.stop = share.flag if share is not None else NULL
 
             # The root: every move, in the search order, each searched in turn.
             pl = &self.c.plies[0]
@@ -1143,20 +1195,33 @@ cdef class _Engine:
                         nroot += 1
             if self.c.aborted:
                 return self.c.aborted, [], [], self.c.nodes
+            if share is not None:
+                # (the threads must agree on the order: results are by index)
+                if share.nroot < 0:
+                    share._set_order(pl, nroot)
+                    set_only = 1
+                else:
+                    share._take_order(pl, nroot, ban)
             for k in range(nroot):
                 row = pl.out.data + pl.order[k] * ROW
                 row_info(row, &mi)
                 moves.append(make_move(mi.kind, row, mi.rank, mi.length))
-                if k % parts != part or (found and not all_moves) or self.c.aborted:
-                    results.append(-1)
+                results.append(-1)
+            for step in range(0 if set_only else nroot):
+                k = nroot - 1 - step if from_back else step
+                if (found and not all_moves) or self.c.aborted:
+                    break
+                if share is not None and (ddz_load(share.flag) or not ddz_claim(&share.claimed[k])):
                     continue
+                row = pl.out.data + pl.order[k] * ROW
+                row_info(row, &mi)
                 with nogil:
                     child = self._root_child(to_move, row, &mi, lastp, last_by)
-                results.append(child)
+                results[k] = child
                 if child == 1:
                     found = 1
-                    if stop is not None and not all_moves:
-                        ddz_store(stop.flag, 1)
+                    if share is not None and not all_moves:
+                        ddz_store(share.flag, 1)
             self.last_nodes = self.c.nodes
             return self.c.aborted, results, moves, self.c.nodes
         finally:
