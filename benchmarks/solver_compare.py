@@ -2,6 +2,7 @@
 the published puzzle table, timed in one run.
 
     python benchmarks/solver_compare.py --anchors DIR [--markdown] [--strict] [--anchor-memory-gb G]
+                                        [--timeout S]
 
 DIR holds checkouts of the anchors' public repositories (cloned when missing
 and git can reach GitHub):
@@ -19,16 +20,30 @@ their stdin prompts; the time is the wall time from start until the solve's
 result line appears (the process is then killed: all go on to ask for the
 opponent's moves).  An anchor that cannot be built gets a note saying why;
 each anchor process is limited to 4 GiB of address space (an anchor that
-runs out counts as not finished).  Ours: ``solve()`` with a fresh table,
-one thread, best of 3.  The anchors' rules differ from ours in details (WZ:
-airplane singles of distinct ranks, no two jokers as attachments -- our
-``strict`` preset is closest; YunyanDeng: a four may carry one pair as its
-two singles; Whotakesmyname: no airplane with attachments), which
-does not change any published answer; the comparison is of speed, and each
-row also shows whether the answers agree.
+runs out counts as not finished).
+
+Every solver is timed at equal resources, twice:
+
+* **one core**: ours is ``solve(..., threads=1)`` with the calling thread
+  pinned to one CPU (``os.sched_setaffinity``); every anchor process is
+  pinned to that same CPU (``os.sched_setaffinity(0, {cpu})`` before it
+  starts);
+* **all cores**: ours is ``solve(..., threads=os.cpu_count())``, unpinned;
+  the anchors unpinned (YunyanDeng runs one thread per root move; the other
+  two are single-threaded whatever they are given).
+
+Ours: a fresh table (the default 16 MiB) each time, best of 5.  An anchor:
+best of 5 runs when a run takes under a second (their start-up and the
+machine's load weigh most there), else one run.  The anchors' rules differ
+from ours in details (WZ: airplane singles of distinct ranks, no two jokers
+as attachments -- our ``strict`` preset is closest; YunyanDeng: a four may
+carry one pair as its two singles; Whotakesmyname: no airplane with
+attachments), which does not change any published answer; the comparison
+is of speed, and each row also shows whether the answers agree.
 
 Targets (issue 14): every published puzzle in <= 1 s on one core; >= 10x
-faster than the fastest anchor on each shared puzzle.
+faster than the fastest anchor on each shared puzzle, judged at equal
+resources (one core against one core, all cores against all cores).
 """
 from __future__ import annotations
 
@@ -40,7 +55,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 # NumPy's BLAS threads are never used here; started, they spin and take a
 # core from whichever solver is being timed.
@@ -102,19 +117,27 @@ def build_anchors(root: Path) -> Tuple[dict, List[str]]:
 ANCHOR_MEMORY_GB = 4.0     # address-space limit of an anchor process (--anchor-memory-gb)
 
 
-def _limit_memory() -> None:
-    import resource
+def _anchor_setup(cpu: Optional[int]) -> Callable[[], None]:
+    """The anchor process's set-up before it starts: the memory limit, and
+    the one CPU it may run on (None: any)."""
+    def setup() -> None:
+        import resource
 
-    cap = int(ANCHOR_MEMORY_GB * (1 << 30))
-    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+        cap = int(ANCHOR_MEMORY_GB * (1 << 30))
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+        if cpu is not None:
+            os.sched_setaffinity(0, {cpu})
+    return setup
 
 
-def run_until(exe: Path, stdin: str, marker: bytes, timeout: float) -> Tuple[Optional[float], bytes]:
+def run_until(exe: Path, stdin: str, marker: bytes, timeout: float,
+              cpu: Optional[int] = None) -> Tuple[Optional[float], bytes]:
     """Wall seconds from start until `marker` is printed (None on timeout, or
-    when the process ends first -- e.g. out of its memory limit)."""
+    when the process ends first -- e.g. out of its memory limit); the
+    process pinned to `cpu` unless None."""
     t0 = time.perf_counter()
     p = subprocess.Popen([str(exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, preexec_fn=_limit_memory)
+                         stderr=subprocess.DEVNULL, preexec_fn=_anchor_setup(cpu))
     assert p.stdin is not None and p.stdout is not None
     p.stdin.write(stdin.encode())
     p.stdin.flush()
@@ -139,6 +162,22 @@ def run_until(exe: Path, stdin: str, marker: bytes, timeout: float) -> Tuple[Opt
         p.kill()
         p.wait()
     return found, buf
+
+
+REPEATS = 5        # runs of a solver on a puzzle, best taken (an anchor's: while under 1 s)
+
+
+def best_run(exe: Path, stdin: str, marker: bytes, timeout: float,
+             cpu: Optional[int]) -> Tuple[Optional[float], bytes]:
+    """run_until, best of REPEATS while a run takes under a second (one run else)."""
+    best, out = run_until(exe, stdin, marker, timeout, cpu)
+    for _ in range(REPEATS - 1):
+        if best is None or best >= 1.0:
+            break
+        t, o = run_until(exe, stdin, marker, timeout, cpu)
+        if t is not None and t < best:
+            best, out = t, o
+    return best, out
 
 
 def wz_answer(out: bytes) -> Optional[bool]:
@@ -173,77 +212,116 @@ def cpg_text(wz: str) -> str:
     return wz.replace("0", "O")
 
 
-def time_ours(first: str, second: str) -> Tuple[float, Optional[bool], int]:
+def time_ours(first: str, second: str, cpu: Optional[int]) -> Tuple[float, Optional[bool], int]:
+    """Best of REPEATS of solve() from a fresh table: on one thread pinned to `cpu`,
+    or (cpu None) on os.cpu_count() threads, unpinned."""
     from ddz_fast import solve
 
+    threads = 1 if cpu is not None else (os.cpu_count() or 1)
+    saved = os.sched_getaffinity(0)
     best, win, nodes = float("inf"), None, 0
-    for _ in range(3):
-        t0 = time.perf_counter()
-        r = solve([ours_text(first), ours_text(second)], rules="strict")
-        best = min(best, time.perf_counter() - t0)
-        win, nodes = r.win, r.nodes
+    try:
+        if cpu is not None:
+            os.sched_setaffinity(0, {cpu})      # (this thread; threads=1 searches on it)
+        for _ in range(REPEATS):
+            t0 = time.perf_counter()
+            r = solve([ours_text(first), ours_text(second)], rules="strict", threads=threads)
+            best = min(best, time.perf_counter() - t0)
+            win, nodes = r.win, r.nodes
+    finally:
+        os.sched_setaffinity(0, saved)
     return best, win, nodes
+
+
+MODES = ("one core", "all cores")
+
+
+def time_anchors(exes: Dict[str, Path], first: str, second: str, published: bool, timeout: float,
+                 cpu: Optional[int]) -> Tuple[Dict[str, Optional[float]], List[bool]]:
+    """Each anchor's time on one puzzle (None: not finished) and whether its
+    answer agrees with the published one (no answer read counts as agreeing)."""
+    times: Dict[str, Optional[float]] = {}
+    agree = []
+    if "doudizhu_solver" in exes:
+        t, out = best_run(exes["doudizhu_solver"], f"{first}\n{second}\n0\n", "计算完毕".encode(), timeout, cpu)
+        times["WZ403809264"] = t
+        agree.append(wz_answer(out) in (published, None))
+    if "doudizhu_endgame" in exes:
+        t, out = best_run(exes["doudizhu_endgame"], f"{first}\n{second}\n", b"search_multithreading time",
+                          timeout, cpu)
+        times["YunyanDeng"] = t
+        # its result line comes right after the time line
+        agree.append(yd_answer(out) in (published, None))
+    if "ChinesePokerGame" in exes:
+        t, out = best_run(exes["ChinesePokerGame"], f"{cpg_text(first)}\n{cpg_text(second)}\n\n",
+                          "必胜".encode(), timeout, cpu)
+        times["Whotakesmyname"] = t
+        agree.append(cpg_answer(out) in (published, None))
+    return times, agree
 
 
 def run(anchors: Path, timeout: float, markdown: bool) -> bool:
     exes, notes = build_anchors(anchors)
     for n in notes:
         print(f"note: {n}")
+    cpu = min(os.sched_getaffinity(0))         # the one CPU of the one-core runs
+    ncpu = os.cpu_count() or 1
     rows = []
-    ok = True
     for first, second, published in PUZZLES:
-        t_ours, w_ours, nodes = time_ours(first, second)
-        times = {}
-        agree = [w_ours is published]
-        if "doudizhu_solver" in exes:
-            t, out = run_until(exes["doudizhu_solver"], f"{first}\n{second}\n0\n", "计算完毕".encode(), timeout)
-            times["WZ403809264"] = t
-            agree.append(wz_answer(out) in (published, None))
-        if "doudizhu_endgame" in exes:
-            t, out = run_until(exes["doudizhu_endgame"], f"{first}\n{second}\n", b"search_multithreading time", timeout)
-            times["YunyanDeng"] = t
-            # its result line comes right after the time line
-            agree.append(yd_answer(out) in (published, None))
-        if "ChinesePokerGame" in exes:
-            t, out = run_until(exes["ChinesePokerGame"], f"{cpg_text(first)}\n{cpg_text(second)}\n\n",
-                               "必胜".encode(), timeout)
-            times["Whotakesmyname"] = t
-            agree.append(cpg_answer(out) in (published, None))
-        finished = [t for t in times.values() if t is not None]
-        fastest = min(finished) if finished else None
-        ratio = (fastest / t_ours) if fastest else None
-        # an anchor that did not finish took at least `timeout` seconds (a
-        # memory limit hit sooner gives no time: counted as `timeout` too)
-        if fastest is None and times:
-            ratio = timeout / t_ours
-        pass_1s = t_ours <= 1.0
-        pass_10x = ratio is not None and ratio >= 10
-        ok = ok and pass_1s and pass_10x and all(agree)
-        rows.append((f"{first} vs {second}", "first wins" if published else "second wins", t_ours, nodes, times,
-                     ratio, pass_1s, pass_10x, all(agree)))
+        for mode in MODES:
+            pin = cpu if mode == "one core" else None
+            t_ours, w_ours, nodes = time_ours(first, second, pin)
+            times, agree = time_anchors(exes, first, second, published, timeout, pin)
+            agree.append(w_ours is published)
+            finished = [t for t in times.values() if t is not None]
+            fastest = min(finished) if finished else None
+            ratio = (fastest / t_ours) if fastest else None
+            # an anchor that did not finish took at least `timeout` seconds (a
+            # memory limit hit sooner gives no time: counted as `timeout` too)
+            if fastest is None and times:
+                ratio = timeout / t_ours
+            rows.append(dict(puzzle=f"{first} vs {second}", published="first wins" if published else "second wins",
+                             mode=mode, t=t_ours, nodes=nodes, times=times, ratio=ratio,
+                             pass_1s=t_ours <= 1.0, pass_10x=ratio is not None and ratio >= 10,
+                             agree=all(agree)))
     names = [NAMES[n] for n in REPOS]
-    head = ["puzzle", "published", "ddz-fast", "nodes"] + names + ["fastest anchor / ours", "<= 1 s", ">= 10x",
-                                                                   "answers agree"]
+    head = ["puzzle", "published", "resources", "ddz-fast", "nodes"] + names + [
+        "fastest anchor / ours", "<= 1 s", ">= 10x", "answers agree"]
     sep = " | " if markdown else "  "
     lines = [sep.join(head)]
     if markdown:
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for (p, pub, t, nodes, times, ratio, a, b, agree) in rows:
-        cells = [p, pub, f"{t * 1e3:.1f} ms", str(nodes)]
+    for row in rows:
+        one = row["mode"] == "one core"
+        cells = [row["puzzle"] if one else "", row["published"] if one else "",
+                 row["mode"] if one else f"all {ncpu} cores", f"{row['t'] * 1e3:.1f} ms", str(row["nodes"])]
         for n in names:
-            v = times.get(n, "n/a")
+            v = row["times"].get(n, "n/a")
             cells.append("n/a" if v == "n/a" else (
                 f"not done (> {timeout:.0f} s or > {ANCHOR_MEMORY_GB:g} GiB)" if v is None else f"{v:.3f} s"))
-        cells += [f"{ratio:.1f}x" if ratio else "n/a", "PASS" if a else "FAIL", "PASS" if b else "FAIL",
-                  "yes" if agree else "NO"]
+        cells += [f"{row['ratio']:.1f}x" if row["ratio"] else "n/a",
+                  ("PASS" if row["pass_1s"] else "FAIL") if one else "",
+                  "PASS" if row["pass_10x"] else "FAIL", "yes" if row["agree"] else "NO"]
         lines.append(("| " + " | ".join(cells) + " |") if markdown else sep.join(cells))
     print("\n".join(lines))
-    print(f"targets: every puzzle <= 1 s on one core: {'PASS' if all(r[6] for r in rows) else 'FAIL'}; "
-          f">= 10x the fastest anchor on each: {'PASS' if all(r[7] for r in rows) else 'FAIL'}")
-    print("(ours: one thread, fresh default (16 MiB) table, best of 3; YunyanDeng runs one thread per root move "
-          f"on the {os.cpu_count()} CPUs; anchors' times include process start-up, a few ms; each anchor process "
-          f"limited to {ANCHOR_MEMORY_GB:g} GiB)")
-    return ok
+
+    def verdict(ok: bool) -> str:
+        return "PASS" if ok else "FAIL"
+
+    one_rows = [r for r in rows if r["mode"] == "one core"]
+    all_rows = [r for r in rows if r["mode"] == "all cores"]
+    pass_1s = all(r["pass_1s"] for r in one_rows)
+    pass_one = all(r["pass_10x"] for r in one_rows)
+    pass_all = all(r["pass_10x"] for r in all_rows)
+    print(f"targets: every puzzle <= 1 s on one core: {verdict(pass_1s)}; "
+          f">= 10x the fastest anchor on each, one core against one core: {verdict(pass_one)}; "
+          f"all {ncpu} cores against all {ncpu} cores: {verdict(pass_all)}")
+    print(f"(one core: ours threads=1 on a thread pinned to CPU {cpu}, each anchor process pinned to CPU {cpu}; "
+          f"all cores: ours threads={ncpu}, anchors unpinned -- YunyanDeng runs one thread per root move, the "
+          f"other two anchors are single-threaded; ours: fresh default (16 MiB) table, best of {REPEATS}; anchors: "
+          f"best of {REPEATS} runs under 1 s, else one run, times include process start-up (a few ms); each anchor "
+          f"process limited to {ANCHOR_MEMORY_GB:g} GiB)")
+    return pass_1s and pass_one and pass_all and all(r["agree"] for r in rows)
 
 
 def main(argv: Optional[List[str]] = None) -> int:

@@ -112,9 +112,11 @@ def _check_against_oracle(pos: Dict[str, Any]) -> None:
     assert set(got.winning_moves or ()) == set(want), pos
     if want:
         assert got.move in want
-    # the same answer with no table at all and on two threads
+    # the same answer with no table at all and on two threads; on three, the
+    # same winning moves
     assert solve(**pos, table_mb=0).win is bool(want), pos
     assert solve(**pos, threads=2).win is bool(want), pos
+    assert set(solve(**pos, threads=3, all_moves=True).winning_moves or ()) == set(want), pos
 
 
 N_DEFAULT = int(os.environ.get("DDZ_SOLVER_CASES", "25"))
@@ -374,6 +376,41 @@ def test_threads_solve_in_parallel_with_the_same_answers() -> None:
     for t in ts:
         t.join()
     assert results == [True] * 4
+
+
+def test_threads_of_a_reused_solver_find_the_winning_moves_of_one_thread() -> None:
+    """A Solver kept between calls (its move-ordering statistics differ from
+    the fresh helper threads') gives every thread the same root order: the
+    winning moves found on 2 and 3 threads are those found on one."""
+    rng = random.Random("threads-reused")
+    s = Solver()
+    for _ in range(30):
+        pos = random_position(rng, "standard", 2, 7)
+        want = solve(**pos, all_moves=True)
+        for threads in (2, 3):
+            got = s.solve(**pos, all_moves=True, threads=threads)
+            assert got.win is want.win, pos
+            assert set(got.winning_moves or ()) == set(want.winning_moves or ()), pos
+            one = s.solve(**pos, threads=threads)
+            assert one.win is want.win and (not one.win or one.move in (want.winning_moves or ())), pos
+
+
+def test_a_shared_root_order_of_another_position_is_refused() -> None:
+    """The threads of one solve share the root's move order; an engine given
+    the order of another position refuses it instead of searching wrong moves."""
+    from ddz_fast._solver import _Engine, _RootShare
+
+    hands = bytes(ddz_fast.to_counts("345")) + bytes(ddz_fast.to_counts("6"))
+    other = bytes(ddz_fast.to_counts("3456789")) + bytes(ddz_fast.to_counts("6"))
+    share = _RootShare()
+    e = _Engine(1 << 16)
+    first = e.run(hands, (0, 1), "standard", 0, 0, None, -1, False, 0, 0.0, share)
+    assert first[1] == [-1] * len(first[2])          # (the first run only sets the order)
+    with pytest.raises(ValueError, match="shared root order"):
+        _Engine(1 << 16).run(other, (0, 1), "standard", 0, 0, None, -1, False, 0, 0.0, share)
+    aborted, results, moves, _ = _Engine(1 << 16).run(hands, (0, 1), "standard", 0, 0, None, -1,
+                                                     False, 0, 0.0, share, True)
+    assert moves == first[2] and 1 not in results        # 6 beats every single: no winning lead
 
 
 # ---------------------------------------------------------------------------

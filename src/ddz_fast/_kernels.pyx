@@ -1206,10 +1206,13 @@ cdef extern from *:
     /* the cards of a row (its 15 counts) and its highest rank with a card
        (-1: none), a word at a time (little-endian, as checked above) */
     static void ddz_row_sum_top(const unsigned char* row, int* n, int* top) {
-        unsigned long long lo, hi = 0, w;
+        unsigned long long lo, hi, w;
         int b = 0;
         memcpy(&lo, row, 8);
-        memcpy(&hi, row + 8, 7);
+        /* (bytes 8..14 by one load of 7..14: a 7-byte copy is two stores a
+           word load cannot forward from, a stall on every call) */
+        memcpy(&hi, row + 7, 8);
+        hi >>= 8;
         *n = (int)((lo * 0x0101010101010101ULL) >> 56) + (int)((hi * 0x0101010101010101ULL) >> 56);
         w = hi ? hi : lo;
         if (!w) { *top = -1; return; }

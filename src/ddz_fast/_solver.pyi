@@ -4,11 +4,11 @@ Internal: the public API is :mod:`ddz_fast.solver`."""
 from ._move import Move
 from .rules import RulesLike
 
-__all__ = ["_Engine", "_StopFlag", "MAX_SEATS"]
+__all__ = ["_Engine", "_RootShare", "MAX_SEATS"]
 
 MAX_SEATS: int
 
-class _StopFlag:
+class _RootShare:
     def __init__(self) -> None: ...
 
 class _Engine:
@@ -29,7 +29,6 @@ class _Engine:
         all_moves: bool,
         max_nodes: int,
         max_time: float,
-        part: int = 0,
-        parts: int = 1,
-        stop: _StopFlag | None = None,
+        share: _RootShare | None = None,
+        from_back: bool = False,
     ) -> tuple[int, list[int], list[Move], int]: ...

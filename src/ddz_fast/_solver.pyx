@@ -26,8 +26,8 @@ the rest of the hand needs (min_plays).
 Only this module's own buffers are touched inside the search, which runs
 without the GIL; an _Engine is used by one search at a time (its lock).
 """
-from libc.stdlib cimport calloc, realloc, free
-from libc.string cimport memcpy, memset
+from libc.stdlib cimport calloc, malloc, realloc, free
+from libc.string cimport memcmp, memcpy, memset
 
 import threading
 
@@ -38,7 +38,7 @@ from ._kernels cimport (
 )
 from ._fast cimport rules_c
 
-__all__ = ["_Engine", "_StopFlag", "MAX_SEATS"]
+__all__ = ["_Engine", "_RootShare", "MAX_SEATS"]
 
 MAX_SEATS = 4
 
@@ -64,6 +64,12 @@ cdef extern from *:
     static int ddz_load(volatile int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static void ddz_store(volatile int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     #endif
+    /* 1 when this call set *p from 0 to 1 (it claimed it), 0 when it was set */
+    #if defined(_WIN32)
+    static int ddz_claim(volatile long* p) { return InterlockedExchange(p, 1) == 0; }
+    #else
+    static int ddz_claim(volatile long* p) { return __atomic_exchange_n(p, 1, __ATOMIC_ACQ_REL) == 0; }
+    #endif
     /* the lowest bit set in x != 0 */
     #if defined(__GNUC__)
     static int ddz_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
@@ -78,26 +84,21 @@ cdef extern from *:
     static int ddz_nib_count(unsigned long long x) {
         return (int)((x * 0x1111111111111111ULL) >> 60);
     }
-    static void ddz_prefetch(const void* p) {
-    #if defined(__GNUC__)
-        __builtin_prefetch(p);
-        __builtin_prefetch((const char*)p + 64);
-    #endif
-    }
     """
     double ddz_now() noexcept nogil
-    void ddz_prefetch(const void* p) noexcept nogil
     int ddz_nib_count(unsigned long long x) noexcept nogil
     int ddz_ctz64(unsigned long long x) noexcept nogil
     int ddz_load(volatile int* p) noexcept nogil
     void ddz_store(volatile int* p, int v) noexcept nogil
+    int ddz_claim(volatile long* p) noexcept nogil
 
 
 cdef enum:
     NSEATS = 4
     BUCKET = 4                  # entries per table bucket
     FIRST_BUCKETS = 512         # a table starts this small and doubles when 3/4 full
-    CHECK_EVERY = 4095          # nodes between clock / stop-flag checks (mask)
+    CHECK_EVERY = 255           # nodes between clock / stop-flag checks (mask; a
+                                # thread stops within ~0.1 ms of the answer)
     # why a search stopped early (Ctx.aborted)
     AB_NONE = 0
     AB_NODES = 1
@@ -143,7 +144,7 @@ cdef struct Ctx:
     int side[4]                 # side of each seat (0 or 1)
     const RulesC* r
     unsigned int ban            # bit k set: moves of kind k are not allowed
-    unsigned char hand[4][15]   # the hands, changed in place while searching
+    unsigned char hand[4][16]   # the hands, changed in place while searching (byte 15: 0)
     int total[4]                # cards in each hand
     # transposition table: nbuckets * BUCKET entries of W words
     unsigned long long* tt
@@ -196,13 +197,42 @@ cdef extern from *:
         return (x | (x >> 16)) & 0x00000000FFFFFFFFULL;
     }
     static unsigned long long ddz_pack15(const unsigned char* h) {
-        unsigned long long lo, hi = 0;
+        /* (bytes 8..14 by one load of 7..14: a 7-byte copy is two stores
+           that a word load cannot forward from, a stall on every call) */
+        unsigned long long lo, hi;
         memcpy(&lo, h, 8);
-        memcpy(&hi, h + 8, 7);
-        return ddz_nibbles8(lo) | (ddz_nibbles8(hi) << 32);
+        memcpy(&hi, h + 7, 8);
+        return ddz_nibbles8(lo) | (ddz_nibbles8(hi >> 8) << 32);
+    }
+    /* dst = h - row over the 15 counts, a word at a time (dst and h are
+       16-byte hands, byte 15 zero; row is a 16-byte row, byte 15 its kind;
+       no borrows: every count of row is <= h's) */
+    static void ddz_sub_row(unsigned char* dst, const unsigned char* h, const unsigned char* row) {
+        unsigned long long a, b, x, y;
+        memcpy(&a, h, 8);
+        memcpy(&b, h + 8, 8);
+        memcpy(&x, row, 8);
+        memcpy(&y, row + 8, 8);
+        a -= x;
+        b -= y & 0x00FFFFFFFFFFFFFFULL;
+        memcpy(dst, &a, 8);
+        memcpy(dst + 8, &b, 8);
+    }
+    static void ddz_add_row(unsigned char* h, const unsigned char* row) {
+        unsigned long long a, b, x, y;
+        memcpy(&a, h, 8);
+        memcpy(&b, h + 8, 8);
+        memcpy(&x, row, 8);
+        memcpy(&y, row + 8, 8);
+        a += x;
+        b += y & 0x00FFFFFFFFFFFFFFULL;
+        memcpy(h, &a, 8);
+        memcpy(h + 8, &b, 8);
     }
     """
     unsigned long long ddz_pack15(const unsigned char* h) noexcept nogil
+    void sub_row "ddz_sub_row"(unsigned char* dst, const unsigned char* h, const unsigned char* row) noexcept nogil
+    void add_row "ddz_add_row"(unsigned char* h, const unsigned char* row) noexcept nogil
 
 
 cdef inline unsigned long long pack_hand(const unsigned char* h) noexcept nogil:
@@ -234,6 +264,12 @@ cdef inline unsigned long long nib_ge2(unsigned long long x) noexcept nogil:
 
 cdef inline unsigned long long nib_ge3(unsigned long long x) noexcept nogil:
     return ((x >> 2) | (x >> 3) | (x & (x >> 1))) & NIB
+
+
+cdef inline int nib_sum(unsigned long long x) noexcept nogil:
+    # the sum of the 16 nibbles of x (cards of a packed hand)
+    x = (x & <unsigned long long>0x0F0F0F0F0F0F0F0F) + ((x >> 4) & <unsigned long long>0x0F0F0F0F0F0F0F0F)
+    return <int>((x * <unsigned long long>0x0101010101010101) >> 56)
 
 
 cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned long long* key) noexcept nogil:
@@ -352,17 +388,27 @@ cdef inline int log2_work(long long n) noexcept nogil:
     return b
 
 
+cdef unsigned long long _HASH_MUL[4]
+_HASH_MUL[0] = 0xBF58476D1CE4E5B9
+_HASH_MUL[1] = 0x94D049BB133111EB
+_HASH_MUL[2] = 0xD6E8FEB86659FD93
+_HASH_MUL[3] = 0xC2B2AE3D27D4EB4F
+
+
 cdef inline unsigned long long tt_hash(Ctx* c, const unsigned long long* key) noexcept nogil:
     # (an entry begins with its key, so this hashes stored entries too)
-    cdef unsigned long long h = key[c.n] & KEY_MASK
+    # (the words multiplied by distinct odd constants, independently, and
+    # one finaliser: a chain of one mix per word was ~3% of the solver)
+    cdef unsigned long long h = (key[c.n] & KEY_MASK) * <unsigned long long>0x9E3779B97F4A7C15
     cdef int i
     for i in range(c.n):
-        h = mix(h ^ key[i])
-    return h
+        h ^= key[i] * _HASH_MUL[i]
+    return mix(h)
 
 
-cdef inline unsigned long long* tt_bucket(Ctx* c, const unsigned long long* key) noexcept nogil:
-    return c.tt + (tt_hash(c, key) & (c.nbuckets - 1)) * (BUCKET * c.W)
+cdef inline unsigned long long* tt_bucket(Ctx* c, unsigned long long h) noexcept nogil:
+    # the bucket of hash h (tt_hash) in the table as it is now
+    return c.tt + (h & (c.nbuckets - 1)) * (BUCKET * c.W)
 
 
 cdef void tt_grow(Ctx* c) noexcept nogil:
@@ -410,14 +456,16 @@ cdef int tt_probe(Ctx* c, const unsigned long long* key, unsigned long long* e) 
     return -1
 
 
-cdef void tt_store(Ctx* c, const unsigned long long* key, int value, long long work) noexcept nogil:
+cdef void tt_store(Ctx* c, const unsigned long long* key, unsigned long long h, int value,
+                   long long work) noexcept nogil:
+    # (h: tt_hash(c, key), computed once for the probe and the store)
     cdef unsigned long long* e
     cdef unsigned long long* victim
     cdef unsigned long long prio, best = <unsigned long long>-1
     cdef int _i
     if c.tt == NULL:
         return
-    e = tt_bucket(c, key)       # (again: the table may have grown since the probe)
+    e = tt_bucket(c, h)         # (again: the table may have grown since the probe)
     victim = e
     for _i in range(BUCKET):
         if not (e[c.n] & OCCUPIED):
@@ -522,12 +570,11 @@ cdef int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw, int to
     cdef Out* o
     cdef Py_ssize_t i
     cdef const unsigned char* row
-    cdef unsigned char rest[15]
-    cdef int low = 0, best = 99, v, t, n, ranks = 0
+    cdef unsigned char rest[16]
+    cdef unsigned long long rw
+    cdef int low = 0, best = 99, v, n
     if total == 0:
         return 0
-    for t in range(15):
-        ranks += h[t] != 0
     if c.mp_cap:
         j = <size_t>(mix(hw + 1) & (c.mp_cap - 1))
         while c.mp_keys[j]:
@@ -535,23 +582,22 @@ cdef int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw, int to
                 return c.mp_vals[j]
             j = (j + 1) & (c.mp_cap - 1)
     if depth >= c.mp_depth or (c.mp_n * 2 >= c.mp_cap and (c.mp_cap >= MP_MAX or not mp_grow(c))):
-        return ranks
+        return ddz_nib_count(nib_ge1(hw))       # (the ranks held)
     o = _leads_at(c, h, depth, &low)
     if o == NULL:
-        return ranks
+        return ddz_nib_count(nib_ge1(hw))
     for i in range(o.n):
         row = o.data + i * ROW
         if not _holds_low(c, row, low):
             continue
-        n = 0
-        for t in range(15):
-            rest[t] = h[t] - row[t]
-            n += row[t]
+        rw = pack_hand(row)
+        n = nib_sum(rw)
         if n == total:
             best = 1
             break
         if best > 2:
-            v = 1 + min_plays(c, rest, hw - pack_hand(row), total - n, depth + 1)
+            sub_row(rest, h, row)
+            v = 1 + min_plays(c, rest, hw - rw, total - n, depth + 1)
             if v < best:
                 best = v
     # (the memo may have grown meanwhile: find the slot again)
@@ -594,15 +640,14 @@ cdef inline int move_score(Ctx* c, int p, const unsigned char* row, unsigned lon
     # a control kept is worth more), then the lower ranks (rid of the small
     # cards, keep the big ones); PASS last; ties go to the moves that cut off
     # most often before (history heuristic, capped below the other terms).
-    cdef unsigned char rest[15]
-    cdef int t, plays, hist
+    cdef unsigned char rest[16]
+    cdef int plays, hist
     if mi.kind == K_PASS:
         return -100000000
     hist = c.history[c.side[p]][row_hash(row)]
     if hist > 1023:
         hist = 1023
-    for t in range(15):
-        rest[t] = c.hand[p][t] - row[t]
+    sub_row(rest, c.hand[p], row)
     plays = min_plays(c, rest, c.hw[p] - packed, c.total[p] - mi.ncards, 0)
     if mi.kind == K_BOMB or mi.kind == K_ROCKET:
         plays += 1
@@ -623,18 +668,14 @@ cdef inline void order_insert(Ply* pl, Py_ssize_t m, int sc, int idx) noexcept n
 
 cdef inline void play(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
                       int ncards) noexcept nogil:
-    cdef int t
-    for t in range(15):
-        c.hand[p][t] -= row[t]
+    sub_row(c.hand[p], c.hand[p], row)
     c.hw[p] -= packed               # (no borrows: every count of row <= the hand's)
     c.total[p] -= ncards
 
 
 cdef inline void unplay(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
                         int ncards) noexcept nogil:
-    cdef int t
-    for t in range(15):
-        c.hand[p][t] += row[t]
+    add_row(c.hand[p], row)
     c.hw[p] += packed
     c.total[p] += ncards
 
@@ -730,9 +771,9 @@ cdef bint clears_leading_search(Ctx* c, int p, const unsigned char* h, int total
     cdef Out* o
     cdef Py_ssize_t i
     cdef const unsigned char* row
-    cdef unsigned char rest[15]
+    cdef unsigned char rest[16]
     cdef MoveInfo mi
-    cdef int low = 0, t, ub
+    cdef int low = 0, ub
     if total == 0:
         return True
     if depth >= c.mp_depth:
@@ -752,8 +793,7 @@ cdef bint clears_leading_search(Ctx* c, int p, const unsigned char* h, int total
         ub = unbeatable(c, p, &mi)
         if not ub and beatable == 0:
             continue
-        for t in range(15):
-            rest[t] = h[t] - row[t]
+        sub_row(rest, h, row)
         if clears_leading(c, p, rest, total - mi.ncards, beatable - (0 if ub else 1), depth + 1):
             return True
     return False
@@ -763,14 +803,14 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     """1 when the side of seat p (to move) wins with best play, 0 when it
     loses, -1 when the search stopped (a limit, or another thread)."""
     cdef unsigned long long key[5]
-    cdef unsigned long long* bucket
+    cdef unsigned long long h = 0
     cdef Ply* pl
     cdef Py_ssize_t i, m, nmoves
     cdef int v, child, nxt, result = 0, idx, t
     cdef long long before
     cdef const unsigned char* row
     cdef MoveInfo mi
-    cdef unsigned char rest_h[15]
+    cdef unsigned char rest_h[16]
 
     c.nodes += 1
     if (c.nodes & CHECK_EVERY) == 0:
@@ -787,10 +827,13 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
         return -1
 
     rank_key(c, last, p, last_by, key)
-    bucket = NULL
     if c.tt != NULL:
-        bucket = tt_bucket(c, key)
-        ddz_prefetch(bucket)        # (read after the moves are generated)
+        # (a position stored is never one where a move plays the whole hand;
+        # probed before the moves are generated: a hit needs none)
+        h = tt_hash(c, key)
+        v = tt_probe(c, key, tt_bucket(c, h))
+        if v >= 0:
+            return v
 
     pl = &c.plies[depth]
     pl.out.n = 0
@@ -798,11 +841,6 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     if pl.out.oom or not ply_reserve(pl, pl.out.n):
         c.aborted = AB_MEMORY
         return -1
-
-    # (a position stored is never one where a move plays the whole hand)
-    v = tt_probe(c, key, bucket)
-    if v >= 0:
-        return v
     # A move that plays the whole hand wins at once (not worth a table
     # entry).  The allowed moves go to the front of the buffers.
     m = 0
@@ -823,16 +861,15 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     # a hand.
     if last == NULL:
         if clears_leading(c, p, c.hand[p], c.total[p], 1, 0):
-            tt_store(c, key, 1, 1)
+            tt_store(c, key, h, 1, 1)
             return 1
     else:
         for i in range(nmoves):
             if pl.info[i].kind != K_PASS and unbeatable(c, p, &pl.info[i]):
                 row = pl.out.data + pl.slot[i] * ROW
-                for t in range(15):
-                    rest_h[t] = c.hand[p][t] - row[t]
+                sub_row(rest_h, c.hand[p], row)
                 if clears_leading(c, p, rest_h, c.total[p] - pl.info[i].ncards, 1, 0):
-                    tt_store(c, key, 1, 1)
+                    tt_store(c, key, h, 1, 1)
                     return 1
     # Sort: order[] becomes indices into info / packed, best first (PASS
     # and one play need no scores: the play goes first).
@@ -879,21 +916,61 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
             if c.history[c.side[p]][t] < 1000000:
                 c.history[c.side[p]][t] += 1
             break
-    tt_store(c, key, result, c.nodes - before)
+    tt_store(c, key, h, result, c.nodes - before)
     return result
 
 
-cdef class _StopFlag:
-    """A flag shared by the threads solving one root: set when the answer is known."""
+cdef class _RootShare:
+    """The root of one position as the threads solving it share it: the
+    order of its moves (set by the first run given it, which searches
+    nothing), which moves a thread has taken, and a flag set when the answer
+    is known."""
     cdef int* flag
+    cdef unsigned char* rows     # the root moves in search order, ROW bytes each
+    cdef long* claimed           # claimed[k]: some thread took move k
+    cdef Py_ssize_t nroot        # -1: no order yet
 
     def __cinit__(self):
         self.flag = <int*>calloc(1, sizeof(int))
         if self.flag == NULL:
             raise MemoryError()
+        self.rows = NULL
+        self.claimed = NULL
+        self.nroot = -1
 
     def __dealloc__(self):
         free(self.flag)
+        free(self.rows)
+        free(self.claimed)
+
+    cdef int _set_order(self, const Ply* pl, Py_ssize_t nroot) except -1:
+        cdef Py_ssize_t k
+        self.rows = <unsigned char*>malloc(max(nroot, 1) * ROW)
+        self.claimed = <long*>calloc(max(nroot, 1), sizeof(long))
+        if self.rows == NULL or self.claimed == NULL:
+            raise MemoryError()
+        for k in range(nroot):
+            memcpy(self.rows + k * ROW, pl.out.data + pl.order[k] * ROW, ROW)
+        self.nroot = nroot
+        return 0
+
+    cdef int _take_order(self, Ply* pl, Py_ssize_t nroot, unsigned int ban) except -1:
+        # pl.order[k] := the generated row equal to the shared order's move k
+        # (which must be the allowed moves generated, each once)
+        cdef Py_ssize_t k, i
+        cdef const unsigned char* row
+        if self.nroot != nroot:
+            raise ValueError("the shared root order is not this position's")
+        for k in range(nroot):
+            pl.order[k] = -1
+            for i in range(pl.out.n):
+                row = pl.out.data + i * ROW
+                if not (ban >> row[KIND_BYTE]) & 1 and memcmp(row, self.rows + k * ROW, ROW) == 0:
+                    pl.order[k] = <int>i
+                    break
+            if pl.order[k] < 0:
+                raise ValueError("the shared root order is not this position's")
+        return 0
 
 
 cdef class _Engine:
@@ -1023,12 +1100,16 @@ cdef class _Engine:
 
     def run(self, bytes hands, tuple sides, rules, unsigned int ban, int to_move,
             bytes last_row, int last_by, bint all_moves, long long max_nodes,
-            double max_time, int part=0, int parts=1, _StopFlag stop=None):
+            double max_time, _RootShare share=None, bint from_back=False):
         """Solve one position (arguments validated by ddz_fast.solver).
 
         Returns (aborted, results, moves, nodes): the root moves in search
         order with their values (1 win / 0 loss / -1 unknown) for the side
-        of ``to_move``; only the moves ``i % parts == part`` are searched.
+        of ``to_move``.  With ``share`` (threads solving one position): the
+        first run given it only sets the shared order of the root moves;
+        later ones search the moves no other thread has taken, from the
+        front of the order or (``from_back``) from its back, and stop when
+        one of them has the answer.
         """
         cdef int n = len(sides)
         cdef int i, j, total_cards = 0, child, st
@@ -1038,11 +1119,11 @@ cdef class _Engine:
         cdef const MoveInfo* lastp = NULL
         cdef unsigned char lrow[16]
         cdef Ply* pl
-        cdef Py_ssize_t k, nroot
+        cdef Py_ssize_t k, step, nroot = 0
         cdef const unsigned char* row
         cdef list results = []
         cdef list moves = []
-        cdef int found = 0
+        cdef int found = 0, set_only = 0
         # (ddz_fast.solver checks everything first; these keep the kernels'
         # invariants whatever a direct caller passes)
         if not 2 <= n <= NSEATS or len(hands) != 15 * n:
@@ -1053,8 +1134,8 @@ cdef class _Engine:
             for j in range(15):
                 if hands[15 * i + j] > (rc.max_joker if j >= 13 else rc.max_count):
                     raise ValueError(f"seat {i} holds more cards of rank slot {j} than the deck")
-        if not 0 <= to_move < n or not -1 <= last_by < n or parts < 1 or not 0 <= part < parts:
-            raise ValueError("to_move, last_by or part out of range")
+        if not 0 <= to_move < n or not -1 <= last_by < n:
+            raise ValueError("to_move or last_by out of range")
         if last_row is not None and len(last_row) != 16:
             raise ValueError("last_row must be 16 bytes")
         if not self.lock.acquire(False):
@@ -1079,6 +1160,7 @@ cdef class _Engine:
                 for j in range(15):
                     self.c.hand[i][j] = hands[15 * i + j]
                     self.c.total[i] += hands[15 * i + j]
+                self.c.hand[i][15] = 0
                 self.c.hw[i] = pack_hand(self.c.hand[i])
                 total_cards += self.c.total[i]
             if last_row is not None:
@@ -1094,7 +1176,7 @@ cdef class _Engine:
             self.c.max_nodes = max_nodes
             self.c.deadline = ddz_now() + max_time if max_time > 0 else 0.0
             self.c.aborted = AB_NONE
-            self.c.stop = stop.flag if stop is not None else NULL
+            self.c.stop = share.flag if share is not None else NULL
 
             # The root: every move, in the search order, each searched in turn.
             pl = &self.c.plies[0]
@@ -1116,20 +1198,33 @@ cdef class _Engine:
                         nroot += 1
             if self.c.aborted:
                 return self.c.aborted, [], [], self.c.nodes
+            if share is not None:
+                # (the threads must agree on the order: results are by index)
+                if share.nroot < 0:
+                    share._set_order(pl, nroot)
+                    set_only = 1
+                else:
+                    share._take_order(pl, nroot, ban)
             for k in range(nroot):
                 row = pl.out.data + pl.order[k] * ROW
                 row_info(row, &mi)
                 moves.append(make_move(mi.kind, row, mi.rank, mi.length))
-                if k % parts != part or (found and not all_moves) or self.c.aborted:
-                    results.append(-1)
+                results.append(-1)
+            for step in range(0 if set_only else nroot):
+                k = nroot - 1 - step if from_back else step
+                if (found and not all_moves) or self.c.aborted:
+                    break
+                if share is not None and (ddz_load(share.flag) or not ddz_claim(&share.claimed[k])):
                     continue
+                row = pl.out.data + pl.order[k] * ROW
+                row_info(row, &mi)
                 with nogil:
                     child = self._root_child(to_move, row, &mi, lastp, last_by)
-                results.append(child)
+                results[k] = child
                 if child == 1:
                     found = 1
-                    if stop is not None and not all_moves:
-                        ddz_store(stop.flag, 1)
+                    if share is not None and not all_moves:
+                        ddz_store(share.flag, 1)
             self.last_nodes = self.c.nodes
             return self.c.aborted, results, moves, self.c.nodes
         finally:

@@ -25,7 +25,7 @@ import numpy as np
 
 from ._api import classify
 from ._move import Move
-from ._solver import _Engine, _StopFlag
+from ._solver import _Engine, _RootShare
 from ._parallel import run_parts
 from .cards import CardsLike, check_counts, to_counts
 from .kinds import Kind
@@ -249,16 +249,21 @@ class Solver:
                 a.hands, a.sides, a.rules, a.ban, a.to_move, a.last_row, a.last_by,
                 all_moves, max_nodes, max_time)
         else:
-            # Root splitting: thread i searches root moves i, i + threads, ...
-            # each with its own table (the size split between them).
+            # Root splitting: the threads take the root moves one at a time,
+            # the even ones from the front of the search order, the odd ones
+            # from its back (when the ordering puts a winning move late, a
+            # thread reaches it early), each with its own table (the size
+            # split between them); one order for all, set before they start.
             engines = [engine] + [
                 _Engine(engine.table_bytes // threads) for _ in range(threads - 1)]
-            stop = _StopFlag()
+            share = _RootShare()
+            engine.run(a.hands, a.sides, a.rules, a.ban, a.to_move, a.last_row, a.last_by,
+                       all_moves, max_nodes, max_time, share)
             outs: List[Tuple[int, List[int], List[Move], int]] = [(0, [], [], 0)] * threads
 
             def part(i: int) -> None:
                 outs[i] = engines[i].run(a.hands, a.sides, a.rules, a.ban, a.to_move, a.last_row,
-                                         a.last_by, all_moves, max_nodes, max_time, i, threads, stop)
+                                         a.last_by, all_moves, max_nodes, max_time, share, i % 2 == 1)
 
             run_parts([functools.partial(part, i) for i in range(threads)])
             moves = outs[0][2]
