@@ -97,8 +97,9 @@ cdef enum:
     NSEATS = 4
     BUCKET = 4                  # entries per table bucket
     FIRST_BUCKETS = 512         # a table starts this small and doubles when 3/4 full
-    CHECK_EVERY = 255           # nodes between clock / stop-flag checks (mask; a
-                                # thread stops within ~0.1 ms of the answer)
+    # nodes between clock / stop-flag checks (a mask: a thread stops within
+    # ~0.1 ms of the answer)
+    CHECK_EVERY = 255
     # why a search stopped early (Ctx.aborted)
     AB_NONE = 0
     AB_NODES = 1
