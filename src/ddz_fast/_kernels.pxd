@@ -44,8 +44,10 @@ cdef extern from *:
     #if defined(_MSC_VER)
     #include <intrin.h>
     static __inline int ddz_ctz(unsigned int x) { unsigned long i; _BitScanForward(&i, x); return (int)i; }
+    static __inline int ddz_top_bit(unsigned int x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
     #else
     static inline int ddz_ctz(unsigned int x) { return __builtin_ctz(x); }
+    static inline int ddz_top_bit(unsigned int x) { return 31 - __builtin_clz(x); }
     #endif
     /* Ranks holding >= t cards of the counts in two words, with SSE2 (part
        of every x86-64): one byte compare and one movemask. */
@@ -63,7 +65,8 @@ cdef extern from *:
     }
     #endif
     """
-    int ctz "ddz_ctz"(unsigned int x) noexcept nogil
+    int ctz "ddz_ctz"(unsigned int x) noexcept nogil           # x != 0
+    int top_bit "ddz_top_bit"(unsigned int x) noexcept nogil   # x != 0
     bint HAVE_SSE2 "DDZ_HAVE_SSE2"
     unsigned int _ge_mask_sse2 "ddz_ge_mask_sse2"(unsigned long long lo, unsigned long long hi, int t) noexcept nogil
 
@@ -86,6 +89,12 @@ cdef inline void _hand_words(const unsigned char* h, u64* lo, u64* hi) noexcept 
     memcpy(lo, h, 8)
     memcpy(hi, h + 7, 8)      # bytes 7..14 (a hand has 15 bytes, no 16th)
     hi[0] >>= 8
+
+
+cdef inline int _word_cards(u64 lo, u64 hi) noexcept nogil:
+    # the sum of the counts in two words (any counts of a hand or row: the
+    # total stays below 256, so the byte sums carry nowhere)
+    return <int>((lo * 0x0101010101010101ULL) >> 56) + <int>((hi * 0x0101010101010101ULL) >> 56)
 
 
 cdef inline unsigned int _ge_mask(u64 lo, u64 hi, int t) noexcept nogil:

@@ -105,12 +105,8 @@ cdef bint out_init_batch(Out* o, Py_ssize_t cap, Py_ssize_t expect) noexcept nog
     q = ddz_take_rows(<size_t>cap * ROW, <size_t>(expect if expect > cap else cap) * 4 * ROW, &got)
     if q == NULL:
         return out_init(o, cap, False)
-    o.n = 0
-    o.oom = False
-    o.borrowed = False
-    o.count_only = False
-    o.data = <unsigned char*>q
-    o.cap = <Py_ssize_t>(got // ROW)
+    out_init_on(o, <unsigned char*>q, <Py_ssize_t>(got // ROW))
+    o.borrowed = False                # (ours: grown by realloc, freed by out_free)
     return True
 
 
@@ -215,7 +211,7 @@ cdef inline void hand_masks(const unsigned char* h, int max_count, Hand* k) noex
             k.m[t] = 0
     k.m[MAX_T + 1] = 0
     # the sum of the bytes (each word's sum is below 256)
-    k.total = <int>((lo * 0x0101010101010101ULL) >> 56) + <int>((hi * 0x0101010101010101ULL) >> 56)
+    k.total = _word_cards(lo, hi)
 
 
 cdef inline unsigned int _from(int rmin) noexcept nogil:
@@ -1200,38 +1196,16 @@ cdef int _top_trio_window(const unsigned char* c, int L) noexcept nogil:
     return -1
 
 
-cdef extern from *:
-    """
-    #include <string.h>
-    /* the cards of a row (its 15 counts) and its highest rank with a card
-       (-1: none), a word at a time (little-endian, as checked above) */
-    static void ddz_row_sum_top(const unsigned char* row, int* n, int* top) {
-        unsigned long long lo, hi, w;
-        int b = 0;
-        memcpy(&lo, row, 8);
-        /* (bytes 8..14 by one load of 7..14: a 7-byte copy is two stores a
-           word load cannot forward from, a stall on every call) */
-        memcpy(&hi, row + 7, 8);
-        hi >>= 8;
-        *n = (int)((lo * 0x0101010101010101ULL) >> 56) + (int)((hi * 0x0101010101010101ULL) >> 56);
-        w = hi ? hi : lo;
-        if (!w) { *top = -1; return; }
-    #if defined(__GNUC__)
-        b = 63 - __builtin_clzll(w);
-    #else
-        while (w >> (b + 1)) b++;
-    #endif
-        *top = b / 8 + (hi ? 8 : 0);
-    }
-    """
-    void ddz_row_sum_top(const unsigned char* row, int* n, int* top) noexcept nogil
-
-
 cdef void row_info(const unsigned char* row, MoveInfo* mi) noexcept nogil:
     """Rank, length and size of a row that holds a legal move of its kind."""
     cdef int kind = row[KIND_BYTE]
     cdef int n, x, top
-    ddz_row_sum_top(row, &n, &top)
+    cdef u64 lo, hi
+    cdef unsigned int held
+    _hand_words(row, &lo, &hi)        # (word loads: no store-forwarding stall)
+    n = _word_cards(lo, hi)
+    held = _ge_mask(lo, hi, 1)
+    top = top_bit(held) if held else -1
     mi.kind = kind
     mi.ncards = n
     mi.length = 1

@@ -37,7 +37,7 @@ from libc.string cimport memcpy, memset
 import numpy as np
 
 from ._kernels cimport (
-    u64, ctz, _ge_mask, _windows, CHAIN_RANKS, ROW, KIND_BYTE, N_KINDS,
+    u64, ctz, top_bit, _ge_mask, _windows, CHAIN_RANKS, ROW, KIND_BYTE, N_KINDS,
     K_PASS, K_SOLO, K_TRIO, K_TRIO_SOLO, K_TRIO_PAIR, K_CHAIN,
     K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_SOLO, K_FOUR_TWO_PAIR,
     K_BOMB, K_ROCKET,
@@ -55,12 +55,6 @@ __all__ = ["MoveRanks"]
 
 cdef extern from *:
     """
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static __inline int ddz_top_bit(unsigned int x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
-    #else
-    static inline int ddz_top_bit(unsigned int x) { return 31 - __builtin_clz(x); }
-    #endif
     /* bits set in a 16-bit mask, without the popcnt instruction (not
        baseline x86-64: __builtin_popcount would be a library call) */
     static inline int ddz_bits(unsigned int x) {
@@ -70,7 +64,6 @@ cdef extern from *:
         return (int)((x + (x >> 8)) & 0x1Fu);
     }
     """
-    int top_bit "ddz_top_bit"(unsigned int x) noexcept nogil   # x != 0
     int bits "ddz_bits"(unsigned int x) noexcept nogil      # x < 2**16
 
 cdef enum:
