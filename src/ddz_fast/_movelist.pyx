@@ -287,12 +287,11 @@ cdef MoveList movelist_from_out(Out* o, int cid):
         if o.n <= INLINE_ROWS:
             ml.data = ml.inline_rows
             ml.owns = False
-            memcpy(ml.data, o.data, o.n * ROW)
         else:
             ml.data = <unsigned char*>malloc(o.n * ROW)
             if ml.data == NULL:
                 raise MemoryError("out of memory generating moves")
-            memcpy(ml.data, o.data, o.n * ROW)
+        memcpy(ml.data, o.data, o.n * ROW)
     else:
         ml.data = o.data
     ml.n = o.n
