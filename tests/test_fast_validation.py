@@ -674,3 +674,29 @@ def test_thread_counts_beyond_the_bound_are_refused_and_large_ones_capped():
     for call in (fast.legal_moves_batch, fast.count_moves):
         with pytest.raises(ValueError, match="threads 1000000 is out of range"):
             call(GOOD, threads=10 ** 6)
+
+
+@pytest.mark.parametrize("rules", ["standard", "four"])
+def test_every_count_in_every_slot_is_accepted_exactly_up_to_the_deck(rules):
+    """The compiled deck check (one word test over the 15 counts) accepts a
+    count of 0..255 in any slot exactly when the deck holds that many, on
+    an empty hand and between neighbours at their limit, in the single and
+    the batch entry points."""
+    r = fast.resolve_rules(rules)
+    limits = [r.max_count] * 13 + [r.max_jokers] * 2
+    for beside in (False, True):
+        for slot in range(15):
+            others = [limits[i] if beside and abs(i - slot) == 1 else 0 for i in range(15)]
+            hands = np.array([others] * 256, dtype=np.uint8)
+            hands[:, slot] = np.arange(256)
+            ok = np.arange(256) <= limits[slot]
+            for v in range(256):
+                if ok[v]:
+                    fast.legal_moves(hands[v], rules=rules)
+                else:
+                    with pytest.raises(ValueError, match="holds at most"):
+                        fast.legal_moves(hands[v], rules=rules)
+            assert len(fast.count_moves(hands[ok], rules=rules)) == ok.sum()
+            for v in np.flatnonzero(~ok)[[0, -1]]:
+                with pytest.raises(ValueError):
+                    fast.count_moves(hands[v:v + 1], rules=rules)

@@ -67,8 +67,11 @@ cdef int _load_hand(object hand, object rules, const RulesC* rc, unsigned char* 
                 and cnp.PyArray_TYPE(arr) == cnp.NPY_UINT8):
             stride = cnp.PyArray_STRIDE(arr, 0)
             p = <char*>cnp.PyArray_DATA(arr)
-            for i in range(15):
-                out[i] = <unsigned char>p[i * stride]
+            if stride == 1:
+                memcpy(out, p, 15)
+            else:
+                for i in range(15):
+                    out[i] = <unsigned char>p[i * stride]
             if within(out, rc):
                 return 0
     elif type(hand) is str:

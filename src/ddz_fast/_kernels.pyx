@@ -759,13 +759,14 @@ cdef void gen_lead(const unsigned char* h, const RulesC* r, Out* o) noexcept nog
         return
     hand_masks(h, r.max_count, &k)
     _lead_ranks(&k, r, o)
-    gen_chain(&k, K_CHAIN, 1, 5, 0, BIG, 0, o)
-    gen_chain(&k, K_PAIR_CHAIN, 2, 3, 0, BIG, 0, o)
-    if k.m[3] & (k.m[3] >> 1) & CHAIN_RANKS:
-        gen_chain(&k, K_AIRPLANE, 3, 2, 0, BIG, 0, o)
-        if r.solo_kickers:
-            gen_airplane_kick(&k, r, K_AIRPLANE_SOLO, 0, BIG, 0, o)
-        gen_airplane_kick(&k, r, K_AIRPLANE_PAIR, 0, BIG, 0, o)
+    if k.total >= 5:          # a chain holds 5 cards at least, the other sequences 6
+        gen_chain(&k, K_CHAIN, 1, 5, 0, BIG, 0, o)
+        gen_chain(&k, K_PAIR_CHAIN, 2, 3, 0, BIG, 0, o)
+        if k.m[3] & (k.m[3] >> 1) & CHAIN_RANKS:
+            gen_chain(&k, K_AIRPLANE, 3, 2, 0, BIG, 0, o)
+            if r.solo_kickers:
+                gen_airplane_kick(&k, r, K_AIRPLANE_SOLO, 0, BIG, 0, o)
+            gen_airplane_kick(&k, r, K_AIRPLANE_PAIR, 0, BIG, 0, o)
     if k.m[4]:
         if r.four_with_kickers:
             gen_four_two(&k, r, K_FOUR_TWO_SOLO, 0, o)

@@ -1,7 +1,7 @@
 # The rules registry: each distinct set of move options gets a small id
 # (0..255), the index of its C struct.  Every compiled module turns Rules into
 # RulesC here, so that it is done in one place.
-from ._kernels cimport RulesC
+from ._kernels cimport RulesC, u64, _hand_words
 
 cdef enum:
     VALID_BITS = 64              # ids below this get a Move._valid_for bit
@@ -25,11 +25,13 @@ cdef object rules_of(int cid)
 
 cdef inline bint within(const unsigned char* h, const RulesC* rc) noexcept nogil:
     # The kernels' invariant: no more cards of a rank than the deck holds.
-    cdef int i
-    for i in range(13):
-        if h[i] > rc.max_count:
-            return False
-    return h[13] <= rc.max_joker and h[14] <= rc.max_joker
+    # On the two words of the 15 counts: a byte b is over its limit L when
+    # b + (127 - L) reaches 128, or b itself does (then any carry into the
+    # next byte only adds to a verdict already reached); limits are <= 8.
+    cdef u64 lo, hi, c = <u64>(127 - rc.max_count), j = <u64>(127 - rc.max_joker)
+    _hand_words(h, &lo, &hi)
+    return (((lo + c * 0x0101010101010101ULL) | lo) & 0x8080808080808080ULL) == 0 and (
+        ((hi + c * 0x0000000101010101ULL + j * 0x0001010000000000ULL) | hi) & 0x0080808080808080ULL) == 0
 
 
 # ValueError naming the first slot over the deck of the registered C rules
