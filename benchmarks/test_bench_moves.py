@@ -58,6 +58,20 @@ def test_response(benchmark, hand_sets, hand_set):
     benchmark(_loop(calls))
 
 
+@pytest.mark.parametrize("hand_set", HAND_SETS)
+@pytest.mark.parametrize("scenario", ["lead", "response"])
+def test_count_one_hand(benchmark, hand_sets, hand_set, scenario):
+    """How many moves each hand has, one count_moves(hand[, last]) call a
+    hand (the closed form, no rows written)."""
+    hs = hand_sets(hand_set).head(N_SINGLE)
+    make = _lead_calls if scenario == "lead" else _response_calls
+    calls = make(hs, ddz_fast.count_moves)
+    assert [f() for f in calls] == [len(f()) for f in make(hs)]
+    benchmark.group = f"count one hand, {scenario}"
+    benchmark.extra_info.update(calls=len(calls), rules=hs.rules)
+    benchmark(_loop(calls))
+
+
 def _classify_inputs(hs, seed):
     """Half legal moves (the lasts), half random 1..8-card subsets of the
     hands (mostly no move at all), as (15,) uint8 arrays."""

@@ -163,6 +163,19 @@ def legal_moves(hand, last=None, *, rules="standard"):
     return movelist_from_out(&o, cid)
 
 
+cdef int _load_position(object hand, object last, object rules, const RulesC* rc,
+                        unsigned char* h, MoveInfo* li) except -1:
+    """The checked input of one hand's call: the hand into h (16 bytes),
+    the last move's info into li; 1 when there is a last move to answer
+    (not None), 0 for a lead."""
+    _load_hand(hand, rules, rc, h)
+    if last is None:
+        return 0
+    _load_move(last, rules, rc, li, "last")
+    _check_together(h, <Move>last, rc, rules)
+    return 1
+
+
 cdef int _generate(object hand, object last, object rules, int cid, Out* o,
                    unsigned char* first) except -1:
     """The moves of legal_moves(hand, last) into `o`, started on `first`
@@ -170,14 +183,9 @@ cdef int _generate(object hand, object last, object rules, int cid, Out* o,
     cdef const RulesC* rc = rules_by_id(cid)
     cdef unsigned char h[16]
     cdef MoveInfo li
-    cdef MoveInfo* lp = NULL
-    _load_hand(hand, rules, rc, h)
-    if last is not None:
-        _load_move(last, rules, rc, &li, "last")
-        _check_together(h, <Move>last, rc, rules)
-        lp = &li
+    cdef bint answer = _load_position(hand, last, rules, rc, h, &li)
     out_init_on(o, first, FIRST_ROWS)
-    gen_moves(h, rc, lp, o)
+    gen_moves(h, rc, &li if answer else NULL, o)
     if o.oom:
         out_free(o)
         raise MemoryError("out of memory generating moves")
@@ -546,10 +554,17 @@ cdef bint _is_one_hand(object hands):
 def count_moves(hands, lasts=None, *, rules="standard", threads=1):
     """How many legal moves each hand has (PASS counted in responses), as an
     (N,) int64 array; for one hand of shape (15,) (or text), an int."""
+    cdef int cid
+    cdef const RulesC* rc
+    cdef unsigned char h[16]
+    cdef MoveInfo li
     if _is_one_hand(hands):
-        one = np.asarray(to_counts(hands, rules=_rules_obj(rules)))[None, :]
-        per_hand, _, _ = _run_batch(one, None if lasts is None else [lasts], rules, threads, True)
-        return int(per_hand[0])
+        cid = rules_id(rules)
+        rc = rules_by_id(cid)
+        as_threads(threads)    # (checked as for a batch, though one hand runs here)
+        if _load_position(hands, lasts, rules, rc, h, &li):
+            return count_moves_c(h, rc, &li)
+        return count_moves_c(h, rc, NULL)
     per_hand, _, _ = _run_batch(hands, lasts, rules, threads, True)
     return per_hand
 
