@@ -303,7 +303,10 @@ cdef void _rank_generated(MoveRanks self, const uint8_t* rows, Py_ssize_t m, int
             while k < m and rows[ROW * k + KIND_BYTE] == kind:
                 _words(rows + ROW * k, &lo, &hi)
                 m1 = _ge_mask(lo, hi, 1)
-                ids[k] = table[bits(m1) * 16 + ctz(m1)]
+                x = ctz(m1)
+                # (a generated row of these kinds holds one run of ranks: its
+                # length is its top rank's distance from its lowest, plus one)
+                ids[k] = table[(top_bit(m1) - x + 1) * 16 + x]
                 k += 1
         elif kind == K_TRIO_SOLO or kind == K_TRIO_PAIR:
             table = &self.head[kind - K_TRIO_SOLO][0][0]
