@@ -28,13 +28,8 @@ def connect(address: str) -> Any:
         raise ImportError("--ray needs Ray: pip install 'ddz-fast[ray]'") from None
     if not ray.is_initialized():
         # quiet: our progress bar and results are the output
-        opts = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
-        if address == "auto":
-            ray.init(**opts)
-        elif address == "local":
-            ray.init(address="local", **opts)
-        else:
-            ray.init(address=address, **opts)
+        ray.init(address=None if address == "auto" else address,
+                 include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
     return ray
 
 
