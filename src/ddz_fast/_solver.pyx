@@ -28,6 +28,9 @@ without the GIL; an _Engine is used by one search at a time (its lock).
 """
 from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memcmp, memcpy, memset
+from cpython.pythread cimport (
+    PyThread_type_lock, PyThread_allocate_lock, PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK,
+)
 
 import threading
 
@@ -149,6 +152,7 @@ cdef struct Ctx:
     int total[4]                # cards in each hand
     # transposition table: nbuckets * BUCKET entries of W words
     unsigned long long* tt
+    size_t tt_cap               # bytes of the block tt points into (>= the table now)
     size_t nbuckets             # buckets now (a power of two) ...
     size_t max_nbuckets         # ... doubled up to this (the size limit)
     size_t nstored              # occupied entries
@@ -185,6 +189,7 @@ cdef struct Ctx:
     # other side's hands in their seats' words, then p + 1 | budget << 4 |
     # value << 8), direct-mapped, replaced on a clash
     unsigned long long* cl_memo
+    size_t cl_cap               # bytes of cl_memo's block
 
 
 cdef extern from *:
@@ -412,19 +417,82 @@ cdef inline unsigned long long* tt_bucket(Ctx* c, unsigned long long h) noexcept
     return c.tt + (h & (c.nbuckets - 1)) * (BUCKET * c.W)
 
 
+# Blocks freed by engines, kept for the next ones (solve() makes a fresh
+# engine per call): a block of a few hundred KiB that goes back to the
+# system costs a page fault per 4 KiB page when the next table or memo
+# touches it again (~8% of a 4 ms solve).  The contents are not reused:
+# pool_take zeroes what it hands out.  Blocks over POOL_MAX_BYTES are freed.
+cdef enum:
+    POOL_SLOTS = 4
+
+cdef size_t POOL_MAX_BYTES = 64 << 20
+cdef void* _pool_ptr[POOL_SLOTS]
+cdef size_t _pool_cap[POOL_SLOTS]
+cdef PyThread_type_lock _pool_lock = PyThread_allocate_lock()
+if _pool_lock == NULL:
+    raise MemoryError()
+
+
+cdef void* pool_take(size_t size, bint largest, size_t* cap) noexcept nogil:
+    """A zeroed block of at least size bytes (its capacity in cap): a kept
+    one (the largest, or the smallest that fits) or a new one; NULL when
+    out of memory."""
+    cdef int i, k = -1
+    cdef void* x = NULL
+    PyThread_acquire_lock(_pool_lock, WAIT_LOCK)
+    for i in range(POOL_SLOTS):
+        if _pool_ptr[i] != NULL and _pool_cap[i] >= size and (
+                k < 0 or (_pool_cap[i] > _pool_cap[k]) == largest):
+            k = i
+    if k >= 0:
+        x = _pool_ptr[k]
+        cap[0] = _pool_cap[k]
+        _pool_ptr[k] = NULL
+    PyThread_release_lock(_pool_lock)
+    if x != NULL:
+        memset(x, 0, size)
+        return x
+    cap[0] = size
+    return calloc(size, 1)
+
+
+cdef void pool_give(void* x, size_t cap) noexcept nogil:
+    # Keep block x (cap bytes) for pool_take, in place of a smaller kept
+    # one when every slot is taken; free it when it is kept no better.
+    cdef int i, k = -1
+    if x == NULL:
+        return
+    if cap <= POOL_MAX_BYTES:
+        PyThread_acquire_lock(_pool_lock, WAIT_LOCK)
+        for i in range(POOL_SLOTS):
+            if _pool_ptr[i] == NULL:
+                k = i
+                break
+            if _pool_cap[i] < cap and (k < 0 or _pool_cap[i] < _pool_cap[k]):
+                k = i
+        if k >= 0:
+            x, _pool_ptr[k] = _pool_ptr[k], x
+            _pool_cap[k] = cap
+        PyThread_release_lock(_pool_lock)
+    free(x)
+
+
 cdef void tt_grow(Ctx* c) noexcept nogil:
     # Double the table in place: bucket b's entries stay in b or move to
     # b + nbuckets (the next hash bit), which starts empty.  A table grows
     # with the work done, so a small search touches little memory.
     cdef size_t nb = c.nbuckets, stride = BUCKET * c.W, b
-    cdef unsigned long long* t = <unsigned long long*>realloc(
-        c.tt, 2 * nb * stride * sizeof(unsigned long long))
+    cdef size_t need = 2 * nb * stride * sizeof(unsigned long long)
+    cdef unsigned long long* t = c.tt
     cdef unsigned long long* e
     cdef unsigned long long* dst
     cdef int _i
-    if t == NULL:
-        c.max_nbuckets = nb         # stay at this size
-        return
+    if need > c.tt_cap:
+        t = <unsigned long long*>realloc(c.tt, need)
+        if t == NULL:
+            c.max_nbuckets = nb         # stay at this size
+            return
+        c.tt_cap = need
     memset(t + nb * stride, 0, nb * stride * sizeof(unsigned long long))
     c.tt = t
     c.nbuckets = 2 * nb
@@ -1001,7 +1069,7 @@ cdef class _Engine:
     def __dealloc__(self):
         self._free_plies()
         self._free_memo()
-        free(self.c.tt)
+        pool_give(self.c.tt, self.c.tt_cap)
         self.c.tt = NULL
 
     cdef void _free_memo(self) noexcept:
@@ -1014,7 +1082,7 @@ cdef class _Engine:
         self.c.mp_depth = 0
         free(self.c.mp_keys)
         free(self.c.mp_vals)
-        free(self.c.cl_memo)
+        pool_give(self.c.cl_memo, self.c.cl_cap)
         self.c.cl_memo = NULL
         self.c.mp_keys = NULL
         self.c.mp_vals = NULL
@@ -1026,8 +1094,8 @@ cdef class _Engine:
         if self.c.cl_memo == NULL:
             # (n + 1 words an entry; entries of a clashing n never meet:
             # the memo is cleared with the config)
-            self.c.cl_memo = <unsigned long long*>calloc(CL_SLOTS * (self.c.n + 1),
-                                                         sizeof(unsigned long long))
+            self.c.cl_memo = <unsigned long long*>pool_take(
+                CL_SLOTS * (self.c.n + 1) * sizeof(unsigned long long), False, &self.c.cl_cap)
             if self.c.cl_memo == NULL:
                 raise MemoryError()
         if depth <= self.c.mp_depth:
@@ -1067,7 +1135,7 @@ cdef class _Engine:
         cdef Py_ssize_t W = n + 1
         cdef Py_ssize_t per_bucket = BUCKET * W * sizeof(unsigned long long)
         cdef size_t nb = 1, first
-        free(self.c.tt)
+        pool_give(self.c.tt, self.c.tt_cap)
         self.c.tt = NULL
         self.c.nbuckets = 0
         self.c.max_nbuckets = 0
@@ -1078,7 +1146,9 @@ cdef class _Engine:
         while nb * 2 * per_bucket <= <size_t>self.table_bytes:
             nb *= 2
         first = nb if nb < FIRST_BUCKETS else FIRST_BUCKETS
-        self.c.tt = <unsigned long long*>calloc(first * BUCKET * W, sizeof(unsigned long long))
+        # (the largest block kept: the table grows into it without a realloc)
+        self.c.tt = <unsigned long long*>pool_take(first * BUCKET * W * sizeof(unsigned long long), True,
+                                                   &self.c.tt_cap)
         if self.c.tt == NULL:
             raise MemoryError(f"cannot allocate a {self.table_bytes}-byte transposition table")
         self.c.nbuckets = first
