@@ -98,6 +98,7 @@ cdef extern from *:
 
 cdef enum:
     NSEATS = 4
+    RK_SLOTS = 512              # rank_key's memo (a power of two)
     BUCKET = 4                  # entries per table bucket
     FIRST_BUCKETS = 512         # a table starts this small and doubles when 3/4 full
     # nodes between clock / stop-flag checks (a mask: a thread stops within
@@ -158,16 +159,12 @@ cdef struct Ctx:
     size_t nstored              # occupied entries
     int W
     unsigned long long hw[4]    # the hands packed (pack_hand), kept in step
-    # rank_key's renumbering for the last set of ranks held (it changes only
-    # when a rank runs out): nibble shifts from / to, and whether it is the
-    # identity
-    unsigned long long rk_held
-    unsigned long long rk_chains
-    int rk_n
-    int rk_identity
-    int rk_src[14]              # runs of ranks moved as blocks: bit shift
-    int rk_dst[14]              # from, to ...
-    unsigned long long rk_mask[14]  # ... and the run's nibbles (at shift 0)
+    # rank_key's renumbering of a set of ranks held (and whether a chain
+    # can be made), memoised: the set's tag (held | chains << 63), the
+    # nibbles of the ranks held and the nibbles they move to (move_nibbles).
+    # (A search goes up and down between a few sets, and the renumbering of
+    # one depends on nothing else; an all-zero entry is right for its tag.)
+    unsigned long long rk_memo[RK_SLOTS][3]
     # limits and counters
     long long nodes
     long long max_nodes         # 0: none
@@ -241,6 +238,55 @@ cdef extern from *:
     void add_row "ddz_add_row"(unsigned char* h, const unsigned char* row) noexcept nogil
 
 
+cdef extern from *:
+    """
+    /* The nibbles of x under mask `from` moved, in order, to the nibbles of
+       mask `to` (popcounts equal; x has no bits in from's gaps): one
+       PEXT/PDEP pair where the CPU has fast ones (runtime check; not the
+       first two Zen generations, whose PDEP is microcoded), else 0 and the
+       caller moves the runs one by one. */
+    #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    #include <immintrin.h>
+    __attribute__((target("bmi2")))
+    static unsigned long long ddz_pdep_pext(unsigned long long x, unsigned long long from,
+                                            unsigned long long to) {
+        return _pdep_u64(_pext_u64(x, from), to);
+    }
+    static int ddz_fast_bmi2(void) {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("znver1")
+               && !__builtin_cpu_is("znver2");
+    }
+    #else
+    static unsigned long long ddz_pdep_pext(unsigned long long x, unsigned long long from,
+                                            unsigned long long to) { return 0; }
+    static int ddz_fast_bmi2(void) { return 0; }
+    #endif
+    """
+    unsigned long long ddz_pdep_pext(unsigned long long x, unsigned long long frm,
+                                     unsigned long long to) noexcept nogil
+    int ddz_fast_bmi2() noexcept nogil
+
+cdef bint FAST_BMI2 = ddz_fast_bmi2()
+
+
+cdef inline unsigned long long move_nibbles(unsigned long long x, unsigned long long frm,
+                                            unsigned long long to) noexcept nogil:
+    # The nibbles of x under mask frm, in order, to the nibbles of mask to
+    # (as many; x is zero in frm's gaps)
+    cdef unsigned long long w = 0
+    cdef int i, j
+    if FAST_BMI2:
+        return ddz_pdep_pext(x, frm, to)
+    while frm:
+        i = ddz_ctz64(frm)
+        j = ddz_ctz64(to)
+        w |= ((x >> i) & 15) << j
+        frm &= ~((<unsigned long long>15) << i)
+        to &= ~((<unsigned long long>15) << j)
+    return w
+
+
 cdef inline unsigned long long pack_hand(const unsigned char* h) noexcept nogil:
     # 15 counts (each < 16) as 4-bit nibbles, rank j at bits 4j..4j+3
     return ddz_pack15(h)
@@ -289,8 +335,9 @@ cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned lo
     the 2 is renumbered too.  The rank of the move to beat becomes how many
     ranks held are not above it (a joker's is kept); every answer to it is
     decided by that.  So positions equal up to renumbering share an entry."""
-    cdef unsigned long long held = 0, chains = 0, x, s1, s2, s3, w, m
-    cdef int i, j, k, _seat, nheld = 0, slot = 0
+    cdef unsigned long long held = 0, chains = 0, x, s1, s2, s3, w, m, tag, run
+    cdef unsigned long long* rk
+    cdef int i, j, _seat, slot = 0
     for i in range(c.n):
         x = c.hw[i]
         s1 = nib_ge1(x)
@@ -302,43 +349,32 @@ cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned lo
                    | (s2 & (s2 >> 4) & (s2 >> 8)) | (s3 & (s3 >> 4)))
     held &= NIB_PLAIN
     chains = chains != 0
-    if held != c.rk_held or chains != c.rk_chains:
-        c.rk_held = held
-        c.rk_chains = chains
+    tag = held | (chains << 63)
+    rk = c.rk_memo[(tag * <unsigned long long>0x9E3779B97F4A7C15) >> 55]   # (9 bits: RK_SLOTS)
+    if rk[0] != tag:
         # runs of ranks held, lowest first: each moves down as a block, one
         # empty slot between two when chains are possible (none at the
         # bottom); then the 2, in place
+        rk[0] = tag
+        rk[1] = 0
+        rk[2] = 0
         x = held & (NIB_CHAIN if chains else NIB_PLAIN)
         while x:
             i = ddz_ctz64(x)
             j = ddz_ctz64(~(x >> i) & NIB)            # 4 * the run's length
-            if chains and nheld > 0:
+            if chains and rk[1]:
                 slot += 4
-            c.rk_src[nheld] = i
-            c.rk_dst[nheld] = slot
-            c.rk_mask[nheld] = ((<unsigned long long>1) << j) - 1
-            x &= ~(c.rk_mask[nheld] << i)
+            run = ((<unsigned long long>1) << j) - 1
+            rk[1] |= run << i
+            rk[2] |= run << slot
+            x &= ~(run << i)
             slot += j
-            nheld += 1
         if chains and (held >> 48) & 1:
-            c.rk_src[nheld] = 48
-            c.rk_dst[nheld] = 48
-            c.rk_mask[nheld] = 15
-            nheld += 1
-        c.rk_n = nheld
-        c.rk_identity = 1
-        for k in range(nheld):
-            if c.rk_src[k] != c.rk_dst[k]:
-                c.rk_identity = 0
+            rk[1] |= (<unsigned long long>15) << 48
+            rk[2] |= (<unsigned long long>15) << 48
     for i in range(c.n):
         x = c.hw[i]
-        if c.rk_identity:
-            key[i] = x
-            continue
-        w = x & JOKER_NIBS
-        for k in range(c.rk_n):
-            w |= ((x >> c.rk_src[k]) & c.rk_mask[k]) << c.rk_dst[k]
-        key[i] = w
+        key[i] = x if rk[1] == rk[2] else (x & JOKER_NIBS) | move_nibbles(x, rk[1], rk[2])
     m = ((<unsigned long long>p) << 16) | ((<unsigned long long>(last_by + 1)) << 19)
     if chains:
         m |= CHAINS_BIT
@@ -1223,7 +1259,6 @@ cdef class _Engine:
                 self.config = config
             self.c.n = n
             self.c.r = rc
-            self.c.rk_held = <unsigned long long>-1     # (no renumbering cached)
             self.c.ban = ban
             for i in range(n):
                 self.c.side[i] = sides[i]
