@@ -648,16 +648,20 @@ cdef bint mp_grow(Ctx* c) noexcept nogil:
     return True
 
 
-cdef Out* _leads_at(Ctx* c, const unsigned char* h, int depth, int* low) noexcept nogil:
-    # The leads of a non-empty hand h in depth's buffer, and in low the rank
-    # of h's lowest card (a split of h into leads has a move that holds it,
-    # so min_plays and clears_leading_search try only those); NULL when the
-    # buffer cannot grow.
+cdef const Out* _leads_at(Ctx* c, const unsigned char* h, int depth, const Out* leads,
+                          int* low) noexcept nogil:
+    # The leads of a non-empty hand h in depth's buffer (or `leads`, when
+    # the caller has them already), and in low the rank of h's lowest card
+    # (a split of h into leads has a move that holds it, so min_plays and
+    # clears_leading_search try only those); NULL when the buffer cannot grow.
     cdef Out* o = &c.mp_out[depth]
-    o.n = 0
-    gen_moves(h, c.r, NULL, o)
-    if o.oom:
-        return NULL
+    if leads != NULL:
+        o = <Out*>leads
+    else:
+        o.n = 0
+        gen_moves(h, c.r, NULL, o)
+        if o.oom:
+            return NULL
     low[0] = 0
     while h[low[0]] == 0:
         low[0] += 1
@@ -675,7 +679,7 @@ cdef int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw, int to
     those moves are tried.  Memoised; only orders moves (an estimate, the
     number of ranks held, when the memo is full or a buffer fails)."""
     cdef size_t j = 0
-    cdef Out* o
+    cdef const Out* o
     cdef Py_ssize_t i
     cdef const unsigned char* row
     cdef unsigned char rest[16]
@@ -691,7 +695,7 @@ cdef int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw, int to
             j = (j + 1) & (c.mp_cap - 1)
     if depth >= c.mp_depth or (c.mp_n * 2 >= c.mp_cap and (c.mp_cap >= MP_MAX or not mp_grow(c))):
         return ddz_nib_count(nib_ge1(hw))       # (the ranks held)
-    o = _leads_at(c, h, depth, &low)
+    o = _leads_at(c, h, depth, NULL, &low)
     if o == NULL:
         return ddz_nib_count(nib_ge1(hw))
     for i in range(o.n):
@@ -793,8 +797,9 @@ cdef enum:
 
 
 cdef bint clears_leading(Ctx* c, int p, const unsigned char* h, int total, int beatable,
-                         int depth) noexcept nogil:
-    # (clears_leading_search, memoised on the hand and the other side's hands)
+                         int depth, const Out* leads) noexcept nogil:
+    # (clears_leading_search, memoised on the hand and the other side's hands;
+    # leads: h's leads when the caller has them, else NULL)
     cdef unsigned long long key[5]
     cdef unsigned long long hsh
     cdef unsigned long long* e
@@ -805,7 +810,7 @@ cdef bint clears_leading(Ctx* c, int p, const unsigned char* h, int total, int b
     if beatable == 0:
         return groups_unbeatable(c, p, h)
     if c.cl_memo == NULL:
-        return clears_leading_search(c, p, h, total, beatable, depth)
+        return clears_leading_search(c, p, h, total, beatable, depth, leads)
     key[p] = pack_hand(h)
     hsh = mix(key[p] ^ (<unsigned long long>(p + 1 + 16 * beatable)))
     for s in range(c.n):
@@ -820,7 +825,7 @@ cdef bint clears_leading(Ctx* c, int p, const unsigned char* h, int total, int b
                 break
         else:
             return (e[c.n] >> 8) & 1
-    v = clears_leading_search(c, p, h, total, beatable, depth)
+    v = clears_leading_search(c, p, h, total, beatable, depth, leads)
     memcpy(e, key, c.n * sizeof(unsigned long long))
     e[c.n] = key[c.n] | ((<unsigned long long>v) << 8)
     return v
@@ -866,7 +871,7 @@ cdef bint groups_unbeatable(Ctx* c, int p, const unsigned char* h) noexcept nogi
 
 
 cdef bint clears_leading_search(Ctx* c, int p, const unsigned char* h, int total, int beatable,
-                                int depth) noexcept nogil:
+                                int depth, const Out* leads) noexcept nogil:
     """Can seat p, leading with hand h, play it out whatever the others do:
     is h a set of allowed leads of which at most `beatable` can be answered
     by a seat of the other side?  p plays the unbeatable ones first (every
@@ -876,7 +881,7 @@ cdef bint clears_leading_search(Ctx* c, int p, const unsigned char* h, int total
     kind answers; never the reverse).  Some part holds h's lowest card, so
     only the moves that hold it are tried (as min_plays does; the two share
     the per-depth buffers, never nesting)."""
-    cdef Out* o
+    cdef const Out* o
     cdef Py_ssize_t i
     cdef const unsigned char* row
     cdef unsigned char rest[16]
@@ -886,7 +891,7 @@ cdef bint clears_leading_search(Ctx* c, int p, const unsigned char* h, int total
         return True
     if depth >= c.mp_depth:
         return False
-    o = _leads_at(c, h, depth, &low)
+    o = _leads_at(c, h, depth, leads, &low)
     if o == NULL:
         return False
     for i in range(o.n):
@@ -902,7 +907,7 @@ cdef bint clears_leading_search(Ctx* c, int p, const unsigned char* h, int total
         if not ub and beatable == 0:
             continue
         sub_row(rest, h, row)
-        if clears_leading(c, p, rest, total - mi.ncards, beatable - (0 if ub else 1), depth + 1):
+        if clears_leading(c, p, rest, total - mi.ncards, beatable - (0 if ub else 1), depth + 1, NULL):
             return True
     return False
 
@@ -968,7 +973,8 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     # wins too; so does, in answer, a move nobody can beat that leaves such
     # a hand.
     if last == NULL:
-        if clears_leading(c, p, c.hand[p], c.total[p], 1, 0):
+        # (the leads of the hand are this node's moves, generated above)
+        if clears_leading(c, p, c.hand[p], c.total[p], 1, 0, &pl.out):
             tt_store(c, key, h, 1, 1)
             return 1
     else:
@@ -976,7 +982,7 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
             if pl.info[i].kind != K_PASS and unbeatable(c, p, &pl.info[i]):
                 row = pl.out.data + pl.slot[i] * ROW
                 sub_row(rest_h, c.hand[p], row)
-                if clears_leading(c, p, rest_h, c.total[p] - pl.info[i].ncards, 1, 0):
+                if clears_leading(c, p, rest_h, c.total[p] - pl.info[i].ncards, 1, 0, NULL):
                     tt_store(c, key, h, 1, 1)
                     return 1
     # Sort: order[] becomes indices into info / packed, best first (PASS
