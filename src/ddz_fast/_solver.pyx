@@ -244,10 +244,10 @@ cdef extern from *:
 cdef extern from *:
     """
     /* The nibbles of x under mask `from` moved, in order, to the nibbles of
-       mask `to` (popcounts equal; x has no bits in from's gaps): one
-       PEXT/PDEP pair where the CPU has fast ones (runtime check; not the
-       first two Zen generations, whose PDEP is microcoded), else 0 and the
-       caller moves the runs one by one. */
+       mask `to` by one PEXT/PDEP pair, for move_nibbles on CPUs that have
+       fast ones (ddz_fast_bmi2, checked at run time: not the first two Zen
+       generations, whose PDEP is microcoded; elsewhere move_nibbles moves
+       the nibbles one by one and this is never called). */
     #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
     #include <immintrin.h>
     __attribute__((target("bmi2")))
@@ -271,6 +271,16 @@ cdef extern from *:
     int ddz_fast_bmi2() noexcept nogil
 
 cdef bint FAST_BMI2 = ddz_fast_bmi2()
+
+
+def _use_pext(bint on):
+    """(For tests.)  Let rank_key move nibbles by PEXT/PDEP where the CPU
+    has fast ones (on) or always by the portable loop (off); returns the
+    setting before.  Not while a search runs."""
+    global FAST_BMI2
+    cdef bint was = FAST_BMI2
+    FAST_BMI2 = on and ddz_fast_bmi2()
+    return was
 
 
 cdef inline unsigned long long move_nibbles(unsigned long long x, unsigned long long frm,
