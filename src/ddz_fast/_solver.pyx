@@ -28,6 +28,9 @@ without the GIL; an _Engine is used by one search at a time (its lock).
 """
 from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memcmp, memcpy, memset
+from cpython.pythread cimport (
+    PyThread_type_lock, PyThread_allocate_lock, PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK,
+)
 
 import threading
 
@@ -95,8 +98,12 @@ cdef extern from *:
 
 cdef enum:
     NSEATS = 4
+    RK_SLOTS = 512              # rank_key's memo (a power of two)
     BUCKET = 4                  # entries per table bucket
-    FIRST_BUCKETS = 512         # a table starts this small and doubles when 3/4 full
+    # a table starts this small (384-640 KiB, zeroed in microseconds) and
+    # doubles when 3/4 full; each doubling rescans every entry (from 512
+    # buckets, three doublings were ~10% of a 3 ms solve)
+    FIRST_BUCKETS = 4096
     # nodes between clock / stop-flag checks (a mask: a thread stops within
     # ~0.1 ms of the answer)
     CHECK_EVERY = 255
@@ -149,21 +156,18 @@ cdef struct Ctx:
     int total[4]                # cards in each hand
     # transposition table: nbuckets * BUCKET entries of W words
     unsigned long long* tt
+    size_t tt_cap               # bytes of the block tt points into (>= the table now)
     size_t nbuckets             # buckets now (a power of two) ...
     size_t max_nbuckets         # ... doubled up to this (the size limit)
     size_t nstored              # occupied entries
     int W
     unsigned long long hw[4]    # the hands packed (pack_hand), kept in step
-    # rank_key's renumbering for the last set of ranks held (it changes only
-    # when a rank runs out): nibble shifts from / to, and whether it is the
-    # identity
-    unsigned long long rk_held
-    unsigned long long rk_chains
-    int rk_n
-    int rk_identity
-    int rk_src[14]              # runs of ranks moved as blocks: bit shift
-    int rk_dst[14]              # from, to ...
-    unsigned long long rk_mask[14]  # ... and the run's nibbles (at shift 0)
+    # rank_key's renumbering of a set of ranks held (and whether a chain
+    # can be made), memoised: the set's tag (held | chains << 63), the
+    # nibbles of the ranks held and the nibbles they move to (move_nibbles).
+    # (A search goes up and down between a few sets, and the renumbering of
+    # one depends on nothing else; an all-zero entry is right for its tag.)
+    unsigned long long rk_memo[RK_SLOTS][3]
     # limits and counters
     long long nodes
     long long max_nodes         # 0: none
@@ -185,6 +189,7 @@ cdef struct Ctx:
     # other side's hands in their seats' words, then p + 1 | budget << 4 |
     # value << 8), direct-mapped, replaced on a clash
     unsigned long long* cl_memo
+    size_t cl_cap               # bytes of cl_memo's block
 
 
 cdef extern from *:
@@ -236,6 +241,65 @@ cdef extern from *:
     void add_row "ddz_add_row"(unsigned char* h, const unsigned char* row) noexcept nogil
 
 
+cdef extern from *:
+    """
+    /* The nibbles of x under mask `from` moved, in order, to the nibbles of
+       mask `to` by one PEXT/PDEP pair, for move_nibbles on CPUs that have
+       fast ones (ddz_fast_bmi2, checked at run time: not the first two Zen
+       generations, whose PDEP is microcoded; elsewhere move_nibbles moves
+       the nibbles one by one and this is never called). */
+    #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    #include <immintrin.h>
+    __attribute__((target("bmi2")))
+    static unsigned long long ddz_pdep_pext(unsigned long long x, unsigned long long from,
+                                            unsigned long long to) {
+        return _pdep_u64(_pext_u64(x, from), to);
+    }
+    static int ddz_fast_bmi2(void) {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("znver1")
+               && !__builtin_cpu_is("znver2");
+    }
+    #else
+    static unsigned long long ddz_pdep_pext(unsigned long long x, unsigned long long from,
+                                            unsigned long long to) { return 0; }
+    static int ddz_fast_bmi2(void) { return 0; }
+    #endif
+    """
+    unsigned long long ddz_pdep_pext(unsigned long long x, unsigned long long frm,
+                                     unsigned long long to) noexcept nogil
+    int ddz_fast_bmi2() noexcept nogil
+
+cdef bint FAST_BMI2 = ddz_fast_bmi2()
+
+
+def _use_pext(bint on):
+    """(For tests.)  Let rank_key move nibbles by PEXT/PDEP where the CPU
+    has fast ones (on) or always by the portable loop (off); returns the
+    setting before.  Not while a search runs."""
+    global FAST_BMI2
+    cdef bint was = FAST_BMI2
+    FAST_BMI2 = on and ddz_fast_bmi2()
+    return was
+
+
+cdef inline unsigned long long move_nibbles(unsigned long long x, unsigned long long frm,
+                                            unsigned long long to) noexcept nogil:
+    # The nibbles of x under mask frm, in order, to the nibbles of mask to
+    # (as many; x is zero in frm's gaps)
+    cdef unsigned long long w = 0
+    cdef int i, j
+    if FAST_BMI2:
+        return ddz_pdep_pext(x, frm, to)
+    while frm:
+        i = ddz_ctz64(frm)
+        j = ddz_ctz64(to)
+        w |= ((x >> i) & 15) << j
+        frm &= ~((<unsigned long long>15) << i)
+        to &= ~((<unsigned long long>15) << j)
+    return w
+
+
 cdef inline unsigned long long pack_hand(const unsigned char* h) noexcept nogil:
     # 15 counts (each < 16) as 4-bit nibbles, rank j at bits 4j..4j+3
     return ddz_pack15(h)
@@ -284,8 +348,9 @@ cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned lo
     the 2 is renumbered too.  The rank of the move to beat becomes how many
     ranks held are not above it (a joker's is kept); every answer to it is
     decided by that.  So positions equal up to renumbering share an entry."""
-    cdef unsigned long long held = 0, chains = 0, x, s1, s2, s3, w, m
-    cdef int i, j, k, _seat, nheld = 0, slot = 0
+    cdef unsigned long long held = 0, chains = 0, x, s1, s2, s3, w, m, tag, run
+    cdef unsigned long long* rk
+    cdef int i, j, _seat, slot = 0
     for i in range(c.n):
         x = c.hw[i]
         s1 = nib_ge1(x)
@@ -297,43 +362,32 @@ cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned lo
                    | (s2 & (s2 >> 4) & (s2 >> 8)) | (s3 & (s3 >> 4)))
     held &= NIB_PLAIN
     chains = chains != 0
-    if held != c.rk_held or chains != c.rk_chains:
-        c.rk_held = held
-        c.rk_chains = chains
+    tag = held | (chains << 63)
+    rk = c.rk_memo[(tag * <unsigned long long>0x9E3779B97F4A7C15) >> 55]   # (9 bits: RK_SLOTS)
+    if rk[0] != tag:
         # runs of ranks held, lowest first: each moves down as a block, one
         # empty slot between two when chains are possible (none at the
         # bottom); then the 2, in place
+        rk[0] = tag
+        rk[1] = 0
+        rk[2] = 0
         x = held & (NIB_CHAIN if chains else NIB_PLAIN)
         while x:
             i = ddz_ctz64(x)
             j = ddz_ctz64(~(x >> i) & NIB)            # 4 * the run's length
-            if chains and nheld > 0:
+            if chains and rk[1]:
                 slot += 4
-            c.rk_src[nheld] = i
-            c.rk_dst[nheld] = slot
-            c.rk_mask[nheld] = ((<unsigned long long>1) << j) - 1
-            x &= ~(c.rk_mask[nheld] << i)
+            run = ((<unsigned long long>1) << j) - 1
+            rk[1] |= run << i
+            rk[2] |= run << slot
+            x &= ~(run << i)
             slot += j
-            nheld += 1
         if chains and (held >> 48) & 1:
-            c.rk_src[nheld] = 48
-            c.rk_dst[nheld] = 48
-            c.rk_mask[nheld] = 15
-            nheld += 1
-        c.rk_n = nheld
-        c.rk_identity = 1
-        for k in range(nheld):
-            if c.rk_src[k] != c.rk_dst[k]:
-                c.rk_identity = 0
+            rk[1] |= (<unsigned long long>15) << 48
+            rk[2] |= (<unsigned long long>15) << 48
     for i in range(c.n):
         x = c.hw[i]
-        if c.rk_identity:
-            key[i] = x
-            continue
-        w = x & JOKER_NIBS
-        for k in range(c.rk_n):
-            w |= ((x >> c.rk_src[k]) & c.rk_mask[k]) << c.rk_dst[k]
-        key[i] = w
+        key[i] = x if rk[1] == rk[2] else (x & JOKER_NIBS) | move_nibbles(x, rk[1], rk[2])
     m = ((<unsigned long long>p) << 16) | ((<unsigned long long>(last_by + 1)) << 19)
     if chains:
         m |= CHAINS_BIT
@@ -412,19 +466,82 @@ cdef inline unsigned long long* tt_bucket(Ctx* c, unsigned long long h) noexcept
     return c.tt + (h & (c.nbuckets - 1)) * (BUCKET * c.W)
 
 
+# Blocks freed by engines, kept for the next ones (solve() makes a fresh
+# engine per call): a block of a few hundred KiB that goes back to the
+# system costs a page fault per 4 KiB page when the next table or memo
+# touches it again (~8% of a 4 ms solve).  The contents are not reused:
+# pool_take zeroes what it hands out.  Blocks over POOL_MAX_BYTES are freed.
+cdef enum:
+    POOL_SLOTS = 4
+
+cdef size_t POOL_MAX_BYTES = 64 << 20
+cdef void* _pool_ptr[POOL_SLOTS]
+cdef size_t _pool_cap[POOL_SLOTS]
+cdef PyThread_type_lock _pool_lock = PyThread_allocate_lock()
+if _pool_lock == NULL:
+    raise MemoryError()
+
+
+cdef void* pool_take(size_t size, bint largest, size_t* cap) noexcept nogil:
+    """A zeroed block of at least size bytes (its capacity in cap): a kept
+    one (the largest, or the smallest that fits) or a new one; NULL when
+    out of memory."""
+    cdef int i, k = -1
+    cdef void* x = NULL
+    PyThread_acquire_lock(_pool_lock, WAIT_LOCK)
+    for i in range(POOL_SLOTS):
+        if _pool_ptr[i] != NULL and _pool_cap[i] >= size and (
+                k < 0 or (_pool_cap[i] > _pool_cap[k]) == largest):
+            k = i
+    if k >= 0:
+        x = _pool_ptr[k]
+        cap[0] = _pool_cap[k]
+        _pool_ptr[k] = NULL
+    PyThread_release_lock(_pool_lock)
+    if x != NULL:
+        memset(x, 0, size)
+        return x
+    cap[0] = size
+    return calloc(size, 1)
+
+
+cdef void pool_give(void* x, size_t cap) noexcept nogil:
+    # Keep block x (cap bytes) for pool_take, in place of a smaller kept
+    # one when every slot is taken; free it when it is kept no better.
+    cdef int i, k = -1
+    if x == NULL:
+        return
+    if cap <= POOL_MAX_BYTES:
+        PyThread_acquire_lock(_pool_lock, WAIT_LOCK)
+        for i in range(POOL_SLOTS):
+            if _pool_ptr[i] == NULL:
+                k = i
+                break
+            if _pool_cap[i] < cap and (k < 0 or _pool_cap[i] < _pool_cap[k]):
+                k = i
+        if k >= 0:
+            x, _pool_ptr[k] = _pool_ptr[k], x
+            _pool_cap[k] = cap
+        PyThread_release_lock(_pool_lock)
+    free(x)
+
+
 cdef void tt_grow(Ctx* c) noexcept nogil:
     # Double the table in place: bucket b's entries stay in b or move to
     # b + nbuckets (the next hash bit), which starts empty.  A table grows
     # with the work done, so a small search touches little memory.
     cdef size_t nb = c.nbuckets, stride = BUCKET * c.W, b
-    cdef unsigned long long* t = <unsigned long long*>realloc(
-        c.tt, 2 * nb * stride * sizeof(unsigned long long))
+    cdef size_t need = 2 * nb * stride * sizeof(unsigned long long)
+    cdef unsigned long long* t = c.tt
     cdef unsigned long long* e
     cdef unsigned long long* dst
     cdef int _i
-    if t == NULL:
-        c.max_nbuckets = nb         # stay at this size
-        return
+    if need > c.tt_cap:
+        t = <unsigned long long*>realloc(c.tt, need)
+        if t == NULL:
+            c.max_nbuckets = nb         # stay at this size
+            return
+        c.tt_cap = need
     memset(t + nb * stride, 0, nb * stride * sizeof(unsigned long long))
     c.tt = t
     c.nbuckets = 2 * nb
@@ -541,16 +658,20 @@ cdef bint mp_grow(Ctx* c) noexcept nogil:
     return True
 
 
-cdef Out* _leads_at(Ctx* c, const unsigned char* h, int depth, int* low) noexcept nogil:
-    # The leads of a non-empty hand h in depth's buffer, and in low the rank
-    # of h's lowest card (a split of h into leads has a move that holds it,
-    # so min_plays and clears_leading_search try only those); NULL when the
-    # buffer cannot grow.
+cdef const Out* _leads_at(Ctx* c, const unsigned char* h, int depth, const Out* leads,
+                          int* low) noexcept nogil:
+    # The leads of a non-empty hand h in depth's buffer (or `leads`, when
+    # the caller has them already), and in low the rank of h's lowest card
+    # (a split of h into leads has a move that holds it, so min_plays and
+    # clears_leading_search try only those); NULL when the buffer cannot grow.
     cdef Out* o = &c.mp_out[depth]
-    o.n = 0
-    gen_moves(h, c.r, NULL, o)
-    if o.oom:
-        return NULL
+    if leads != NULL:
+        o = <Out*>leads
+    else:
+        o.n = 0
+        gen_moves(h, c.r, NULL, o)
+        if o.oom:
+            return NULL
     low[0] = 0
     while h[low[0]] == 0:
         low[0] += 1
@@ -568,7 +689,7 @@ cdef int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw, int to
     those moves are tried.  Memoised; only orders moves (an estimate, the
     number of ranks held, when the memo is full or a buffer fails)."""
     cdef size_t j = 0
-    cdef Out* o
+    cdef const Out* o
     cdef Py_ssize_t i
     cdef const unsigned char* row
     cdef unsigned char rest[16]
@@ -584,7 +705,7 @@ cdef int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw, int to
             j = (j + 1) & (c.mp_cap - 1)
     if depth >= c.mp_depth or (c.mp_n * 2 >= c.mp_cap and (c.mp_cap >= MP_MAX or not mp_grow(c))):
         return ddz_nib_count(nib_ge1(hw))       # (the ranks held)
-    o = _leads_at(c, h, depth, &low)
+    o = _leads_at(c, h, depth, NULL, &low)
     if o == NULL:
         return ddz_nib_count(nib_ge1(hw))
     for i in range(o.n):
@@ -686,8 +807,9 @@ cdef enum:
 
 
 cdef bint clears_leading(Ctx* c, int p, const unsigned char* h, int total, int beatable,
-                         int depth) noexcept nogil:
-    # (clears_leading_search, memoised on the hand and the other side's hands)
+                         int depth, const Out* leads) noexcept nogil:
+    # (clears_leading_search, memoised on the hand and the other side's hands;
+    # leads: h's leads when the caller has them, else NULL)
     cdef unsigned long long key[5]
     cdef unsigned long long hsh
     cdef unsigned long long* e
@@ -698,7 +820,7 @@ cdef bint clears_leading(Ctx* c, int p, const unsigned char* h, int total, int b
     if beatable == 0:
         return groups_unbeatable(c, p, h)
     if c.cl_memo == NULL:
-        return clears_leading_search(c, p, h, total, beatable, depth)
+        return clears_leading_search(c, p, h, total, beatable, depth, leads)
     key[p] = pack_hand(h)
     hsh = mix(key[p] ^ (<unsigned long long>(p + 1 + 16 * beatable)))
     for s in range(c.n):
@@ -713,7 +835,7 @@ cdef bint clears_leading(Ctx* c, int p, const unsigned char* h, int total, int b
                 break
         else:
             return (e[c.n] >> 8) & 1
-    v = clears_leading_search(c, p, h, total, beatable, depth)
+    v = clears_leading_search(c, p, h, total, beatable, depth, leads)
     memcpy(e, key, c.n * sizeof(unsigned long long))
     e[c.n] = key[c.n] | ((<unsigned long long>v) << 8)
     return v
@@ -759,7 +881,7 @@ cdef bint groups_unbeatable(Ctx* c, int p, const unsigned char* h) noexcept nogi
 
 
 cdef bint clears_leading_search(Ctx* c, int p, const unsigned char* h, int total, int beatable,
-                                int depth) noexcept nogil:
+                                int depth, const Out* leads) noexcept nogil:
     """Can seat p, leading with hand h, play it out whatever the others do:
     is h a set of allowed leads of which at most `beatable` can be answered
     by a seat of the other side?  p plays the unbeatable ones first (every
@@ -769,7 +891,7 @@ cdef bint clears_leading_search(Ctx* c, int p, const unsigned char* h, int total
     kind answers; never the reverse).  Some part holds h's lowest card, so
     only the moves that hold it are tried (as min_plays does; the two share
     the per-depth buffers, never nesting)."""
-    cdef Out* o
+    cdef const Out* o
     cdef Py_ssize_t i
     cdef const unsigned char* row
     cdef unsigned char rest[16]
@@ -779,7 +901,7 @@ cdef bint clears_leading_search(Ctx* c, int p, const unsigned char* h, int total
         return True
     if depth >= c.mp_depth:
         return False
-    o = _leads_at(c, h, depth, &low)
+    o = _leads_at(c, h, depth, leads, &low)
     if o == NULL:
         return False
     for i in range(o.n):
@@ -795,7 +917,7 @@ cdef bint clears_leading_search(Ctx* c, int p, const unsigned char* h, int total
         if not ub and beatable == 0:
             continue
         sub_row(rest, h, row)
-        if clears_leading(c, p, rest, total - mi.ncards, beatable - (0 if ub else 1), depth + 1):
+        if clears_leading(c, p, rest, total - mi.ncards, beatable - (0 if ub else 1), depth + 1, NULL):
             return True
     return False
 
@@ -861,7 +983,8 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     # wins too; so does, in answer, a move nobody can beat that leaves such
     # a hand.
     if last == NULL:
-        if clears_leading(c, p, c.hand[p], c.total[p], 1, 0):
+        # (the leads of the hand are this node's moves, generated above)
+        if clears_leading(c, p, c.hand[p], c.total[p], 1, 0, &pl.out):
             tt_store(c, key, h, 1, 1)
             return 1
     else:
@@ -869,7 +992,7 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
             if pl.info[i].kind != K_PASS and unbeatable(c, p, &pl.info[i]):
                 row = pl.out.data + pl.slot[i] * ROW
                 sub_row(rest_h, c.hand[p], row)
-                if clears_leading(c, p, rest_h, c.total[p] - pl.info[i].ncards, 1, 0):
+                if clears_leading(c, p, rest_h, c.total[p] - pl.info[i].ncards, 1, 0, NULL):
                     tt_store(c, key, h, 1, 1)
                     return 1
     # Sort: order[] becomes indices into info / packed, best first (PASS
@@ -1001,7 +1124,7 @@ cdef class _Engine:
     def __dealloc__(self):
         self._free_plies()
         self._free_memo()
-        free(self.c.tt)
+        pool_give(self.c.tt, self.c.tt_cap)
         self.c.tt = NULL
 
     cdef void _free_memo(self) noexcept:
@@ -1014,7 +1137,7 @@ cdef class _Engine:
         self.c.mp_depth = 0
         free(self.c.mp_keys)
         free(self.c.mp_vals)
-        free(self.c.cl_memo)
+        pool_give(self.c.cl_memo, self.c.cl_cap)
         self.c.cl_memo = NULL
         self.c.mp_keys = NULL
         self.c.mp_vals = NULL
@@ -1026,8 +1149,8 @@ cdef class _Engine:
         if self.c.cl_memo == NULL:
             # (n + 1 words an entry; entries of a clashing n never meet:
             # the memo is cleared with the config)
-            self.c.cl_memo = <unsigned long long*>calloc(CL_SLOTS * (self.c.n + 1),
-                                                         sizeof(unsigned long long))
+            self.c.cl_memo = <unsigned long long*>pool_take(
+                CL_SLOTS * (self.c.n + 1) * sizeof(unsigned long long), False, &self.c.cl_cap)
             if self.c.cl_memo == NULL:
                 raise MemoryError()
         if depth <= self.c.mp_depth:
@@ -1067,7 +1190,7 @@ cdef class _Engine:
         cdef Py_ssize_t W = n + 1
         cdef Py_ssize_t per_bucket = BUCKET * W * sizeof(unsigned long long)
         cdef size_t nb = 1, first
-        free(self.c.tt)
+        pool_give(self.c.tt, self.c.tt_cap)
         self.c.tt = NULL
         self.c.nbuckets = 0
         self.c.max_nbuckets = 0
@@ -1078,7 +1201,9 @@ cdef class _Engine:
         while nb * 2 * per_bucket <= <size_t>self.table_bytes:
             nb *= 2
         first = nb if nb < FIRST_BUCKETS else FIRST_BUCKETS
-        self.c.tt = <unsigned long long*>calloc(first * BUCKET * W, sizeof(unsigned long long))
+        # (the largest block kept: the table grows into it without a realloc)
+        self.c.tt = <unsigned long long*>pool_take(first * BUCKET * W * sizeof(unsigned long long), True,
+                                                   &self.c.tt_cap)
         if self.c.tt == NULL:
             raise MemoryError(f"cannot allocate a {self.table_bytes}-byte transposition table")
         self.c.nbuckets = first
@@ -1153,7 +1278,6 @@ cdef class _Engine:
                 self.config = config
             self.c.n = n
             self.c.r = rc
-            self.c.rk_held = <unsigned long long>-1     # (no renumbering cached)
             self.c.ban = ban
             for i in range(n):
                 self.c.side[i] = sides[i]
