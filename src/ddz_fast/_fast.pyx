@@ -24,11 +24,12 @@ import numpy as np
 from ._move cimport Move, K_PASS, readings_of
 from ._checks cimport as_threads
 from ._kernels cimport (
-    RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_init_on, out_init_batch, out_free, release_rows,
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, u64, _hand_words,
+    out_init, out_init_on, out_init_batch, out_free, release_rows,
     gen_moves,
     beats_c, valid_move_c, count_moves_c,
 )
-from ._registry cimport rules_id, rules_by_id, valid_bit, within, check_within
+from ._registry cimport rules_id, rules_by_id, valid_bit, within, within_words, check_within
 from ._movelist cimport movelist_from_out, make_batch
 
 from ._movelist import MoveBatch, MoveList  # noqa: F401  (the result types, re-exported)
@@ -132,13 +133,15 @@ cdef int _raise_invalid(Move m, object rules, str what) except -1:
 
 
 cdef int _check_together(const unsigned char* h, Move last, const RulesC* rc, object rules) except -1:
-    cdef unsigned char both[15]
+    cdef u64 lo, hi, mlo, mhi
     cdef int i
-    for i in range(15):
-        both[i] = h[i] + last.c[i]
-    if not within(both, rc):
+    _hand_words(h, &lo, &hi)
+    _hand_words(last.c, &mlo, &mhi)
+    # (bytewise sums: each side is within the deck, so no byte carries)
+    if not within_words(lo + mlo, hi + mhi, rc):
+        both = [int(h[i]) + int(last.c[i]) for i in range(15)]
         try:
-            to_counts([int(both[i]) for i in range(15)], rules=_rules_obj(rules))
+            to_counts(both, rules=_rules_obj(rules))
         except ValueError as e:
             raise ValueError(f"hand and last move cannot both be in play: {e}") from None
         raise ValueError("hand and last move cannot both be in play: more cards than the deck holds")

@@ -23,15 +23,22 @@ cdef const RulesC* rules_by_id(int cid) noexcept nogil
 cdef object rules_of(int cid)
 
 
-cdef inline bint within(const unsigned char* h, const RulesC* rc) noexcept nogil:
-    # The kernels' invariant: no more cards of a rank than the deck holds.
-    # On the two words of the 15 counts: a byte b is over its limit L when
-    # b + (127 - L) reaches 128, or b itself does (then any carry into the
-    # next byte only adds to a verdict already reached); limits are <= 8.
-    cdef u64 lo, hi, c = <u64>(127 - rc.max_count), j = <u64>(127 - rc.max_joker)
-    _hand_words(h, &lo, &hi)
+cdef inline bint within_words(u64 lo, u64 hi, const RulesC* rc) noexcept nogil:
+    # The kernels' invariant: no more cards of a rank than the deck holds,
+    # on the two words of the 15 counts (_hand_words).  A byte b is over its
+    # limit L when b + (127 - L) reaches 128, or b itself does (then any
+    # carry into the next byte only adds to a verdict already reached);
+    # limits are <= 8.
+    cdef u64 c = <u64>(127 - rc.max_count), j = <u64>(127 - rc.max_joker)
     return (((lo + c * 0x0101010101010101ULL) | lo) & 0x8080808080808080ULL) == 0 and (
         ((hi + c * 0x0000000101010101ULL + j * 0x0001010000000000ULL) | hi) & 0x0080808080808080ULL) == 0
+
+
+cdef inline bint within(const unsigned char* h, const RulesC* rc) noexcept nogil:
+    # within_words of the 15 counts at h
+    cdef u64 lo, hi
+    _hand_words(h, &lo, &hi)
+    return within_words(lo, hi, rc)
 
 
 # ValueError naming the first slot over the deck of the registered C rules
