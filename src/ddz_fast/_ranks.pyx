@@ -135,25 +135,27 @@ cdef int64_t _kick_rank(const KickGroup* g, const uint8_t* row, unsigned int kic
     # Rank of the row's kickers (the ranks in `kick`) among the group's
     # choices; -1 for none: one lookup for a group with a two-kicker table,
     # else the walk.
-    if kick & ~g.cand:
+    if g.two == NULL:
+        return _kick_walk(g, row, kick)
+    if kick & ~g.cand or not kick:
         return -1
-    if g.two != NULL:
-        # (a generated row's two kickers name its choice; any other row is
-        # told apart by the callers' checks: see _rank and find_rows)
-        return g.two[ctz(kick) * 15 + top_bit(kick)] if kick else -1
-    return _kick_walk(g, row, kick)
+    # (a generated row's two kickers name its choice; any other row is told
+    # apart by the callers' checks: see _rank and find_rows)
+    return g.two[ctz(kick) * 15 + top_bit(kick)]
 
 
 cdef int64_t _kick_walk(const KickGroup* g, const uint8_t* row, unsigned int kick) noexcept nogil:
-    # _kick_rank over the candidates (kick within g.cand).  Coming from
-    # candidate i to the next kicker rank j (the candidates between give
-    # none) passes over ways[i][r][f] - ways[j][r][f] choices (those that
-    # give something before j), and at j over the choices that give more
-    # units there: together ways[i][r][f] + past(j, r, c, f).
+    # _kick_rank by a walk over the candidates.  Coming from candidate i to
+    # the next kicker rank j (the candidates between give none) passes over
+    # ways[i][r][f] - ways[j][r][f] choices (those that give something
+    # before j), and at j over the choices that give more units there:
+    # together ways[i][r][f] + past(j, r, c, f).
     cdef int r = g.L, i = 0, j, y
     cdef unsigned int c
     cdef bint low_taken = False
     cdef int64_t rank = 0
+    if kick & ~g.cand:
+        return -1
     while kick:
         y = ctz(kick)
         kick &= kick - 1
@@ -540,7 +542,7 @@ cdef class MoveRanks(IdFinder):
                     two[x] = -1
             self.groups[g].two = two
             kick = _ge_mask(lo, hi, 1) & ~(3u << s)
-            r = _kick_walk(&self.groups[g], &rows[i, 0], kick) if not kick & ~self.groups[g].cand else -1
+            r = _kick_walk(&self.groups[g], &rows[i, 0], kick)
             if r < 0 or not kick:
                 raise ValueError(f"row {i} has no two-kicker rank")
             two[ctz(kick) * 15 + top_bit(kick)] = <int32_t>r
