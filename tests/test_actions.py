@@ -371,8 +371,22 @@ def test_mask_reusing_one_out_array_equals_a_fresh_mask(preset):
         if i % 7 == 0:  # a hand with moves beyond any hand of the game: refused part way
             with pytest.raises(ValueError, match="no action id"):
                 space.mask(too_many, out=buf)
+            assert np.array_equal(buf, expected), i  # left as it was
     one[:] = False  # clearing it yourself is always safe
     assert np.array_equal(space.mask(hands[0], out=one), space.mask(hands[0]))
+
+
+def test_mask_of_a_space_never_initialised_is_refused():
+    """An ActionSpace made without __init__ has no ids: mask refuses it, and
+    the ids of a space are given once."""
+    blank = ActionSpace.__new__(ActionSpace)
+    with pytest.raises(TypeError, match="ActionSpace was never initialised"):
+        blank.mask("3345")
+    from ddz_fast._ranks import MoveRanks
+
+    with pytest.raises(TypeError, match="set once"):
+        action_space("standard")._set_ranks(MoveRanks("standard", 20))
+    assert np.flatnonzero(action_space("standard").mask("3345")).tolist() == [1, 2, 3, 16]
 
 
 def test_mask_out_refuses_subclasses_and_masked_arrays():

@@ -24,7 +24,7 @@ import numpy as np
 from ._move cimport Move, K_PASS, readings_of
 from ._checks cimport as_threads
 from ._kernels cimport (
-    RulesC, MoveInfo, Out, ROW, KIND_BYTE, u64, _hand_words,
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, u64, _hand_words, _word_cards,
     out_init, out_init_on, out_init_batch, out_free, release_rows,
     gen_moves,
     beats_c, valid_move_c, count_moves_c,
@@ -182,17 +182,20 @@ cdef int _load_position(object hand, object last, object rules, const RulesC* rc
 cdef int _generate(object hand, object last, object rules, int cid, Out* o,
                    unsigned char* first) except -1:
     """The moves of legal_moves(hand, last) into `o`, started on `first`
-    (see _fast.pxd): the input checked, the kernel run."""
+    (see _fast.pxd): the input checked, the kernel run.  Returns the number
+    of cards in the hand."""
     cdef const RulesC* rc = rules_by_id(cid)
     cdef unsigned char h[16]
     cdef MoveInfo li
+    cdef u64 lo, hi
     cdef bint answer = _load_position(hand, last, rules, rc, h, &li)
     out_init_on(o, first, FIRST_ROWS)
     gen_moves(h, rc, &li if answer else NULL, o)
     if o.oom:
         out_free(o)
         raise MemoryError("out of memory generating moves")
-    return 0
+    _hand_words(h, &lo, &hi)
+    return _word_cards(lo, hi)
 
 
 def classify(cards, *, rules="standard"):

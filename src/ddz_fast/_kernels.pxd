@@ -58,10 +58,18 @@ cdef extern from *:
         __m128i v = _mm_set_epi64x((long long)hi, (long long)lo);
         return (unsigned int)_mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_set1_epi8((char)(t - 1))));
     }
+    /* the same of a 16-byte move row, loaded whole (its kind byte is no rank) */
+    static inline unsigned int ddz_row_ge_mask_sse2(const unsigned char* row, int t) {
+        __m128i v = _mm_loadu_si128((const __m128i*)row);
+        return (unsigned int)_mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_set1_epi8((char)(t - 1)))) & 0x7FFFu;
+    }
     #else
     #define DDZ_HAVE_SSE2 0
     static inline unsigned int ddz_ge_mask_sse2(unsigned long long lo, unsigned long long hi, int t) {
         (void)lo; (void)hi; (void)t; return 0;
+    }
+    static inline unsigned int ddz_row_ge_mask_sse2(const unsigned char* row, int t) {
+        (void)row; (void)t; return 0;
     }
     #endif
     """
@@ -69,6 +77,7 @@ cdef extern from *:
     int top_bit "ddz_top_bit"(unsigned int x) noexcept nogil   # x != 0
     bint HAVE_SSE2 "DDZ_HAVE_SSE2"
     unsigned int _ge_mask_sse2 "ddz_ge_mask_sse2"(unsigned long long lo, unsigned long long hi, int t) noexcept nogil
+    unsigned int _row_ge_mask_sse2 "ddz_row_ge_mask_sse2"(const unsigned char* row, int t) noexcept nogil
 
 ctypedef unsigned long long u64
 
@@ -106,6 +115,17 @@ cdef inline unsigned int _ge_mask(u64 lo, u64 hi, int t) noexcept nogil:
     cdef u64 add = (<u64>(0x80 - t)) * 0x0101010101010101ULL
     return _movemask((lo + add) & 0x8080808080808080ULL) | (
         _movemask((hi + add) & 0x0080808080808080ULL) << 8)
+
+
+cdef inline unsigned int _row_ge_mask(const unsigned char* row, int t) noexcept nogil:
+    # _ge_mask of a 16-byte move row (counts <= 8; byte 15, the kind, is
+    # no rank): one 16-byte load with SSE2.
+    cdef u64 lo, hi
+    if HAVE_SSE2:
+        return _row_ge_mask_sse2(row, t)
+    memcpy(&lo, row, 8)
+    memcpy(&hi, row + 8, 8)
+    return _ge_mask(lo, hi & 0x00FFFFFFFFFFFFFFULL, t)
 
 
 cdef inline unsigned int _windows(unsigned int m, int L) noexcept nogil:

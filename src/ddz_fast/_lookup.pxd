@@ -30,6 +30,18 @@ cdef class RowTable(IdFinder):
     # fetched ahead.
 
 
+# Writes the ids of m rows into ids and sets their entries of flags; returns
+# the ids OR-ed together (negative when some row has none: its entry of ids is
+# then negative, and what it set in flags is entry 0).  ctx: the caller's.
+ctypedef int64_t (*mark_fn)(void* ctx, const uint8_t* rows, Py_ssize_t m, int64_t* ids,
+                            uint8_t* flags) noexcept nogil
+
+
+cdef inline Py_ssize_t marked_entry(int64_t i) noexcept nogil:
+    # the entry of flags a mark_fn sets for id i: entry 0 for a negative one
+    return <Py_ssize_t>(i & ~(i >> 63))
+
+
 cdef class ReusedMask:
     # Fills one caller's out= mask array call after call (see _lookup.pyx).
     cdef IdFinder table
@@ -42,3 +54,8 @@ cdef class ReusedMask:
     # `out`, clearing first what the previous call set when `out` is the
     # array it wrote (else all of it); returns out.
     cdef object fill_ids(self, const int64_t* ids, Py_ssize_t m, object out)
+    # The same with the ids made by `mark` as it sets them (one pass over the
+    # rows); None when some row has no id: out is then all False, and
+    # bad[0] the first such row.
+    cdef object fill_marked(self, mark_fn mark, void* ctx, const uint8_t* rows, Py_ssize_t m,
+                            object out, Py_ssize_t* bad)

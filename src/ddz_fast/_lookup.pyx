@@ -337,6 +337,17 @@ cdef Py_ssize_t _mark(IdFinder table, const uint8_t* rows, Py_ssize_t m, uint8_t
     return -1
 
 
+cdef int64_t _copy_marks(void* ctx, const uint8_t* rows, Py_ssize_t m, int64_t* ids,
+                         uint8_t* flags) noexcept nogil:
+    # mark_fn of ids given (ctx; all >= 0): copied and set
+    cdef const int64_t* given = <const int64_t*>ctx
+    cdef Py_ssize_t i
+    for i in range(m):
+        ids[i] = given[i]
+        flags[given[i]] = 1
+    return 0
+
+
 @cython.final
 cdef class ReusedMask:
     """Fills one caller's ``out=`` mask array call after call, clearing only
@@ -363,40 +374,52 @@ cdef class ReusedMask:
         free(self.ids)
 
     cdef object fill_ids(self, const int64_t* ids, Py_ssize_t m, object out):
+        cdef Py_ssize_t bad
+        return self.fill_marked(_copy_marks, <void*>ids, NULL, m, out, &bad)
+
+    cdef object fill_marked(self, mark_fn mark, void* ctx, const uint8_t* rows, Py_ssize_t m,
+                            object out, Py_ssize_t* bad):
         cdef cnp.npy_intp dim = self.table.n_rows
         cdef cnp.ndarray arr = _checked_out(out, 1, &dim)
         cdef uint8_t* flags = <uint8_t*>cnp.PyArray_DATA(arr)
         cdef int64_t* grown
         cdef int64_t* kept
+        cdef int64_t seen
         cdef object previous
         cdef Py_ssize_t i
+        bad[0] = -1
         with self.lock:
             previous = self.last        # (released after the lock: see below)
+            if m > self.cap:
+                # (before anything is cleared: out stays as it was on failure)
+                grown = <int64_t*>malloc(m * sizeof(int64_t))
+                if grown == NULL:
+                    raise MemoryError()
+                if self.n_ids:
+                    memcpy(grown, self.ids, self.n_ids * sizeof(int64_t))
+                free(self.ids)
+                self.ids = grown
+                self.cap = m
             kept = self.ids             # (a local: the byte stores below cannot change it)
             if previous is arr and self.last_data == flags:
                 for i in range(self.n_ids):
                     flags[kept[i]] = 0
             else:
                 memset(flags, 0, <size_t>dim)
-            self.n_ids = 0
-            if m > self.cap:
-                grown = <int64_t*>malloc(m * sizeof(int64_t))
-                if grown == NULL:
-                    self.last = None
-                    raise MemoryError()
-                free(self.ids)
-                self.ids = kept = grown
-                self.cap = m
-            for i in range(m):
-                flags[ids[i]] = 1
-            memcpy(kept, ids, m * sizeof(int64_t))
+            seen = mark(ctx, rows, m, kept, flags)
             self.n_ids = m
             self.last = arr
             self.last_data = flags
+            if seen < 0:
+                for i in range(m):
+                    if kept[i] < 0 and bad[0] < 0:
+                        bad[0] = i
+                    flags[marked_entry(kept[i])] = 0
+                self.n_ids = 0
         # `previous` is dropped here, outside the lock: freeing an array can
         # run arbitrary code, which must not find the lock held.
         previous = None
-        return arr
+        return None if bad[0] >= 0 else arr
 
     def fill(self, rows, out):
         """Write into ``out`` (a plain, writeable, C-contiguous ``(n_rows,)``

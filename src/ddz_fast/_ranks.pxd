@@ -3,7 +3,7 @@
 from libc.stdint cimport uint8_t, uint16_t, int16_t, int32_t, int64_t
 
 from ._kernels cimport u64
-from ._lookup cimport IdFinder
+from ._lookup cimport IdFinder, ReusedMask
 
 cdef enum:
     N_SHAPES = 16        # shape index: a length (1..12), a bomb size, a popcount
@@ -40,11 +40,11 @@ cdef class MoveRanks(IdFinder):
     cdef object _table                      # the (n_rows, 16) uint8 table (read-only)
     cdef readonly object rules              # the Rules of the space
     cdef int cid                            # their registry id
+    cdef Py_ssize_t max_cards               # the most cards of a move of the space
     cdef const uint8_t* rows                # its data
     cdef int32_t base[15][N_SHAPES][16]     # first id of (kind, shape, lowest rank); -1
-    cdef int32_t head[4][15][15]            # first id of (kind, trio/four rank, first kicker)
-    cdef uint16_t after[2][15][15]          # a four's second kickers b > a (by four rank, a)
-    cdef uint8_t dup[2][15][15]             # does a four take two single kickers of rank a?
+    cdef int32_t head[2][15][15]            # id of (trio kind, trio rank, kicker rank); -1
+    cdef int32_t four[2][15][15 * 15]       # id of (four kind, four rank, kickers a * 15 + b); -1
     cdef int16_t group_of[2][N_SHAPES][16]  # airplane kickers: group by (L, s); -1
     cdef KickGroup* groups
     cdef int n_groups
@@ -54,6 +54,10 @@ cdef class MoveRanks(IdFinder):
     cdef int64_t rank_row(self, const uint8_t* row) noexcept nogil
     cdef int64_t _rank_kicked(self, const uint8_t* row, u64 lo, u64 hi,
                               unsigned int m1, int kind) noexcept nogil
+    # The mask of legal_moves(hand, last) (see legal_mask); None when a move
+    # has no id (bad[0]: the first).
+    cdef object _legal_mask(self, object hand, object last, ReusedMask reused, object out,
+                            Py_ssize_t* bad)
     # (building) record move row i; False: a row the ranking cannot read
     cdef bint _learn(self, const uint8_t* row, Py_ssize_t i) except -1
     cdef int _new_group(self, int k, int L, int s, Py_ssize_t first) except -1

@@ -10,7 +10,7 @@ from ._move import Move
 from .cards import CardsLike
 from .rules import Rules, RulesLike
 
-__all__ = ["MoveRanks"]
+__all__ = ["MoveRanks", "ActionMasks"]
 
 @final
 class MoveRanks(IdFinder):
@@ -27,4 +27,12 @@ class MoveRanks(IdFinder):
         last: Move | None,
         reused: ReusedMask,
         out: npt.NDArray[np.bool_] | None,
+    ) -> npt.NDArray[np.bool_]: ...
+
+class ActionMasks:
+    """The compiled base of ``ActionSpace``: its ``mask``."""
+
+    def _set_ranks(self, ranks: MoveRanks) -> None: ...
+    def mask(
+        self, hand: CardsLike, last: Move | None = None, *, out: npt.NDArray[np.bool_] | None = None
     ) -> npt.NDArray[np.bool_]: ...

@@ -9,10 +9,8 @@ body takes:
 
 * no attachments (solos to airplanes, bombs, the rocket): the first id of
   (kind, shape, lowest rank), one table lookup;
-* a trio's kicker: the first id of (kind, trio rank, kicker rank);
-* a four's two kickers a <= b: the first id of (kind, four rank, a), plus
-  one past the two singles of rank a (when the four takes them), plus the
-  second kickers of a below b;
+* a trio's kicker: the id of (kind, trio rank, kicker rank);
+* a four's two kickers a <= b: the id of (kind, four rank, a, b);
 * an airplane's L kickers, as counts c_0, c_1, ... over its candidate ranks
   (which come in the generator's order: at each candidate more copies
   first): the sum over candidates i of the choices that agree before i and
@@ -37,13 +35,13 @@ from libc.string cimport memcpy, memset
 import numpy as np
 
 from ._kernels cimport (
-    u64, ctz, top_bit, _ge_mask, _windows, CHAIN_RANKS, ROW, KIND_BYTE, N_KINDS,
+    u64, ctz, top_bit, _ge_mask, _row_ge_mask, _windows, CHAIN_RANKS, ROW, KIND_BYTE, N_KINDS,
     K_PASS, K_SOLO, K_TRIO, K_TRIO_SOLO, K_TRIO_PAIR, K_CHAIN,
     K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_SOLO, K_FOUR_TWO_PAIR,
     K_BOMB, K_ROCKET,
 )
 from ._kernels cimport RulesC, Out, out_init, out_free, gen_lead
-from ._lookup cimport IdFinder, ReusedMask
+from ._lookup cimport IdFinder, ReusedMask, marked_entry
 from ._registry cimport rules_id, rules_by_id
 from ._fast cimport _generate, FIRST_BYTES
 
@@ -51,7 +49,7 @@ from .rules import resolve_rules
 
 cnp.import_array()
 
-__all__ = ["MoveRanks"]
+__all__ = ["MoveRanks", "ActionMasks"]
 
 cdef extern from *:
     """
@@ -289,51 +287,71 @@ cdef object _space_table(const RulesC* rc, Py_ssize_t max_cards):
     return table
 
 
-cdef void _rank_generated(MoveRanks self, const uint8_t* rows, Py_ssize_t m, int64_t* ids) noexcept nogil:
+cdef int64_t _mark_generated(void* ranks, const uint8_t* rows, Py_ssize_t m, int64_t* ids,
+                             uint8_t* flags) noexcept nogil:
+    # _rank_generated as the mark_fn of ReusedMask.fill_marked (ranks: a MoveRanks)
+    return _rank_generated(<MoveRanks>ranks, rows, m, ids, flags)
+
+
+cdef int64_t _rank_generated(MoveRanks self, const uint8_t* rows, Py_ssize_t m, int64_t* ids,
+                             uint8_t* flags) noexcept nogil:
     # _rank of m rows the kernels generated (bytes <= 8, in the move-list
-    # order, so in runs of one kind): the commonest kinds ranked a whole run
-    # at a time, in loops without the branches of the kind.
+    # order, so in runs of one kind), each kind's run in a loop of its own
+    # over whole-row masks, each id set in the mask `flags` as it is found.
+    # Returns the ids OR-ed together: negative when some row has no id (a
+    # mark_fn of ReusedMask.fill_marked).
     cdef Py_ssize_t k = 0
     cdef int kind, x
-    cdef u64 lo, hi
-    cdef unsigned int m1
+    cdef unsigned int m1, kick
     cdef const int32_t* table
+    cdef const uint8_t* row
+    cdef int64_t seen = 0
     while k < m:
         kind = rows[ROW * k + KIND_BYTE]
         if K_SOLO <= kind <= K_TRIO or K_CHAIN <= kind <= K_AIRPLANE:
             table = &self.base[kind][0][0]
             while k < m and rows[ROW * k + KIND_BYTE] == kind:
-                _words(rows + ROW * k, &lo, &hi)
-                m1 = _ge_mask(lo, hi, 1)
+                m1 = _row_ge_mask(rows + ROW * k, 1)
                 x = ctz(m1)
                 # (a generated row of these kinds holds one run of ranks: its
                 # length is its top rank's distance from its lowest, plus one)
                 ids[k] = table[(top_bit(m1) - x + 1) * 16 + x]
+                seen |= ids[k]
+                flags[marked_entry(ids[k])] = 1
                 k += 1
         elif kind == K_TRIO_SOLO or kind == K_TRIO_PAIR:
             table = &self.head[kind - K_TRIO_SOLO][0][0]
             while k < m and rows[ROW * k + KIND_BYTE] == kind:
-                _words(rows + ROW * k, &lo, &hi)
-                m1 = _ge_mask(lo, hi, 1)
-                x = ctz(_ge_mask(lo, hi, 3))
-                ids[k] = table[x * 15 + ctz(m1 & ~(1u << x))]
+                row = rows + ROW * k
+                x = ctz(_row_ge_mask(row, 3))
+                ids[k] = table[x * 15 + ctz(_row_ge_mask(row, 1) & ~(1u << x))]
+                seen |= ids[k]
+                flags[marked_entry(ids[k])] = 1
                 k += 1
         elif kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR:
+            table = &self.four[kind - K_FOUR_TWO_SOLO][0][0]
             while k < m and rows[ROW * k + KIND_BYTE] == kind:
-                _words(rows + ROW * k, &lo, &hi)
-                ids[k] = self._rank_kicked(rows + ROW * k, lo, hi, _ge_mask(lo, hi, 1), kind)
+                row = rows + ROW * k
+                x = ctz(_row_ge_mask(row, 4))
+                kick = _row_ge_mask(row, 1) & ~(1u << x)
+                ids[k] = table[x * 225 + ctz(kick) * 15 + top_bit(kick)]
+                seen |= ids[k]
+                flags[marked_entry(ids[k])] = 1
                 k += 1
         elif kind == K_AIRPLANE_SOLO or kind == K_AIRPLANE_PAIR:
-            k = _rank_airplanes(self, rows, k, m, kind, ids)
+            k = _rank_airplanes(self, rows, k, m, kind, ids, flags, &seen)
         else:
             ids[k] = _rank(self, rows + ROW * k)
+            seen |= ids[k]
+            flags[marked_entry(ids[k])] = 1
             k += 1
+    return seen
 
 
 cdef Py_ssize_t _rank_airplanes(MoveRanks self, const uint8_t* rows, Py_ssize_t k, Py_ssize_t m,
-                                int kind, int64_t* ids) noexcept nogil:
+                                int kind, int64_t* ids, uint8_t* flags, int64_t* seen) noexcept nogil:
     # A run of generated airplanes with kickers from row k; returns the row
-    # after it.  Rows of one window come together: the window is worked out
+    # after it (and ORs its ids into seen).  Rows of one window come together: the window is worked out
     # again only when the ranks holding exactly three cards change.
     cdef u64 lo, hi
     cdef unsigned int m1, m3x, last_m3x = 0xFFFFFFFFu, win = 0
@@ -356,6 +374,8 @@ cdef Py_ssize_t _rank_airplanes(MoveRanks self, const uint8_t* rows, Py_ssize_t 
             m1 = _ge_mask(lo, hi, 1)
             r = _kick_rank(&self.groups[g], rows + ROW * k, m1 & ~win)
         ids[k] = -1 if r < 0 else first + r
+        seen[0] |= ids[k]
+        flags[marked_entry(ids[k])] = 1
         k += 1
     return k
 
@@ -372,6 +392,7 @@ cdef class MoveRanks(IdFinder):
         # -1: no such body (a row of it ranks as no id)
         memset(self.base, 0xFF, sizeof(self.base))
         memset(self.head, 0xFF, sizeof(self.head))
+        memset(self.four, 0xFF, sizeof(self.four))
         memset(self.group_of, 0xFF, sizeof(self.group_of))
         self.groups = NULL
         self.n_groups = 0
@@ -409,6 +430,7 @@ cdef class MoveRanks(IdFinder):
         self._table = table
         self.rules = r
         self.cid = cid
+        self.max_cards = max_cards
         self.n_rows = rows.shape[0]
         self.rows = &rows[0, 0]
 
@@ -425,37 +447,48 @@ cdef class MoveRanks(IdFinder):
         ``reused`` (made over this object) when out is not None, else a new
         array.  ``KeyError(i)`` when move i has no id (``out`` is then left
         as it was)."""
+        cdef Py_ssize_t bad
+        result = self._legal_mask(hand, last, reused, out, &bad)
+        if result is None:
+            raise KeyError(bad)
+        return result
+
+    cdef object _legal_mask(self, object hand, object last, ReusedMask reused, object out,
+                            Py_ssize_t* bad):
         cdef Out o
         cdef unsigned char first_rows[FIRST_BYTES]
         cdef int64_t first[FIRST_IDS]
         cdef int64_t* found = first
         cdef Py_ssize_t k
         cdef cnp.npy_intp size = self.n_rows
-        cdef unsigned char* flags
+        cdef int cards
         if self.rows == NULL:
             raise ValueError("MoveRanks was never initialised")
-        if reused.table is not self:
+        if reused is None or reused.table is not self:
             raise ValueError("reused must be a ReusedMask over this MoveRanks")
-        _generate(hand, last, self.rules, self.cid, &o, first_rows)
-        if o.n > FIRST_IDS:
-            found = <int64_t*>malloc(o.n * sizeof(int64_t))
-            if found == NULL:
-                out_free(&o)
-                raise MemoryError()
+        bad[0] = -1
+        cards = _generate(hand, last, self.rules, self.cid, &o, first_rows)
         try:
             # Rows the kernels generated under these rules: moves of the
             # full deck, each ranked without comparing it with the table.
-            _rank_generated(self, o.data, o.n, found)
-            for k in range(o.n):
-                if found[k] < 0:
-                    raise KeyError(k)
-            if out is not None:
-                return reused.fill_ids(found, o.n, out)
+            # A hand of at most max_cards cards holds no move of more, so
+            # every move has an id: ranked straight into the reused out.
+            if out is not None and cards <= self.max_cards:
+                return reused.fill_marked(_mark_generated, <void*>self, o.data, o.n, out, bad)
+            if o.n > FIRST_IDS:
+                found = <int64_t*>malloc(o.n * sizeof(int64_t))
+                if found == NULL:
+                    raise MemoryError()
             result = cnp.PyArray_ZEROS(1, &size, cnp.NPY_BOOL, 0)
-            flags = <unsigned char*>cnp.PyArray_DATA(result)
-            for k in range(o.n):
-                flags[found[k]] = 1
-            return result
+            if _rank_generated(self, o.data, o.n, found,
+                               <uint8_t*>cnp.PyArray_DATA(result)) < 0:
+                for k in range(o.n):
+                    if found[k] < 0:
+                        bad[0] = k
+                        return None
+            if out is None:
+                return result
+            return reused.fill_ids(found, o.n, out)
         finally:
             out_free(&o)
             if found != first:
@@ -481,8 +514,9 @@ cdef class MoveRanks(IdFinder):
                 self.base[kind][k][ctz(m1)] = <int>i
             return True
         if kind == K_TRIO_SOLO or kind == K_TRIO_PAIR or kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR:
-            k = kind - K_TRIO_SOLO if kind <= K_TRIO_PAIR else 2 + kind - K_FOUR_TWO_SOLO
-            body = _ge_mask(lo, hi, 3 if k < 2 else 4)
+            # (a trio's kicker rank, a four's two kicker ranks name the
+            # move: one id each)
+            body = _ge_mask(lo, hi, 3 if kind <= K_TRIO_PAIR else 4)
             if not body:
                 return False
             x = ctz(body)
@@ -490,14 +524,13 @@ cdef class MoveRanks(IdFinder):
             if not kick:
                 return False
             a = ctz(kick)
-            if self.head[k][x][a] < 0:
-                self.head[k][x][a] = <int>i
-            if k >= 2:
-                b = top_bit(kick)
-                if a == b:
-                    self.dup[k - 2][x][a] = 1
-                else:
-                    self.after[k - 2][x][a] |= 1u << b
+            b = top_bit(kick)
+            if kind <= K_TRIO_PAIR:
+                if a != b:
+                    return False
+                self.head[kind - K_TRIO_SOLO][x][a] = <int>i
+            else:
+                self.four[kind - K_FOUR_TWO_SOLO][x][a * 15 + b] = <int>i
             return True
         # airplanes with kickers
         if not _airplane_shape(lo, hi, kind, &L, &s):
@@ -574,9 +607,8 @@ cdef class MoveRanks(IdFinder):
     cdef int64_t _rank_kicked(self, const uint8_t* row, u64 lo, u64 hi, unsigned int m1,
                               int kind) noexcept nogil:
         # _rank of a four with two kickers or an airplane with kickers
-        cdef int x, a, b, L, s, k
+        cdef int x, L, s, k
         cdef unsigned int body, kick
-        cdef int32_t first
         cdef int64_t r
         if kind >= K_FOUR_TWO_SOLO:
             body = _ge_mask(lo, hi, 4)
@@ -586,13 +618,7 @@ cdef class MoveRanks(IdFinder):
             kick = m1 & ~(1u << x)
             if not kick:
                 return -1
-            k = kind - K_FOUR_TWO_SOLO
-            a = ctz(kick)
-            b = top_bit(kick)
-            first = self.head[2 + k][x][a]
-            if first < 0 or a == b:
-                return first
-            return first + self.dup[k][x][a] + bits(self.after[k][x][a] & ((1u << b) - 1))
+            return self.four[kind - K_FOUR_TWO_SOLO][x][ctz(kick) * 15 + top_bit(kick)]
         if not _airplane_shape(lo, hi, kind, &L, &s):
             return -1
         k = self.group_of[kind - K_AIRPLANE_SOLO][L][s]
@@ -611,3 +637,44 @@ cdef class MoveRanks(IdFinder):
             if i < 0 or i >= self.n_rows or not _same_row(self.rows + ROW * i, rows + ROW * k):
                 i = -1
             ids[k] = i
+
+
+cdef class ActionMasks:
+    """The compiled base of :class:`ddz_fast.actions.ActionSpace`: its
+    ``mask``, called straight from Python (no Python frame in between).  The
+    subclass gives the ranking once (``_set_ranks``) and ``_reject_move``,
+    which raises the error of a move that has no id."""
+
+    cdef MoveRanks _ranks
+    cdef ReusedMask _reused
+
+    def _set_ranks(self, MoveRanks ranks not None):
+        if self._ranks is not None:
+            raise TypeError(f"the ids of an {type(self).__name__} are set once")
+        self._ranks = ranks
+        self._reused = ReusedMask(ranks)
+
+    def mask(self, hand, last=None, *, out=None):
+        """Boolean ``(size,)`` mask, True exactly at the ids of ``legal_moves(hand, last)``.
+
+        ``out``: a plain (not a subclass), writeable, C-contiguous ``bool``
+        array of shape ``(size,)`` to write the mask into instead of
+        allocating one; it is returned.  Reusing one array call after call is
+        the fast way: when ``out`` is the array this space's last ``mask``
+        call wrote, only the entries that call set are cleared, so it must
+        still hold what that call left there (clear it in full yourself,
+        e.g. ``out[:] = False``, after writing into it; that is always safe).
+        Any other array is cleared in full first.  On an error ``out`` is
+        left as it was.
+
+        >>> space = action_space()
+        >>> np.flatnonzero(space.mask("3345")).tolist()
+        [1, 2, 3, 16]
+        """
+        cdef Py_ssize_t bad
+        if self._ranks is None:
+            raise TypeError(f"{type(self).__name__} was never initialised")
+        result = self._ranks._legal_mask(hand, last, self._reused, out, &bad)
+        if result is None:
+            self._reject_move(hand, last, bad)
+        return result

@@ -23,8 +23,7 @@ import numpy.typing as npt
 
 from ._checks import check_index
 from ._fast import MoveBatch, MoveList, legal_moves, legal_moves_batch
-from ._lookup import ReusedMask
-from ._ranks import MoveRanks
+from ._ranks import ActionMasks, MoveRanks
 from ._move import PASS, Move
 from ._movelist import _movelist_from_rows
 from .cards import N_RANKS, RANKS, CardsLike
@@ -90,7 +89,7 @@ def max_hand(rules: Rules) -> int:
     return rules.hand_size + rules.kitty_size
 
 
-class ActionSpace:
+class ActionSpace(ActionMasks):
     """Dense ids of every move a hand of the game can hold, under one set of rules.
 
     Build it with :func:`action_space` (cached per rules).  ``len(space)`` and
@@ -113,7 +112,7 @@ class ActionSpace:
         self._rows: npt.NDArray[np.uint8] = self._lookup.table
         # (each row checked a legal move under r once more)
         self._moves = _movelist_from_rows(self._rows.tobytes(), r)
-        self._reused = ReusedMask(self._lookup)
+        self._set_ranks(self._lookup)
 
     # Basic facts ----------------------------------------------------------
     @property
@@ -205,29 +204,11 @@ class ActionSpace:
         return [self.id_to_move(i) for i in ids]
 
     # Masks ------------------------------------------------------------------
-    def mask(
-        self, hand: CardsLike, last: Move | None = None, *, out: npt.NDArray[np.bool_] | None = None
-    ) -> npt.NDArray[np.bool_]:
-        """Boolean ``(size,)`` mask, True exactly at the ids of ``legal_moves(hand, last)``.
+    # mask(hand, last=None, *, out=None): compiled, see ActionMasks.mask
 
-        ``out``: a plain (not a subclass), writeable, C-contiguous ``bool``
-        array of shape ``(size,)`` to write the mask into instead of
-        allocating one; it is returned.  Reusing one array call after call is
-        the fast way: when ``out`` is the array this space's last ``mask``
-        call wrote, only the entries that call set are cleared, so it must
-        still hold what that call left there (clear it in full yourself,
-        e.g. ``out[:] = False``, after writing into it; that is always safe).
-        Any other array is cleared in full first.
-
-        >>> space = action_space()
-        >>> np.flatnonzero(space.mask("3345")).tolist()
-        [1, 2, 3, 16]
-        """
-        try:
-            mask = self._lookup.legal_mask(hand, last, self._reused, out)
-        except KeyError as e:  # a hand of more cards than any player holds
-            self._reject(legal_moves(hand, last, rules=self._rules).rows, e.args[0])
-        return mask
+    def _reject_move(self, hand: CardsLike, last: Move | None, bad: int) -> NoReturn:
+        """The error of move ``bad`` of ``legal_moves(hand, last)``, which has no id."""
+        self._reject(legal_moves(hand, last, rules=self._rules).rows, bad)
 
     def masks(
         self,
