@@ -11,8 +11,7 @@ cdef class MoveRows:
     cdef unsigned char* data     # n rows of ROW bytes
     cdef Py_ssize_t n
     cdef int cid                 # registry id the rows are legal under; -1: not trusted
-    cdef bint owns               # data is malloc'd and freed with this object
-    cdef object _owner           # else: the object whose memory data points into
+    cdef object _owner           # the object whose memory data points into (None: this one)
     # Only _info is cached: it holds no reference back, so a container is
     # never part of a reference cycle and needs no GC tracking (the rows
     # view has the container as its base and is made on each access).

@@ -13,7 +13,8 @@ from cpython.pycapsule cimport PyCapsule_CheckExact
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.tuple cimport PyTuple_GET_ITEM
 from cpython.ref cimport PyObject, Py_INCREF
-from libc.stdlib cimport malloc, calloc, free
+from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING
+from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memcmp
 
 import operator
@@ -48,11 +49,10 @@ cdef class MoveRows:
         self.data = NULL
         self.n = 0
         self.cid = -1
-        self.owns = False
 
-    def __dealloc__(self):
-        if self.owns:
-            free(self.data)
+    # No __dealloc__: the memory of the rows is the object's own or an
+    # owner's (_owner), so freeing a container is freeing its fields (a
+    # __dealloc__ costs a save and restore of the error state on every free).
 
     @property
     def rows(self):
@@ -277,23 +277,42 @@ cdef class MoveList(MoveRows):
                 (bytes(self.data[:self.n * ROW]) if self.n else b"", rules_of(self.cid)))
 
 
+@cython.no_gc
+@cython.final
+cdef class _RowBlock:
+    # A malloc'd block of rows, freed with this object: the owner of the
+    # rows of a MoveList that took over a kernel's grown buffer.
+    cdef unsigned char* data
+
+    def __dealloc__(self):
+        free(self.data)
+
+
+cdef object _copied_rows(const unsigned char* rows, Py_ssize_t n, unsigned char** data):
+    # An owner of a copy of n > INLINE_ROWS rows (a new bytes object: never
+    # one of the interpreter's shared ones, which are at most one byte),
+    # and its memory in data[0].
+    cdef object block = PyBytes_FromStringAndSize(<const char*>rows, n * ROW)
+    data[0] = <unsigned char*>PyBytes_AS_STRING(block)
+    return block
+
+
 cdef MoveList movelist_from_out(Out* o, int cid):
     cdef MoveList ml = MoveList.__new__(MoveList)
-    ml.owns = True
+    cdef _RowBlock block
     if o.borrowed:
         # Rows still in the caller's first buffer: copied into the list
-        # itself when they fit, else into memory of exactly their size
-        # (small sizes are the allocator's fastest).
+        # itself when they fit, else into a bytes object of exactly their
+        # size (small sizes are the allocator's fastest).
         if o.n <= INLINE_ROWS:
             ml.data = ml.inline_rows
-            ml.owns = False
+            memcpy(ml.data, o.data, o.n * ROW)
         else:
-            ml.data = <unsigned char*>malloc(o.n * ROW)
-            if ml.data == NULL:
-                raise MemoryError("out of memory generating moves")
-        memcpy(ml.data, o.data, o.n * ROW)
+            ml._owner = _copied_rows(o.data, o.n, &ml.data)
     else:
-        ml.data = o.data
+        block = _RowBlock.__new__(_RowBlock)
+        block.data = ml.data = o.data
+        ml._owner = block
     ml.n = o.n
     ml.cid = cid
     o.data = NULL
@@ -325,13 +344,13 @@ def _movelist_from_rows(bytes rows, rules):
         raise ValueError(f"move rows must be a multiple of {ROW} bytes")
     _check_rows(<const unsigned char*>rows, nbytes // ROW, rules)
     ml.cid = -1 if rules is None else rules_id(rules)
-    ml.data = <unsigned char*>malloc(nbytes if nbytes else 1)
-    if ml.data == NULL:
-        raise MemoryError()
-    ml.owns = True
     ml.n = nbytes // ROW
-    if nbytes:
+    if ml.n <= INLINE_ROWS:
+        ml.data = ml.inline_rows
         memcpy(ml.data, <const char*>rows, nbytes)
+    else:
+        # (a copy: the caller's bytes object may be shared)
+        ml._owner = _copied_rows(<const unsigned char*>rows, ml.n, &ml.data)
     return ml
 
 
