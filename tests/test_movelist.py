@@ -392,3 +392,24 @@ def test_card_lists_are_fresh_lists():
 def test_card_lists_need_15_labels(values):
     with pytest.raises(ValueError, match="15 labels"):
         fast.legal_moves("34").card_lists(values)
+
+
+def test_lists_made_after_others_are_dropped_hold_only_their_own_moves():
+    """MoveList objects are recycled once dropped: a new list never shows a
+    dropped one's moves or keeps its owner alive (a batch a view was made
+    of, the memory of a long list)."""
+    batch = fast.legal_moves_batch(fast.to_counts_batch(["33445566778899TTJJQQ", "3", "BR"]))
+    before = sys.getrefcount(batch)
+    long_hand = "33445566778899TTJJQQKKA"
+    long_moves = ref.legal_moves(fast.to_counts(long_hand))
+    for _ in range(300):
+        views = [batch[i] for i in range(len(batch))]
+        assert views[0] == fast.legal_moves("33445566778899TTJJQQ")
+        long_list = fast.legal_moves(long_hand)
+        del views
+        small = [fast.legal_moves(h) for h in ("3", "34", "B", "")]
+        assert [m.cards for lst in small for m in lst] == ["3", "3", "4", "B"]
+        assert long_list == long_moves
+        del long_list, small
+    gc.collect()
+    assert sys.getrefcount(batch) == before

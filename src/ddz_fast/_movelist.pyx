@@ -13,6 +13,7 @@ from cpython.pycapsule cimport PyCapsule_CheckExact
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.tuple cimport PyTuple_GET_ITEM
 from cpython.ref cimport PyObject, Py_INCREF
+from cpython.object cimport PyTypeObject
 from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memcmp
@@ -277,6 +278,44 @@ cdef class MoveList(MoveRows):
                 (bytes(self.data[:self.n * ROW]) if self.n else b"", rules_of(self.cid)))
 
 
+# A free list of MoveList objects: most calls make one and drop it soon,
+# and the allocator's malloc and free are a large part of a small call.
+# Cython keeps free lists only for types without a base type, so MoveList
+# (final: its size is fixed) gets its own allocation slots.  Only with the
+# GIL: the list is the interpreter's (none in a free-threaded build).
+cdef extern from *:
+    """
+    #define DDZ_ML_FREE 64
+    static PyObject* ddz_ml_free[DDZ_ML_FREE];
+    static int ddz_ml_nfree = 0;
+    static PyObject* ddz_ml_alloc(PyTypeObject* t, Py_ssize_t nitems) {
+        if (nitems == 0 && ddz_ml_nfree > 0) {
+            PyObject* o = ddz_ml_free[--ddz_ml_nfree];
+            memset((void*)o, 0, (size_t)t->tp_basicsize);
+            return PyObject_INIT(o, t);
+        }
+        return PyType_GenericAlloc(t, nitems);
+    }
+    static void ddz_ml_release(void* p) {
+        if (ddz_ml_nfree < DDZ_ML_FREE)
+            ddz_ml_free[ddz_ml_nfree++] = (PyObject*)p;
+        else
+            PyObject_Free(p);
+    }
+    static void ddz_ml_install(PyTypeObject* t) {
+    #ifndef Py_GIL_DISABLED
+        if (t->tp_alloc == PyType_GenericAlloc && t->tp_free == PyObject_Free) {
+            t->tp_alloc = ddz_ml_alloc;
+            t->tp_free = ddz_ml_release;
+        }
+    #else
+        (void)t;
+    #endif
+    }
+    """
+    void _use_free_list "ddz_ml_install"(PyTypeObject* t)
+
+
 @cython.no_gc
 @cython.final
 cdef class _RowBlock:
@@ -352,6 +391,9 @@ def _movelist_from_rows(bytes rows, rules):
         # (a copy: the caller's bytes object may be shared)
         ml._owner = _copied_rows(<const unsigned char*>rows, ml.n, &ml.data)
     return ml
+
+
+_use_free_list(<PyTypeObject*>MoveList)
 
 
 # ---------------------------------------------------------------------------
