@@ -16,7 +16,7 @@ cdef enum:
 # The moves of legal_moves(hand, last, rules=rules) (rules of registry id
 # cid) into `o`, which starts on `first` (FIRST_BYTES of the caller's) and
 # grows into malloc'd memory past it; the caller calls out_free(o).  The
-# input is checked (the documented errors), the kernel run.  Returns the
-# number of cards in the hand.
+# input is checked (the documented errors), the kernel run; the number of
+# cards in the hand goes into cards[0] (unless NULL).
 cdef int _generate(object hand, object last, object rules, int cid, Out* o,
-                   unsigned char* first) except -1
+                   unsigned char* first, int* cards) except -1

@@ -162,7 +162,7 @@ def legal_moves(hand, last=None, *, rules="standard"):
     cdef int cid = rules_id(rules)
     cdef Out o
     cdef unsigned char first[FIRST_BYTES]
-    _generate(hand, last, rules, cid, &o, first)
+    _generate(hand, last, rules, cid, &o, first, NULL)
     return movelist_from_out(&o, cid)
 
 
@@ -180,10 +180,10 @@ cdef int _load_position(object hand, object last, object rules, const RulesC* rc
 
 
 cdef int _generate(object hand, object last, object rules, int cid, Out* o,
-                   unsigned char* first) except -1:
+                   unsigned char* first, int* cards) except -1:
     """The moves of legal_moves(hand, last) into `o`, started on `first`
-    (see _fast.pxd): the input checked, the kernel run.  Returns the number
-    of cards in the hand."""
+    (see _fast.pxd): the input checked, the kernel run; the number of cards
+    in the hand into cards[0] (unless NULL)."""
     cdef const RulesC* rc = rules_by_id(cid)
     cdef unsigned char h[16]
     cdef MoveInfo li
@@ -194,8 +194,10 @@ cdef int _generate(object hand, object last, object rules, int cid, Out* o,
     if o.oom:
         out_free(o)
         raise MemoryError("out of memory generating moves")
-    _hand_words(h, &lo, &hi)
-    return _word_cards(lo, hi)
+    if cards != NULL:
+        _hand_words(h, &lo, &hi)
+        cards[0] = _word_cards(lo, hi)
+    return 0
 
 
 def classify(cards, *, rules="standard"):

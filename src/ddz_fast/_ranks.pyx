@@ -467,7 +467,7 @@ cdef class MoveRanks(IdFinder):
         if reused is None or reused.table is not self:
             raise ValueError("reused must be a ReusedMask over this MoveRanks")
         bad[0] = -1
-        cards = _generate(hand, last, self.rules, self.cid, &o, first_rows)
+        _generate(hand, last, self.rules, self.cid, &o, first_rows, &cards)
         try:
             # Rows the kernels generated under these rules: moves of the
             # full deck, each ranked without comparing it with the table.
