@@ -162,7 +162,7 @@ def legal_moves(hand, last=None, *, rules="standard"):
     cdef int cid = rules_id(rules)
     cdef Out o
     cdef unsigned char first[FIRST_BYTES]
-    _generate(hand, last, rules, cid, &o, first, NULL)
+    _generate_here(hand, last, rules, cid, &o, first, NULL)
     return movelist_from_out(&o, cid)
 
 
@@ -184,6 +184,13 @@ cdef int _generate(object hand, object last, object rules, int cid, Out* o,
     """The moves of legal_moves(hand, last) into `o`, started on `first`
     (see _fast.pxd): the input checked, the kernel run; the number of cards
     in the hand into cards[0] (unless NULL)."""
+    return _generate_here(hand, last, rules, cid, o, first, cards)
+
+
+cdef inline int _generate_here(object hand, object last, object rules, int cid, Out* o,
+                               unsigned char* first, int* cards) except -1:
+    # _generate, inlined into legal_moves (a call and its frame are a
+    # noticeable part of a small call)
     cdef const RulesC* rc = rules_by_id(cid)
     cdef unsigned char h[16]
     cdef MoveInfo li

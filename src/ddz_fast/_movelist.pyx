@@ -345,7 +345,8 @@ cdef MoveList movelist_from_out(Out* o, int cid):
         # size (small sizes are the allocator's fastest).
         if o.n <= INLINE_ROWS:
             ml.data = ml.inline_rows
-            memcpy(ml.data, o.data, o.n * ROW)
+            # (a copy of a constant size is a few moves, not a call)
+            memcpy(ml.data, o.data, (INLINE_ROWS if o.cap >= INLINE_ROWS else o.n) * ROW)
         else:
             ml._owner = _copied_rows(o.data, o.n, &ml.data)
     else:
