@@ -823,7 +823,7 @@ def settle_scores(int players, int landlord, bint landlord_won, int base, int bo
     cdef int64_t sc[MAXP]
     cdef int64_t value = stake(base, bombs, doubles, spring)
     score_deal(players, landlord, landlord_won, value, sc)
-    return value, tuple(sc[t] for t in range(players))
+    return value, tuple([sc[t] for t in range(players)])
 
 
 def bot_auction_index(hand, choices):
@@ -1152,14 +1152,14 @@ cdef class Game:
         return GameResult(
             landlord=s.landlord, landlord_won=s.winner == s.landlord, winner=s.winner,
             base=s.base, bombs=s.bombs, spring=s.spring, doubles=s.doubles, value=s.value,
-            scores=tuple(s.scores[t] for t in range(s.players)), plies=s.plies,
+            scores=tuple([s.scores[t] for t in range(s.players)]), plies=s.plies,
             redeals=s.deal_number,
         )
 
     def returns(self):
         """Score deltas per seat (all zero until the game is over)."""
         self._check()
-        return tuple(self.st.scores[t] for t in range(self.st.players))
+        return tuple([self.st.scores[t] for t in range(self.st.players)])
 
     @property
     def last_move(self):
@@ -1234,13 +1234,13 @@ cdef class Game:
     def hand_sizes(self):
         """Cards held per seat."""
         self._check()
-        return tuple(self.st.ncards[t] for t in range(self.st.players))
+        return tuple([self.st.ncards[t] for t in range(self.st.players)])
 
     @property
     def played(self):
         """Non-pass moves made so far per seat."""
         self._check()
-        return tuple(self.st.nmoves[t] for t in range(self.st.players))
+        return tuple([self.st.nmoves[t] for t in range(self.st.players)])
 
     @property
     def played_cards(self):
@@ -1369,7 +1369,7 @@ cdef class Game:
                     why = f"it does not beat {self.last_move} or is not in the hand {hand}"
                 return ValueError(f"illegal action {action!r} for {who}: {why}")
             return ValueError(f"illegal action {action!r} for {who}: the play phase takes a Move")
-        options = ", ".join(str(a) for a in self.legal_actions())
+        options = ", ".join([str(a) for a in self.legal_actions()])
         return ValueError(f"illegal action {action!r} for {who} in the {self.phase.name.lower()} "
                           f"phase; legal: {options}")
 
@@ -1474,7 +1474,7 @@ cdef class Game:
             "played_cards": self.played_cards.tobytes(),
             "plies": s.plies,
             "auction": (s.bid, s.bidder, s.apasses, s.caller, s.robs,
-                        tuple(s.queue[i] for i in range(s.qpos, s.qlen))),
+                        tuple([s.queue[i] for i in range(s.qpos, s.qlen)])),
             "last": self.last_move,
             "last_player": self.last_player,
             "passes": s.passes,

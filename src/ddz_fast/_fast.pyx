@@ -561,8 +561,12 @@ cdef bint _is_one_hand(object hands):
     if isinstance(hands, np.ndarray):
         return hands.ndim == 1
     if isinstance(hands, (list, tuple)):
-        return len(hands) > 0 and not any(
-            isinstance(x, (list, tuple, np.ndarray, str, bytes)) for x in hands)
+        # (a loop, not any() over a generator: that would allocate a closure
+        # on every call)
+        for x in hands:
+            if isinstance(x, (list, tuple, np.ndarray, str, bytes)):
+                return False
+        return len(hands) > 0
     return False
 
 

@@ -92,6 +92,13 @@ cdef cnp.ndarray _output(object out, int ndim, cnp.npy_intp* dims):
     return arr
 
 
+cdef int _raise_shape(cnp.ndarray arr, int ndim, cnp.npy_intp* dims) except -1:
+    # (apart from _checked_out: a generator expression there would make the
+    # function allocate its closure on every call)
+    shape = tuple([dims[i] for i in range(ndim)])
+    raise ValueError(f"out must have shape {shape}, not {(<object>arr).shape}")
+
+
 cdef cnp.ndarray _checked_out(object out, int ndim, cnp.npy_intp* dims):
     """``out`` checked to be a plain, writeable, C-contiguous bool array of the
     given shape.  A subclass is refused: a masked array (or any subclass
@@ -108,8 +115,7 @@ cdef cnp.ndarray _checked_out(object out, int ndim, cnp.npy_intp* dims):
     for i in range(ndim if same else 0):
         same = same and cnp.PyArray_DIMS(arr)[i] == dims[i]
     if not same:
-        shape = tuple(dims[i] for i in range(ndim))
-        raise ValueError(f"out must have shape {shape}, not {(<object>arr).shape}")
+        _raise_shape(arr, ndim, dims)
     if not cnp.PyArray_ISCARRAY(arr):
         raise ValueError("out must be C-contiguous and writeable")
     return arr

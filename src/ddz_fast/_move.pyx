@@ -82,12 +82,12 @@ def pick_reading(readings, want, text, rules):
                 return m
         raise ValueError(
             f"{text!r} is not a {want.name} under rules {rules.name!r}; it reads as "
-            + " or ".join(m.kind.name for m in readings)
+            + " or ".join([m.kind.name for m in readings])
         )
     if len(readings) > 1:
         raise ValueError(
             f"{text!r} is ambiguous: it reads as "
-            + " or ".join(m.kind.name for m in readings)
+            + " or ".join([m.kind.name for m in readings])
             + "; pass kind= to choose"
         )
     return readings[0]

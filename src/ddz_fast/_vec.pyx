@@ -549,7 +549,7 @@ cdef class VecGame:
             what = str(AUCTION_ACTIONS[a - self.n_moves_])
         lo = self.p_offsets[i]
         hi = self.p_offsets[i + 1]
-        legal = ", ".join(str(x) for x in self._ids[lo:hi][:20]) + (", ..." if hi - lo > 20 else "")
+        legal = ", ".join([str(x) for x in self._ids[lo:hi][:20]]) + (", ..." if hi - lo > 20 else "")
         return ValueError(f"table {i}: action id {a} ({what}) is not legal for seat {s.to_move} now "
                           f"(legal ids: {legal}); no table was changed")
 
