@@ -31,15 +31,10 @@ cdef class RowTable(IdFinder):
 
 
 # Writes the ids of m rows into ids and sets their entries of flags; returns
-# the ids OR-ed together (negative when some row has none: its entry of ids is
-# then negative, and what it set in flags is entry 0).  ctx: the caller's.
+# -1 when some row has none (its entry of ids is negative, and nothing is set
+# for it), else 0.  ctx: the caller's.
 ctypedef int64_t (*mark_fn)(void* ctx, const uint8_t* rows, Py_ssize_t m, int64_t* ids,
                             uint8_t* flags) noexcept nogil
-
-
-cdef inline Py_ssize_t marked_entry(int64_t i) noexcept nogil:
-    # the entry of flags a mark_fn sets for id i: entry 0 for a negative one
-    return <Py_ssize_t>(i & ~(i >> 63))
 
 
 cdef class ReusedMask:

@@ -418,9 +418,10 @@ cdef class ReusedMask:
             self.last_data = flags
             if seen < 0:
                 for i in range(m):
-                    if kept[i] < 0 and bad[0] < 0:
+                    if 0 <= kept[i] < dim:
+                        flags[kept[i]] = 0
+                    elif bad[0] < 0:
                         bad[0] = i
-                    flags[marked_entry(kept[i])] = 0
                 self.n_ids = 0
         # `previous` is dropped here, outside the lock: freeing an array can
         # run arbitrary code, which must not find the lock held.

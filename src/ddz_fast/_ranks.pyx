@@ -28,7 +28,7 @@ that id, so a row that is no move of the space is never given one.
 """
 cimport cython
 cimport numpy as cnp
-from libc.stdint cimport uint8_t, int32_t, int64_t
+from libc.stdint cimport uint8_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
@@ -41,7 +41,7 @@ from ._kernels cimport (
     K_BOMB, K_ROCKET,
 )
 from ._kernels cimport RulesC, Out, out_init, out_free, gen_lead
-from ._lookup cimport IdFinder, ReusedMask, marked_entry
+from ._lookup cimport IdFinder, ReusedMask
 from ._registry cimport rules_id, rules_by_id
 from ._fast cimport _generate, FIRST_BYTES
 
@@ -298,14 +298,15 @@ cdef int64_t _rank_generated(MoveRanks self, const uint8_t* rows, Py_ssize_t m, 
     # _rank of m rows the kernels generated (bytes <= 8, in the move-list
     # order, so in runs of one kind), each kind's run in a loop of its own
     # over whole-row masks, each id set in the mask `flags` as it is found.
-    # Returns the ids OR-ed together: negative when some row has no id (a
-    # mark_fn of ReusedMask.fill_marked).
+    # Returns -1 when some row has no id (its entry of ids is negative, and
+    # nothing is set for it), else 0: a mark_fn of ReusedMask.fill_marked.
     cdef Py_ssize_t k = 0
     cdef int kind, x
     cdef unsigned int m1, kick
     cdef const int32_t* table
     cdef const uint8_t* row
     cdef int64_t seen = 0
+    cdef uint64_t n = <uint64_t>self.n_rows
     while k < m:
         kind = rows[ROW * k + KIND_BYTE]
         if K_SOLO <= kind <= K_TRIO or K_CHAIN <= kind <= K_AIRPLANE:
@@ -316,8 +317,10 @@ cdef int64_t _rank_generated(MoveRanks self, const uint8_t* rows, Py_ssize_t m, 
                 # (a generated row of these kinds holds one run of ranks: its
                 # length is its top rank's distance from its lowest, plus one)
                 ids[k] = table[(top_bit(m1) - x + 1) * 16 + x]
-                seen |= ids[k]
-                flags[marked_entry(ids[k])] = 1
+                if <uint64_t>ids[k] < n:
+                    flags[ids[k]] = 1
+                else:
+                    seen = -1
                 k += 1
         elif kind == K_TRIO_SOLO or kind == K_TRIO_PAIR:
             table = &self.head[kind - K_TRIO_SOLO][0][0]
@@ -325,8 +328,10 @@ cdef int64_t _rank_generated(MoveRanks self, const uint8_t* rows, Py_ssize_t m, 
                 row = rows + ROW * k
                 x = ctz(_row_ge_mask(row, 3))
                 ids[k] = table[x * 15 + ctz(_row_ge_mask(row, 1) & ~(1u << x))]
-                seen |= ids[k]
-                flags[marked_entry(ids[k])] = 1
+                if <uint64_t>ids[k] < n:
+                    flags[ids[k]] = 1
+                else:
+                    seen = -1
                 k += 1
         elif kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR:
             table = &self.four[kind - K_FOUR_TWO_SOLO][0][0]
@@ -335,15 +340,19 @@ cdef int64_t _rank_generated(MoveRanks self, const uint8_t* rows, Py_ssize_t m, 
                 x = ctz(_row_ge_mask(row, 4))
                 kick = _row_ge_mask(row, 1) & ~(1u << x)
                 ids[k] = table[x * 225 + ctz(kick) * 15 + top_bit(kick)]
-                seen |= ids[k]
-                flags[marked_entry(ids[k])] = 1
+                if <uint64_t>ids[k] < n:
+                    flags[ids[k]] = 1
+                else:
+                    seen = -1
                 k += 1
         elif kind == K_AIRPLANE_SOLO or kind == K_AIRPLANE_PAIR:
             k = _rank_airplanes(self, rows, k, m, kind, ids, flags, &seen)
         else:
             ids[k] = _rank(self, rows + ROW * k)
-            seen |= ids[k]
-            flags[marked_entry(ids[k])] = 1
+            if <uint64_t>ids[k] < n:
+                flags[ids[k]] = 1
+            else:
+                seen = -1
             k += 1
     return seen
 
@@ -351,7 +360,7 @@ cdef int64_t _rank_generated(MoveRanks self, const uint8_t* rows, Py_ssize_t m, 
 cdef Py_ssize_t _rank_airplanes(MoveRanks self, const uint8_t* rows, Py_ssize_t k, Py_ssize_t m,
                                 int kind, int64_t* ids, uint8_t* flags, int64_t* seen) noexcept nogil:
     # A run of generated airplanes with kickers from row k; returns the row
-    # after it (and ORs its ids into seen).  Rows of one window come together: the window is worked out
+    # after it (seen[0] = -1 when a row has no id).  Rows of one window come together: the window is worked out
     # again only when the ranks holding exactly three cards change.
     cdef u64 lo, hi
     cdef unsigned int m1, m3x, last_m3x = 0xFFFFFFFFu, win = 0
@@ -374,8 +383,10 @@ cdef Py_ssize_t _rank_airplanes(MoveRanks self, const uint8_t* rows, Py_ssize_t 
             m1 = _ge_mask(lo, hi, 1)
             r = _kick_rank(&self.groups[g], rows + ROW * k, m1 & ~win)
         ids[k] = -1 if r < 0 else first + r
-        seen[0] |= ids[k]
-        flags[marked_entry(ids[k])] = 1
+        if 0 <= ids[k] < self.n_rows:
+            flags[ids[k]] = 1
+        else:
+            seen[0] = -1
         k += 1
     return k
 
