@@ -522,6 +522,33 @@ def test_ranking_fits_every_set_of_move_options():
     assert seen == 128 + 64
 
 
+def test_mask_equals_the_ids_of_the_legal_moves_under_every_set_of_move_options():
+    """The mask writes most ids straight from the generators (their id
+    mode), the other moves ranked from rows: under every set of move
+    options it is the set of ids of legal_moves, for hands rich in fours,
+    trios, pairs and jokers, as a fresh array and into a reused one."""
+    crafted = ["33334444555666BR", "3333444455556666", "444555667788BR22",
+               "33344455566677788899", "KKKAAA2222BR34", "3344556677889TTJJQ", "BR", "2222B"]
+    seen = 0
+    for rules in _move_option_rules():
+        space = ActionSpace(rules)
+        deck = np.array([rules.max_count] * 13 + [rules.max_jokers] * 2)
+        rng = np.random.default_rng(seen)
+        hands = [rng.multivariate_hypergeometric(deck, int(k)) for k in rng.integers(12, 21, size=12)]
+        hands += [ddz_fast.to_counts(t, rules=rules) for t in crafted]
+        buf = np.zeros(space.size, dtype=bool)
+        for h in hands:
+            h = np.asarray(h, dtype=np.uint8)
+            lead = legal_moves(h, rules=rules)
+            for last in (None, *[m for m in list(lead)[:40:7] if fits(h, m, deck)]):
+                expected = sorted(space.ids(legal_moves(h, last, rules=rules)).tolist())
+                assert np.flatnonzero(space.mask(h, last)).tolist() == expected, (rules, h, last)
+                space.mask(h, last, out=buf)
+                assert np.flatnonzero(buf).tolist() == expected, (rules, h, last)
+        seen += 1
+    assert seen == 128 + 64
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(PRESET_NAMES), st.integers(0, 2**32 - 1))
 def test_ranking_never_gives_an_id_to_a_row_not_in_the_table(preset, seed):

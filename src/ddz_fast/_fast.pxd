@@ -4,7 +4,7 @@
 from ._registry cimport rules_c, rules_id, rules_by_id
 from ._move cimport row_move
 from ._movelist cimport movelist_from_out
-from ._kernels cimport Out, ROW
+from ._kernels cimport Out, IdSink, ROW
 
 cdef enum:
     # Rows of the first buffer of a single call, on the caller's stack: most
@@ -17,6 +17,7 @@ cdef enum:
 # cid) into `o`, which starts on `first` (FIRST_BYTES of the caller's) and
 # grows into malloc'd memory past it; the caller calls out_free(o).  The
 # input is checked (the documented errors), the kernel run; the number of
-# cards in the hand goes into cards[0] (unless NULL).
+# cards in the hand goes into cards[0] (unless NULL).  With ids not NULL, in
+# id mode (see _kernels.Out): the caller frees ids' memory unless borrowed.
 cdef int _generate(object hand, object last, object rules, int cid, Out* o,
-                   unsigned char* first, int* cards) except -1
+                   unsigned char* first, int* cards, IdSink* ids) except -1

@@ -24,7 +24,7 @@ import numpy as np
 from ._move cimport Move, K_PASS, readings_of
 from ._checks cimport as_threads
 from ._kernels cimport (
-    RulesC, MoveInfo, Out, ROW, KIND_BYTE, u64, _hand_words, _word_cards,
+    RulesC, MoveInfo, Out, IdSink, ROW, KIND_BYTE, u64, _hand_words, _word_cards,
     out_init, out_init_on, out_init_batch, out_free, release_rows,
     gen_moves,
     beats_c, valid_move_c, count_moves_c,
@@ -162,7 +162,7 @@ def legal_moves(hand, last=None, *, rules="standard"):
     cdef int cid = rules_id(rules)
     cdef Out o
     cdef unsigned char first[FIRST_BYTES]
-    _generate_here(hand, last, rules, cid, &o, first, NULL)
+    _generate_here(hand, last, rules, cid, &o, first, NULL, NULL)
     return movelist_from_out(&o, cid)
 
 
@@ -180,15 +180,15 @@ cdef int _load_position(object hand, object last, object rules, const RulesC* rc
 
 
 cdef int _generate(object hand, object last, object rules, int cid, Out* o,
-                   unsigned char* first, int* cards) except -1:
+                   unsigned char* first, int* cards, IdSink* ids) except -1:
     """The moves of legal_moves(hand, last) into `o`, started on `first`
     (see _fast.pxd): the input checked, the kernel run; the number of cards
-    in the hand into cards[0] (unless NULL)."""
-    return _generate_here(hand, last, rules, cid, o, first, cards)
+    in the hand into cards[0] (unless NULL); in id mode when ids is not NULL."""
+    return _generate_here(hand, last, rules, cid, o, first, cards, ids)
 
 
 cdef inline int _generate_here(object hand, object last, object rules, int cid, Out* o,
-                               unsigned char* first, int* cards) except -1:
+                               unsigned char* first, int* cards, IdSink* ids) except -1:
     # _generate, inlined into legal_moves (a call and its frame are a
     # noticeable part of a small call)
     cdef const RulesC* rc = rules_by_id(cid)
@@ -197,8 +197,9 @@ cdef inline int _generate_here(object hand, object last, object rules, int cid, 
     cdef u64 lo, hi
     cdef bint answer = _load_position(hand, last, rules, rc, h, &li)
     out_init_on(o, first, FIRST_ROWS)
+    o.ids = ids
     gen_moves(h, rc, &li if answer else NULL, o)
-    if o.oom:
+    if o.oom or (ids != NULL and ids.oom):
         out_free(o)
         raise MemoryError("out of memory generating moves")
     if cards != NULL:

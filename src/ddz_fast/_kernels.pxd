@@ -35,6 +35,7 @@ cdef enum:
 # _ranks): a row or hand as two little-endian 64-bit words, bytes 0..7 and
 # 8..14; bit r of a mask is rank r.
 from libc.string cimport memcpy
+from libc.stdint cimport int32_t
 
 cdef extern from *:
     """
@@ -179,6 +180,25 @@ cdef struct MoveInfo:
     int length
     int ncards
 
+cdef struct IdTables:
+    # The action ids of a space (filled by _ranks.MoveRanks), for the id mode
+    # of the generators: the commonest moves' ids read off the masks the
+    # generator has anyway, instead of a row ranked again afterwards.
+    const int32_t* base          # [kind][length][lowest rank], 15 x 16 x 16; -1: none
+    const int32_t* head          # [kind - TRIO_SOLO][trio][kicker], 2 x 15 x 15
+    const int32_t* four          # [kind - FOUR_TWO_SOLO][four][a * 15 + b], 2 x 15 x 225
+    # [kind - AIRPLANE_SOLO][s]: the ids of the two-trio airplanes of window
+    # s..s+1, with kickers a <= b at [a * 15 + b]; NULL: none
+    const int32_t* two[2][16]
+
+cdef struct IdSink:
+    # Where the id mode writes: the ids of the moves it took over from rows.
+    const IdTables* t
+    int32_t* data
+    Py_ssize_t n, cap
+    bint borrowed                # data is the caller's memory
+    bint oom
+
 cdef struct Out:
     unsigned char* data          # ROW bytes per move; NULL in count-only mode
     Py_ssize_t n                 # moves written (or counted)
@@ -186,6 +206,10 @@ cdef struct Out:
     bint count_only
     bint oom                     # set when growing the buffer failed
     bint borrowed                # data is the caller's memory (never freed or realloc'd)
+    # Id mode (NULL: off): the moves whose ids the generators know are
+    # written there as ids, the others as rows here; the order of moves is
+    # then not the move-list order (a mask needs none).
+    IdSink* ids
 
 cdef bint out_init(Out* o, Py_ssize_t cap, bint count_only) noexcept nogil
 # An Out over the caller's buffer of `cap` rows (a stack buffer: no malloc for

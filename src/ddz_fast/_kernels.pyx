@@ -112,6 +112,7 @@ cdef bint out_init_batch(Out* o, Py_ssize_t cap, Py_ssize_t expect) noexcept nog
 
 cdef bint out_init(Out* o, Py_ssize_t cap, bint count_only) noexcept nogil:
     o.n = 0
+    o.ids = NULL
     o.oom = False
     o.borrowed = False
     o.count_only = count_only
@@ -129,6 +130,7 @@ cdef bint out_init(Out* o, Py_ssize_t cap, bint count_only) noexcept nogil:
 
 cdef void out_init_on(Out* o, unsigned char* buf, Py_ssize_t cap) noexcept nogil:
     o.n = 0
+    o.ids = NULL
     o.oom = False
     o.count_only = False
     o.borrowed = True
@@ -265,6 +267,44 @@ cdef inline void _commit(Out* o, unsigned char* p) noexcept nogil:
     o.n = (p - o.data) // ROW
 
 
+# Id mode (Out.ids): the generators that know their moves' ids from their
+# masks write the ids, through a cursor like the rows'.
+
+cdef inline int32_t* _reserve_ids(IdSink* s, Py_ssize_t k) noexcept nogil:
+    # Room for k more ids and one to spare (see _ids_each); where to write
+    # them (NULL: out of memory).
+    cdef Py_ssize_t cap
+    cdef int32_t* q
+    k += 1
+    if s.n + k > s.cap:
+        cap = s.cap * 2 if s.cap else 64
+        if cap < s.n + k:
+            cap = s.n + k
+        if s.borrowed:
+            q = <int32_t*>malloc(cap * sizeof(int32_t))
+            if q != NULL and s.n:
+                memcpy(q, s.data, s.n * sizeof(int32_t))
+        else:
+            q = <int32_t*>realloc(s.data, cap * sizeof(int32_t))
+        if q == NULL:
+            s.oom = True
+            return NULL
+        s.data = q
+        s.borrowed = False
+        s.cap = cap
+    return s.data + s.n
+
+
+cdef inline int32_t* _ids_each(int32_t* q, unsigned int m, const int32_t* ids) noexcept nogil:
+    # ids[x] for each rank x in m, ascending: _put_each's moves as ids (the
+    # same write-always, advance-if-in-m loop; one id to spare)
+    cdef int x
+    for x in range(N_RANKS):
+        q[0] = ids[x]
+        q += (m >> x) & 1
+    return q
+
+
 # ---------------------------------------------------------------------------
 # Generators, one per kind.  Each takes the length range [lmin, lmax] and the
 # lowest rank rmin to emit; a lead passes (0, BIG, 0).  Each reserves the
@@ -349,8 +389,8 @@ cdef inline unsigned int _tops_from(int rmin, int L) noexcept nogil:
     return _from(rmin - L + 1) if rmin - L + 1 > 0 else 0xFFFFFFFFu
 
 
-cdef void gen_chain(const Hand* k, int kind, int each, int minlen,
-                    int lmin, int lmax, int rmin, Out* o) noexcept nogil:
+cdef inline void gen_chain(const Hand* k, int kind, int each, int minlen,
+                           int lmin, int lmax, int rmin, Out* o) noexcept nogil:
     # CHAIN / PAIR_CHAIN / AIRPLANE: `each` cards at every rank of a window
     # within 0..ACE, by length, then top rank, in one reservation (exact: a
     # lead's count from _NWIN, a response's from its one length).
@@ -374,6 +414,9 @@ cdef void gen_chain(const Hand* k, int kind, int each, int minlen,
         n = _NWIN[each - 1][m]                # a lead: every chain
     else:
         n = _count_windows(m, minlen, lmin, lmax, rmin)
+    if o.ids != NULL:
+        _chain_ids(o.ids, kind, w, m, lmin, lmax, rmin, n)
+        return
     p = _reserve(o, n)
     if p == NULL:
         return
@@ -389,6 +432,27 @@ cdef void gen_chain(const Hand* k, int kind, int each, int minlen,
         w &= m >> L
         L += 1
     _commit(o, p)
+
+
+cdef void _chain_ids(IdSink* ids, int kind, unsigned int w, unsigned int m, int lmin, int lmax,
+                     int rmin, Py_ssize_t n) noexcept nogil:
+    # gen_chain's loop in id mode: the id of each window (length L, lowest s)
+    cdef int32_t* q = _reserve_ids(ids, n)
+    cdef const int32_t* by_length
+    cdef unsigned int ws
+    cdef int L = lmin
+    if q == NULL:
+        return
+    while w and L <= lmax:
+        ws = w & _tops_from(rmin, L)
+        by_length = ids.t.base + (kind * 16 + L) * 16
+        while ws:
+            q[0] = by_length[ctz(ws)]
+            q += 1
+            ws &= ws - 1
+        w &= m >> L
+        L += 1
+    ids.n = q - ids.data
 
 
 cdef struct Kick:
@@ -474,7 +538,7 @@ cdef bint kick_pairs(Kick* x, int i, int need, u64 lo, u64 hi) noexcept nogil:
 
 
 cdef bint _kick_two(Kick* x, const Hand* k, const RulesC* r, unsigned int cand, int each,
-                    u64 lo, u64 hi) noexcept nogil:
+                    u64 lo, u64 hi, int s) noexcept nogil:
     # The commonest airplane, two trios: kick_solo / kick_pairs for two
     # attachments from the ranks in cand, in the same order, with the rows
     # after each first attachment written by _put_each.  Singles: two cards
@@ -487,7 +551,27 @@ cdef bint _kick_two(Kick* x, const Hand* k, const RulesC* r, unsigned int cand, 
     cdef u64 c = each, lo1, hi1
     cdef unsigned char* p
     cdef Py_ssize_t n = popcount(cand)
+    cdef const int32_t* two
+    cdef int32_t* q
     _commit(x.o, x.p)
+    if x.o.ids != NULL and x.o.ids.t.two[each - 1][s] != NULL:
+        # id mode: the ids of (a, b) of this window's table, in the same loops
+        two = x.o.ids.t.two[each - 1][s]
+        q = _reserve_ids(x.o.ids, n * (n + 1) // 2)
+        if q == NULL:
+            return False
+        while rest:
+            y = ctz(rest)
+            rest &= rest - 1
+            if doubles:
+                q[0] = two[y * 15 + y]
+                q += k.h[y] >= 2
+            above = rest
+            if y == LOW and not r.both_jokers_as_kickers:
+                above &= ~HIGH_BIT
+            q = _ids_each(q, above, two + y * 15)
+        x.o.ids.n = q - x.o.ids.data
+        return True
     p = _reserve(x.o, n * (n + 1) // 2)
     if p == NULL:
         return False
@@ -595,7 +679,7 @@ cdef void gen_airplane_kick(const Hand* k, const RulesC* r, int kind,
             lo = 3 * _spread_lo(win)
             hi = 3 * _spread_hi(win) | kh
             if L == 2:
-                if not _kick_two(&x, k, r, k.m[src] & ~win, src, lo, hi):
+                if not _kick_two(&x, k, r, k.m[src] & ~win, src, lo, hi, s):
                     return
             elif solo:
                 if not kick_solo(&x, 0, L, lo, hi):
@@ -619,6 +703,9 @@ cdef void gen_four_two(const Hand* k, const RulesC* r, int kind, int rmin, Out* 
     cdef int x, a, n = popcount(k.m[each]) - 1
     if not fours or n < 1:
         return
+    if o.ids != NULL:
+        _four_two_ids(o.ids, k, r, kind, fours, popcount(fours) * (n * (n - 1) // 2 + (n if dup else 0)))
+        return
     p = _reserve(o, popcount(fours) * (n * (n - 1) // 2 + (n if dup else 0)))
     if p == NULL:
         return
@@ -641,6 +728,35 @@ cdef void gen_four_two(const Hand* k, const RulesC* r, int kind, int rmin, Out* 
                 kb &= ~HIGH_BIT
             p = _put_each(p, kb, c, lo1, hi1)
     _commit(o, p)
+
+
+cdef void _four_two_ids(IdSink* ids, const Hand* k, const RulesC* r, int kind,
+                        unsigned int fours, Py_ssize_t n) noexcept nogil:
+    # gen_four_two's loops in id mode: the id of each (four, a, b)
+    cdef int each = 1 if kind == K_FOUR_TWO_SOLO else 2
+    cdef bint dup = kind == K_FOUR_TWO_SOLO and not r.four_two_solo_distinct
+    cdef unsigned int ka, kb
+    cdef int x, a
+    cdef const int32_t* by_a
+    cdef int32_t* q = _reserve_ids(ids, n)
+    if q == NULL:
+        return
+    while fours:
+        x = ctz(fours)
+        fours &= fours - 1
+        ka = k.m[each] & ~(1u << x)
+        while ka:
+            a = ctz(ka)
+            ka &= ka - 1
+            by_a = ids.t.four + ((kind - K_FOUR_TWO_SOLO) * 15 + x) * 225 + a * 15
+            if dup and k.h[a] >= 2:
+                q[0] = by_a[a]
+                q += 1
+            kb = ka
+            if a == LOW and not r.both_jokers_as_kickers:
+                kb &= ~HIGH_BIT
+            q = _ids_each(q, kb, by_a)
+    ids.n = q - ids.data
 
 
 cdef inline unsigned int _bombs_of_size(const Hand* k, int size, int min_size, int min_rank) noexcept nogil:
@@ -732,7 +848,11 @@ cdef void _lead_ranks(const Hand* k, const RulesC* r, Out* o) noexcept nogil:
     # the moves of a hand.
     cdef unsigned int m1 = k.m[1], m2 = k.m[2], trios = k.m[3]
     cdef int n1 = popcount(m1), n2 = popcount(m2), n3 = popcount(trios)
-    cdef unsigned char* p = _reserve(o, n1 + n2 + n3 * (n2 + (n1 if r.solo_kickers else 1)))
+    cdef unsigned char* p
+    if o.ids != NULL:
+        _lead_rank_ids(o.ids, r, m1, m2, trios, n1 + n2 + n3 * (1 + n1 + n2))
+        return
+    p = _reserve(o, n1 + n2 + n3 * (n2 + (n1 if r.solo_kickers else 1)))
     if p == NULL:
         return
     if k.total <= 4:
@@ -749,6 +869,27 @@ cdef void _lead_ranks(const Hand* k, const RulesC* r, Out* o) noexcept nogil:
             p = _put_trio_kicks(p, trios, m1, 1, _kind_hi(K_TRIO_SOLO))
         p = _put_trio_kicks(p, trios, m2, 2, _kind_hi(K_TRIO_PAIR))
     _commit(o, p)
+
+
+cdef void _lead_rank_ids(IdSink* s, const RulesC* r, unsigned int m1, unsigned int m2,
+                         unsigned int trios, Py_ssize_t most) noexcept nogil:
+    # _lead_ranks in id mode: the same moves (singles, pairs, trios, trios
+    # with a kicker of another rank), as ids
+    cdef const IdTables* t = s.t
+    cdef int32_t* q = _reserve_ids(s, most)
+    cdef int x
+    if q == NULL:
+        return
+    q = _ids_each(q, m1, t.base + (K_SOLO * 16 + 1) * 16)
+    q = _ids_each(q, m2, t.base + (K_PAIR * 16 + 1) * 16)
+    q = _ids_each(q, trios, t.base + (K_TRIO * 16 + 1) * 16)
+    while trios:
+        x = ctz(trios)
+        trios &= trios - 1
+        if r.solo_kickers:
+            q = _ids_each(q, m1 & ~(1u << x), t.head + x * 15)
+        q = _ids_each(q, m2 & ~(1u << x), t.head + (15 + x) * 15)
+    s.n = q - s.data
 
 
 cdef void gen_lead(const unsigned char* h, const RulesC* r, Out* o) noexcept nogil:

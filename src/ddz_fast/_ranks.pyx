@@ -40,7 +40,7 @@ from ._kernels cimport (
     K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_SOLO, K_FOUR_TWO_PAIR,
     K_BOMB, K_ROCKET,
 )
-from ._kernels cimport RulesC, Out, out_init, out_free, gen_lead
+from ._kernels cimport RulesC, Out, IdSink, out_init, out_free, gen_lead
 from ._lookup cimport IdFinder, ReusedMask
 from ._registry cimport rules_id, rules_by_id
 from ._fast cimport _generate, FIRST_BYTES
@@ -287,10 +287,31 @@ cdef object _space_table(const RulesC* rc, Py_ssize_t max_cards):
     return table
 
 
-cdef int64_t _mark_generated(void* ranks, const uint8_t* rows, Py_ssize_t m, int64_t* ids,
-                             uint8_t* flags) noexcept nogil:
-    # _rank_generated as the mark_fn of ReusedMask.fill_marked (ranks: a MoveRanks)
-    return _rank_generated(<MoveRanks>ranks, rows, m, ids, flags)
+cdef struct _MaskJob:
+    # What a mask call generated in id mode: rows to rank, and ids
+    void* ranks                  # the MoveRanks (borrowed)
+    Py_ssize_t n_ids             # its number of ids
+    Py_ssize_t n_rows            # the rows (the rest of the m moves are ids.data)
+    const IdSink* ids
+
+
+cdef int64_t _mark_job(void* job, const uint8_t* rows, Py_ssize_t m, int64_t* ids,
+                       uint8_t* flags) noexcept nogil:
+    # mark_fn of a _MaskJob (m = its rows and ids): the rows ranked, then
+    # the ids the generators wrote
+    cdef const _MaskJob* j = <const _MaskJob*>job
+    cdef uint64_t n = <uint64_t>j.n_ids
+    cdef int64_t result = _rank_generated(<MoveRanks>j.ranks, rows, j.n_rows, ids, flags)
+    cdef Py_ssize_t i
+    cdef int64_t v
+    for i in range(m - j.n_rows):
+        v = j.ids.data[i]
+        ids[j.n_rows + i] = v
+        if <uint64_t>v < n:
+            flags[v] = 1
+        else:
+            result = -1
+    return result
 
 
 cdef int64_t _rank_generated(MoveRanks self, const uint8_t* rows, Py_ssize_t m, int64_t* ids,
@@ -408,9 +429,13 @@ cdef class MoveRanks(IdFinder):
         self.groups = NULL
         self.n_groups = 0
         self.rows = NULL
+        memset(self.two_ids, 0, sizeof(self.two_ids))
+        memset(&self.ids_of, 0, sizeof(self.ids_of))
 
     def __dealloc__(self):
         cdef int i
+        for i in range(2 * 16):
+            free(self.two_ids[i // 16][i % 16])
         if self.groups != NULL:
             for i in range(self.n_groups):
                 free(self.groups[i].past)
@@ -438,6 +463,7 @@ cdef class MoveRanks(IdFinder):
             got = _rank(self, &rows[i, 0])
             if got != i:
                 raise ValueError(f"row {i} ranks as {got}: the table is not in the move-list order")
+        self._id_tables()
         self._table = table
         self.rules = r
         self.cid = cid
@@ -469,23 +495,70 @@ cdef class MoveRanks(IdFinder):
         cdef Out o
         cdef unsigned char first_rows[FIRST_BYTES]
         cdef int64_t first[FIRST_IDS]
+        cdef int32_t first_sink[FIRST_IDS]
         cdef int64_t* found = first
-        cdef Py_ssize_t k
+        cdef Py_ssize_t m
         cdef cnp.npy_intp size = self.n_rows
         cdef int cards
+        cdef IdSink sink
+        cdef _MaskJob job
         if self.rows == NULL:
             raise ValueError("MoveRanks was never initialised")
         if reused is None or reused.table is not self:
             raise ValueError("reused must be a ReusedMask over this MoveRanks")
         bad[0] = -1
-        _generate(hand, last, self.rules, self.cid, &o, first_rows, &cards)
+        # Id mode: the generators write the ids they know (most moves of a
+        # hand), the other moves as rows, ranked here.  Every one is a move
+        # of the full deck of at most max_cards cards, so it has an id, when
+        # the hand holds at most max_cards cards.
+        sink.t = &self.ids_of
+        sink.data = first_sink
+        sink.n = 0
+        sink.cap = FIRST_IDS
+        sink.borrowed = True
+        sink.oom = False
+        _generate(hand, last, self.rules, self.cid, &o, first_rows, &cards, &sink)
         try:
-            # Rows the kernels generated under these rules: moves of the
-            # full deck, each ranked without comparing it with the table.
-            # A hand of at most max_cards cards holds no move of more, so
-            # every move has an id: ranked straight into the reused out.
-            if out is not None and cards <= self.max_cards:
-                return reused.fill_marked(_mark_generated, <void*>self, o.data, o.n, out, bad)
+            if cards <= self.max_cards:
+                job.ranks = <void*>self
+                job.n_ids = self.n_rows
+                job.n_rows = o.n
+                job.ids = &sink
+                m = o.n + sink.n
+                if out is not None:
+                    result = reused.fill_marked(_mark_job, &job, o.data, m, out, bad)
+                    if result is not None:
+                        return result
+                else:
+                    if m > FIRST_IDS:
+                        found = <int64_t*>malloc(m * sizeof(int64_t))
+                        if found == NULL:
+                            raise MemoryError()
+                    result = cnp.PyArray_ZEROS(1, &size, cnp.NPY_BOOL, 0)
+                    if _mark_job(&job, o.data, m, found, <uint8_t*>cnp.PyArray_DATA(result)) == 0:
+                        return result
+        finally:
+            out_free(&o)
+            if not sink.borrowed:
+                free(sink.data)
+            if found != first:
+                free(found)
+                found = first
+        # A move with no id (a hand of more cards than any hand of the game):
+        # the rows in the move-list order, to name the first such move.
+        return self._mask_of_rows(hand, last, reused, out, bad)
+
+    cdef object _mask_of_rows(self, object hand, object last, ReusedMask reused, object out,
+                              Py_ssize_t* bad):
+        # _legal_mask without the id mode: every move a row, ranked in order
+        cdef Out o
+        cdef unsigned char first_rows[FIRST_BYTES]
+        cdef int64_t first[FIRST_IDS]
+        cdef int64_t* found = first
+        cdef Py_ssize_t k
+        cdef cnp.npy_intp size = self.n_rows
+        _generate(hand, last, self.rules, self.cid, &o, first_rows, NULL, NULL)
+        try:
             if o.n > FIRST_IDS:
                 found = <int64_t*>malloc(o.n * sizeof(int64_t))
                 if found == NULL:
@@ -559,6 +632,30 @@ cdef class MoveRanks(IdFinder):
             kick &= kick - 1
             g.by_rank[y] |= 1u << (row[y] // g.each)
         return True
+
+    cdef int _id_tables(self) except -1:
+        """The tables of the generators' id mode (ids_of): views of base,
+        head and four, and the two-trio airplanes' ids by window."""
+        cdef int k, s, i, g
+        cdef int32_t first
+        cdef int32_t* ids
+        for k in range(2):
+            for s in range(16):
+                g = self.group_of[k][2][s]
+                if g < 0 or self.groups[g].two == NULL:
+                    continue
+                ids = <int32_t*>malloc(15 * 15 * sizeof(int32_t))
+                if ids == NULL:
+                    raise MemoryError()
+                first = self.base[K_AIRPLANE_SOLO + k][2][s]
+                for i in range(15 * 15):
+                    ids[i] = -1 if self.groups[g].two[i] < 0 else first + self.groups[g].two[i]
+                self.two_ids[k][s] = ids
+                self.ids_of.two[k][s] = ids
+        self.ids_of.base = &self.base[0][0][0]
+        self.ids_of.head = &self.head[0][0][0]
+        self.ids_of.four = &self.four[0][0][0]
+        return 0
 
     cdef int _tabulate_two_trios(self, const uint8_t[:, ::1] rows) except -1:
         """Fill the two-kicker tables of the L == 2 groups from the table

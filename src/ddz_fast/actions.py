@@ -10,8 +10,11 @@ player.  Moves are typed: the same cards read as two kinds are two ids.
 
 Ids are computed from the cards, not looked up (:mod:`ddz_fast._ranks`): the
 first id of the move's body (kind, length, rank) plus the rank of its
-attachments among those the body takes.  :meth:`ActionSpace.mask` generates
-the moves and ranks them in one compiled call, without a ``MoveList``.
+attachments among those the body takes.  :meth:`ActionSpace.mask` is one
+compiled call without a ``MoveList``: the generators write the ids of most
+moves themselves (singles, pairs, trios and their kickers, chains, fours with
+two, two-trio airplanes, read off the masks they build anyway), and the other
+moves are generated as rows and ranked.
 """
 from __future__ import annotations
 
