@@ -847,20 +847,27 @@ cdef void _lead_ranks(const Hand* k, const RulesC* r, Out* o) noexcept nogil:
     # gen_trio_kick in kind order) in one reservation: these are most of
     # the moves of a hand.
     cdef unsigned int m1 = k.m[1], m2 = k.m[2], trios = k.m[3]
-    cdef int n1 = popcount(m1), n2 = popcount(m2), n3 = popcount(trios)
+    cdef int n1, n2, n3
     cdef unsigned char* p
-    if o.ids != NULL:
-        _lead_rank_ids(o.ids, r, m1, m2, trios, n1 + n2 + n3 * (1 + n1 + n2))
-        return
-    p = _reserve(o, n1 + n2 + n3 * (n2 + (n1 if r.solo_kickers else 1)))
-    if p == NULL:
-        return
-    if k.total <= 4:
-        # a hand of a few cards (the end of a game): a row per rank held,
+    if k.total <= 4 and o.ids == NULL:
+        # a hand of a few cards (the end of a game): at most 9 such moves (3
+        # a card bounds them without counting ranks), a row per rank held,
         # not one for each of the 15 ranks
+        p = _reserve(o, 3 * k.total)
+        if p == NULL:
+            return
         p = _put_sparse(p, m1, 1, 0, _kind_hi(K_SOLO))
         p = _put_sparse(p, m2, 2, 0, _kind_hi(K_PAIR))
     else:
+        n1 = popcount(m1)
+        n2 = popcount(m2)
+        n3 = popcount(trios)
+        if o.ids != NULL:
+            _lead_rank_ids(o.ids, r, m1, m2, trios, n1 + n2 + n3 * (1 + n1 + n2))
+            return
+        p = _reserve(o, n1 + n2 + n3 * (n2 + (n1 if r.solo_kickers else 1)))
+        if p == NULL:
+            return
         p = _put_each(p, m1, 1, 0, _kind_hi(K_SOLO))
         p = _put_each(p, m2, 2, 0, _kind_hi(K_PAIR))
     if trios:
