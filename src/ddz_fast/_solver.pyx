@@ -20,8 +20,9 @@ one 60-bit word per hand (4 bits a rank, the ranks renumbered so that
 positions equal but for which ranks are held share an entry) and one word
 for the rest.  Besides the table: a move that empties the hand, or that
 nobody on the other side can beat and leaves one move in hand, wins
-without a search below it; moves are tried in the order of how few plays
-the rest of the hand needs (min_plays).
+without a search below it; a seat whose only move is PASS is passed over
+(the position is worth the one after the pass); moves are tried in the
+order of how few plays the rest of the hand needs (min_plays).
 
 Only this module's own buffers are touched inside the search, which runs
 without the GIL; an _Engine is used by one search at a time (its lock).
@@ -755,6 +756,26 @@ cdef inline bint unbeatable(Ctx* c, int p, const MoveInfo* mi) noexcept nogil:
     return True
 
 
+cdef inline bint only_pass(Ctx* c, int p, const MoveInfo* last) noexcept nogil:
+    # Is PASS the only legal move of seat p in answer to `last`?  A single
+    # or a pair is answered only by a higher one, a bomb or the rocket: with
+    # none of those in the hand (no four of a rank, no joker pair, not both
+    # jokers), a look at the ranks above decides; otherwise count_moves_c,
+    # which counts every kind, allowed or not (so a yes is always right).
+    cdef unsigned long long x = c.hw[p], above
+    if last.kind == K_SOLO or last.kind == K_PAIR:
+        above = ~((<unsigned long long>1 << (4 * last.rank + 4)) - 1)
+        if last.kind == K_SOLO:
+            if nib_ge1(x) & above:
+                return False
+        elif nib_ge2(x) & NIB_PLAIN & above:
+            return False
+        if (not (((x >> 2) | (x >> 3)) & NIB) and not (nib_ge2(x) & JOKER_NIBS)
+                and (nib_ge1(x) & JOKER_NIBS) != (JOKER_NIBS & NIB)):
+            return True
+    return count_moves_c(c.hand[p], c.r, last) <= 1
+
+
 cdef inline int move_score(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
                            const MoveInfo* mi) noexcept nogil:
     # Order: the moves after which the hand can be played out alone in the
@@ -934,6 +955,20 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     cdef const unsigned char* row
     cdef MoveInfo mi
     cdef unsigned char rest_h[16]
+
+    if last != NULL and only_pass(c, p, last):
+        # A seat that can only pass is not a node of its own: the position
+        # is worth the one after the pass (not counted, not stored).
+        nxt = p + 1
+        if nxt == c.n:
+            nxt = 0
+        if nxt == last_by:
+            child = search(c, nxt, NULL, -1, depth + 1)
+        else:
+            child = search(c, nxt, last, last_by, depth + 1)
+        if child < 0 or c.side[nxt] == c.side[p]:
+            return child
+        return 1 - child
 
     c.nodes += 1
     if (c.nodes & CHECK_EVERY) == 0:
