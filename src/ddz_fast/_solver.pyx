@@ -77,10 +77,17 @@ cdef extern from *:
     /* the lowest bit set in x != 0 */
     #if defined(__GNUC__)
     static int ddz_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    /* the zero bits above the highest one of x != 0 */
+    static int ddz_clz64(unsigned long long x) { return __builtin_clzll(x); }
     #else
     static int ddz_ctz64(unsigned long long x) {
         int n = 0;
         while (!(x & 1)) { x >>= 1; n++; }
+        return n;
+    }
+    static int ddz_clz64(unsigned long long x) {
+        int n = 0;
+        while (!(x >> 63)) { x <<= 1; n++; }
         return n;
     }
     #endif
@@ -92,6 +99,7 @@ cdef extern from *:
     double ddz_now() noexcept nogil
     int ddz_nib_count(unsigned long long x) noexcept nogil
     int ddz_ctz64(unsigned long long x) noexcept nogil
+    int ddz_clz64(unsigned long long x) noexcept nogil
     int ddz_load(volatile int* p) noexcept nogil
     void ddz_store(volatile int* p, int v) noexcept nogil
     int ddz_claim(volatile long* p) noexcept nogil
@@ -827,6 +835,38 @@ cdef enum:
     CL_SLOTS = 1 << 14
 
 
+cdef int fewest_beatable(Ctx* c, int p, unsigned long long x) noexcept nogil:
+    """A lower bound on the beatable parts of any split of hand x (packed)
+    of seat p into leads, for clears_leading to reject without a search; 0
+    when it cannot tell.  It tells when x has only singles and pairs to
+    play (no rank held three times, no chain, no rocket, no joker pair).
+    Then a single is beatable by some higher card on the other side, and a
+    pair by a higher pair there or, split, by a higher card twice: each
+    single below the other side's highest card and each pair below both
+    its highest card and its highest pair count one.  (Their bombs and the
+    rest of their answers only make more parts beatable.  A bound too high
+    would only cost a search: clears_leading's no is never taken as a loss.)"""
+    cdef unsigned long long s1, s2, o1 = 0, o2 = 0, low1, low2
+    cdef int q
+    if nib_ge3(x) or (nib_ge2(x) & JOKER_NIBS) or (nib_ge1(x) & JOKER_NIBS) == (JOKER_NIBS & NIB):
+        return 0
+    s1 = nib_ge1(x) & NIB_CHAIN
+    s2 = nib_ge2(x) & NIB_CHAIN
+    if (s1 & (s1 >> 4) & (s1 >> 8) & (s1 >> 12) & (s1 >> 16)) or (s2 & (s2 >> 4) & (s2 >> 8)):
+        return 0
+    for q in range(c.n):
+        if c.side[q] != c.side[p]:
+            o1 |= nib_ge1(c.hw[q])
+            o2 |= nib_ge2(c.hw[q])
+    o2 &= NIB_PLAIN
+    # (the nibbles below the highest rank held over there)
+    low1 = ((<unsigned long long>1 << (63 - ddz_clz64(o1))) - 1) & NIB if o1 else 0
+    low2 = ((<unsigned long long>1 << (63 - ddz_clz64(o2))) - 1) & NIB if o2 else 0
+    s1 = nib_ge1(x)
+    s2 = nib_ge2(x)
+    return ddz_nib_count(s1 & ~s2 & low1) + ddz_nib_count(s2 & low1 & low2)
+
+
 cdef bint clears_leading(Ctx* c, int p, const unsigned char* h, int total, int beatable,
                          int depth, const Out* leads) noexcept nogil:
     # (clears_leading_search, memoised on the hand and the other side's hands;
@@ -838,6 +878,8 @@ cdef bint clears_leading(Ctx* c, int p, const unsigned char* h, int total, int b
     cdef bint v
     if total == 0:
         return True
+    if fewest_beatable(c, p, pack_hand(h)) > beatable:
+        return False
     if beatable == 0:
         return groups_unbeatable(c, p, h)
     if c.cl_memo == NULL:
