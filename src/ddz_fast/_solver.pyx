@@ -154,6 +154,7 @@ cdef struct Ply:
     MoveInfo* info              # ... its kind, rank, length, size ...
     unsigned long long* packed  # ... and its counts packed (pack_hand)
     Py_ssize_t cap              # capacity of the five
+    int chains                  # 0: no hand of this depth's position can make a chain
 
 
 cdef struct Ctx:
@@ -346,7 +347,8 @@ cdef inline int nib_sum(unsigned long long x) noexcept nogil:
     return <int>((x * <unsigned long long>0x0101010101010101) >> 56)
 
 
-cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned long long* key) noexcept nogil:
+cdef int rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned long long* key,
+                  bint may_chain) noexcept nogil:
     """The table key of a position: every hand, the seat to move, the move
     to beat and who made it -- with the ranks renumbered, since only their
     order and which are next to each other matter.  Ranks nobody holds drop
@@ -354,7 +356,8 @@ cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned lo
     held (a chain cannot cross it), none at the bottom; the 2 and the jokers
     keep their places.  When no hand can ever make a chain (5 singles, 3
     pairs or 2 trios in a row; hands only shrink), no empty slot is kept and
-    the 2 is renumbered too.  The rank of the move to beat becomes how many
+    the 2 is renumbered too (may_chain false: the caller knows no hand can;
+    returns whether some hand can).  The rank of the move to beat becomes how many
     ranks held are not above it (a joker's is kept); every answer to it is
     decided by that.  So positions equal up to renumbering share an entry."""
     cdef unsigned long long held = 0, chains = 0, x, s1, s2, s3, w, m, tag, run
@@ -364,11 +367,12 @@ cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned lo
         x = c.hw[i]
         s1 = nib_ge1(x)
         held |= s1
-        s1 &= NIB_CHAIN
-        s2 = nib_ge2(x) & NIB_CHAIN
-        s3 = nib_ge3(x) & NIB_CHAIN
-        chains |= ((s1 & (s1 >> 4) & (s1 >> 8) & (s1 >> 12) & (s1 >> 16))
-                   | (s2 & (s2 >> 4) & (s2 >> 8)) | (s3 & (s3 >> 4)))
+        if may_chain:
+            s1 &= NIB_CHAIN
+            s2 = nib_ge2(x) & NIB_CHAIN
+            s3 = nib_ge3(x) & NIB_CHAIN
+            chains |= ((s1 & (s1 >> 4) & (s1 >> 8) & (s1 >> 12) & (s1 >> 16))
+                       | (s2 & (s2 >> 4) & (s2 >> 8)) | (s3 & (s3 >> 4)))
     held &= NIB_PLAIN
     chains = chains != 0
     tag = held | (chains << 63)
@@ -423,6 +427,7 @@ cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned lo
             w &= held & ((<unsigned long long>1 << (4 * last.rank + 4)) - 1)
             m |= (<unsigned long long>ddz_nib_count(w)) << 4           # 0..13
     key[c.n] = m
+    return <int>chains
 
 
 cdef inline unsigned long long mix(unsigned long long x) noexcept nogil:
@@ -445,11 +450,8 @@ cdef inline unsigned int row_hash(const unsigned char* row) noexcept nogil:
 
 
 cdef inline int log2_work(long long n) noexcept nogil:
-    cdef int b = 0
-    while n > 1 and b < 63:
-        n >>= 1
-        b += 1
-    return b
+    # floor(log2(n)), 0 for n <= 1
+    return 63 - ddz_clz64(<unsigned long long>n) if n > 1 else 0
 
 
 cdef unsigned long long _HASH_MUL[4]
@@ -604,7 +606,8 @@ cdef void tt_store(Ctx* c, const unsigned long long* key, unsigned long long h, 
             best = prio
             victim = e
         e += c.W
-    memcpy(victim, key, c.n * sizeof(unsigned long long))
+    for _i in range(c.n):           # (a loop: memcpy of a size known only at run time is a call)
+        victim[_i] = key[_i]
     victim[c.n] = (key[c.n] | OCCUPIED | (VALUE_BIT if value else 0)
                    | ((<unsigned long long>log2_work(work)) << WORK_SHIFT))
     if c.nstored * 4 > c.nbuckets * (3 * BUCKET) and c.nbuckets < c.max_nbuckets:
@@ -1004,6 +1007,7 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
         nxt = p + 1
         if nxt == c.n:
             nxt = 0
+        c.plies[depth].chains = c.plies[depth - 1].chains
         if nxt == last_by:
             child = search(c, nxt, NULL, -1, depth + 1)
         else:
@@ -1026,7 +1030,8 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
         c.aborted = AB_MEMORY       # cannot happen: nplies bounds every line
         return -1
 
-    rank_key(c, last, p, last_by, key)
+    # (hands only shrink: once no hand can make a chain, none below can)
+    c.plies[depth].chains = rank_key(c, last, p, last_by, key, c.plies[depth - 1].chains)
     if c.tt != NULL:
         # (a position stored is never one where a move plays the whole hand;
         # probed before the moves are generated: a hit needs none)
@@ -1066,7 +1071,9 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
             return 1
     else:
         for i in range(nmoves):
-            if pl.info[i].kind != K_PASS and unbeatable(c, p, &pl.info[i]):
+            # (the bound first: it is cheaper than unbeatable's counts)
+            if (pl.info[i].kind != K_PASS and fewest_beatable(c, p, c.hw[p] - pl.packed[i]) <= 1
+                    and unbeatable(c, p, &pl.info[i])):
                 row = pl.out.data + pl.slot[i] * ROW
                 sub_row(rest_h, c.hand[p], row)
                 if clears_leading(c, p, rest_h, c.total[p] - pl.info[i].ncards, 1, 0, NULL):
@@ -1382,6 +1389,7 @@ cdef class _Engine:
 
             # The root: every move, in the search order, each searched in turn.
             pl = &self.c.plies[0]
+            pl.chains = 1           # (the root's children work it out)
             with nogil:
                 pl.out.n = 0
                 gen_moves(self.c.hand[to_move], rc, lastp, &pl.out)
