@@ -838,36 +838,43 @@ cdef enum:
     CL_SLOTS = 1 << 14
 
 
-cdef int fewest_beatable(Ctx* c, int p, unsigned long long x) noexcept nogil:
-    """A lower bound on the beatable parts of any split of hand x (packed)
-    of seat p into leads, for clears_leading to reject without a search; 0
-    when it cannot tell.  It tells when x has only singles and pairs to
-    play (no rank held three times, no chain, no rocket, no joker pair).
-    Then a single is beatable by some higher card on the other side, and a
-    pair by a higher pair there or, split, by a higher card twice: each
-    single below the other side's highest card and each pair below both
-    its highest card and its highest pair count one.  (Their bombs and the
-    rest of their answers only make more parts beatable.  A bound too high
-    would only cost a search: clears_leading's no is never taken as a loss.)"""
-    cdef unsigned long long s1, s2, o1 = 0, o2 = 0, low1, low2
+cdef inline void beat_lows(Ctx* c, int p, unsigned long long* low1, unsigned long long* low2) noexcept nogil:
+    # For fewest_beatable: the ranks below the highest card (low1) and below
+    # the highest pair (low2) of the other side of seat p, as nibble bits
+    # (the highest pair is no higher than the highest card).
+    cdef unsigned long long o = 0, o2 = 0
     cdef int q
-    if nib_ge3(x) or (nib_ge2(x) & JOKER_NIBS) or (nib_ge1(x) & JOKER_NIBS) == (JOKER_NIBS & NIB):
-        return 0
-    s1 = nib_ge1(x) & NIB_CHAIN
-    s2 = nib_ge2(x) & NIB_CHAIN
-    if (s1 & (s1 >> 4) & (s1 >> 8) & (s1 >> 12) & (s1 >> 16)) or (s2 & (s2 >> 4) & (s2 >> 8)):
-        return 0
     for q in range(c.n):
         if c.side[q] != c.side[p]:
-            o1 |= nib_ge1(c.hw[q])
+            o |= c.hw[q]
             o2 |= nib_ge2(c.hw[q])
+    o = nib_ge1(o)
     o2 &= NIB_PLAIN
-    # (the nibbles below the highest rank held over there)
-    low1 = ((<unsigned long long>1 << (63 - ddz_clz64(o1))) - 1) & NIB if o1 else 0
-    low2 = ((<unsigned long long>1 << (63 - ddz_clz64(o2))) - 1) & NIB if o2 else 0
-    s1 = nib_ge1(x)
-    s2 = nib_ge2(x)
-    return ddz_nib_count(s1 & ~s2 & low1) + ddz_nib_count(s2 & low1 & low2)
+    low1[0] = ((<unsigned long long>1 << (63 - ddz_clz64(o))) - 1) & NIB if o else 0
+    low2[0] = ((<unsigned long long>1 << (63 - ddz_clz64(o2))) - 1) & NIB if o2 else 0
+
+
+cdef inline int fewest_beatable(unsigned long long x, unsigned long long low1,
+                                unsigned long long low2) noexcept nogil:
+    """A lower bound on the beatable parts of any split of hand x (packed)
+    into leads, for clears_leading to reject without a search (low1, low2:
+    beat_lows of the seat's other side); 0 when it cannot tell.  It tells
+    when x has only singles and pairs to play (no rank held three times, no
+    chain, no rocket, no joker pair).  Then a single is beatable by some
+    higher card on the other side, and a pair by a higher pair there or,
+    split, by a higher card twice: each single below the other side's
+    highest card and each pair below its highest pair count one.  (Their
+    bombs and the rest of their answers only make more parts beatable.  A
+    bound too high would only cost a search: clears_leading's no is never
+    taken as a loss.)"""
+    cdef unsigned long long g1 = nib_ge1(x), g2 = nib_ge2(x), s1, s2
+    if nib_ge3(x) or (g2 & JOKER_NIBS) or (g1 & JOKER_NIBS) == (JOKER_NIBS & NIB):
+        return 0
+    s1 = g1 & NIB_CHAIN
+    s2 = g2 & NIB_CHAIN
+    if (s1 & (s1 >> 4) & (s1 >> 8) & (s1 >> 12) & (s1 >> 16)) or (s2 & (s2 >> 4) & (s2 >> 8)):
+        return 0
+    return ddz_nib_count(g1 & ~g2 & low1) + ddz_nib_count(g2 & low2)
 
 
 cdef bint clears_leading(Ctx* c, int p, const unsigned char* h, int total, int beatable,
@@ -875,13 +882,14 @@ cdef bint clears_leading(Ctx* c, int p, const unsigned char* h, int total, int b
     # (clears_leading_search, memoised on the hand and the other side's hands;
     # leads: h's leads when the caller has them, else NULL)
     cdef unsigned long long key[5]
-    cdef unsigned long long hsh
+    cdef unsigned long long hsh, low1, low2
     cdef unsigned long long* e
     cdef int s
     cdef bint v
     if total == 0:
         return True
-    if fewest_beatable(c, p, pack_hand(h)) > beatable:
+    beat_lows(c, p, &low1, &low2)
+    if fewest_beatable(pack_hand(h), low1, low2) > beatable:
         return False
     if beatable == 0:
         return groups_unbeatable(c, p, h)
@@ -992,7 +1000,7 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     """1 when the side of seat p (to move) wins with best play, 0 when it
     loses, -1 when the search stopped (a limit, or another thread)."""
     cdef unsigned long long key[5]
-    cdef unsigned long long h = 0
+    cdef unsigned long long h = 0, low1, low2
     cdef Ply* pl
     cdef Py_ssize_t i, m, nmoves
     cdef int v, child, nxt, result = 0, idx, t
@@ -1070,9 +1078,10 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
             tt_store(c, key, h, 1, 1)
             return 1
     else:
+        beat_lows(c, p, &low1, &low2)
         for i in range(nmoves):
             # (the bound first: it is cheaper than unbeatable's counts)
-            if (pl.info[i].kind != K_PASS and fewest_beatable(c, p, c.hw[p] - pl.packed[i]) <= 1
+            if (pl.info[i].kind != K_PASS and fewest_beatable(c.hw[p] - pl.packed[i], low1, low2) <= 1
                     and unbeatable(c, p, &pl.info[i])):
                 row = pl.out.data + pl.slot[i] * ROW
                 sub_row(rest_h, c.hand[p], row)
