@@ -347,8 +347,8 @@ cdef inline int nib_sum(unsigned long long x) noexcept nogil:
     return <int>((x * <unsigned long long>0x0101010101010101) >> 56)
 
 
-cdef int rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned long long* key,
-                  bint may_chain) noexcept nogil:
+cdef inline int rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned long long* key,
+                         bint may_chain) noexcept nogil:
     """The table key of a position: every hand, the seat to move, the move
     to beat and who made it -- with the ranks renumbered, since only their
     order and which are next to each other matter.  Ranks nobody holds drop
