@@ -695,18 +695,14 @@ cdef inline bint _holds_low(const Ctx* c, const unsigned char* row, int low) noe
     return row[low] != 0 and not (c.ban >> row[KIND_BYTE]) & 1
 
 
-cdef int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw, int total, int depth) noexcept nogil:
+cdef inline int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw, int total,
+                          int depth) noexcept nogil:
     """The fewest moves (allowed leads) that play out hand h with nobody
     answering: some move of every such split holds h's lowest card, so only
     those moves are tried.  Memoised; only orders moves (an estimate, the
-    number of ranks held, when the memo is full or a buffer fails)."""
-    cdef size_t j = 0
-    cdef const Out* o
-    cdef Py_ssize_t i
-    cdef const unsigned char* row
-    cdef unsigned char rest[16]
-    cdef unsigned long long rw
-    cdef int low = 0, best = 99, v, n
+    number of ranks held, when the memo is full or a buffer fails).  (Inline:
+    the memo's answer, nearly every call, costs no call.)"""
+    cdef size_t j
     if total == 0:
         return 0
     if c.mp_cap:
@@ -715,6 +711,19 @@ cdef int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw, int to
             if c.mp_keys[j] == hw + 1:
                 return c.mp_vals[j]
             j = (j + 1) & (c.mp_cap - 1)
+    return min_plays_search(c, h, hw, total, depth)
+
+
+cdef int min_plays_search(Ctx* c, const unsigned char* h, unsigned long long hw, int total,
+                          int depth) noexcept nogil:
+    # min_plays of a hand not in the memo (total > 0): searched, then memoised
+    cdef size_t j = 0
+    cdef const Out* o
+    cdef Py_ssize_t i
+    cdef const unsigned char* row
+    cdef unsigned char rest[16]
+    cdef unsigned long long rw
+    cdef int low = 0, best = 99, v, n
     if depth >= c.mp_depth or (c.mp_n * 2 >= c.mp_cap and (c.mp_cap >= MP_MAX or not mp_grow(c))):
         return ddz_nib_count(nib_ge1(hw))       # (the ranks held)
     o = _leads_at(c, h, depth, NULL, &low)
