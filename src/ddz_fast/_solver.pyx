@@ -1018,7 +1018,7 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     cdef MoveInfo mi
     cdef unsigned char rest_h[16]
 
-    if last != NULL and only_pass(c, p, last):
+    if last != NULL and depth < c.nplies and only_pass(c, p, last):
         # A seat that can only pass is not a node of its own: the position
         # is worth the one after the pass (not counted, not stored).
         nxt = p + 1
