@@ -83,6 +83,7 @@ cdef extern from *:
 ctypedef unsigned long long u64
 
 cdef enum:
+    ACE = 11                  # chains and airplanes use ranks 0..ACE
     CHAIN_RANKS = 0xFFF       # ranks 0..ACE: chains and airplanes
     BOMB_RANKS = 0x1FFF       # ranks 0..TWO: fours and bombs
     LOW_BIT = 1 << 13
@@ -226,7 +227,53 @@ cdef void gen_response(const unsigned char* h, const RulesC* r, const MoveInfo* 
 cdef void gen_moves(const unsigned char* h, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil
 # How many rows gen_moves would write (PASS included in responses), in closed form.
 cdef Py_ssize_t count_moves_c(const unsigned char* h, const RulesC* r, const MoveInfo* last) noexcept nogil
-cdef void row_info(const unsigned char* row, MoveInfo* mi) noexcept nogil
 cdef int classify_c(const unsigned char* c, const RulesC* r, MoveInfo* infos) noexcept nogil
 cdef bint beats_c(const MoveInfo* a, const MoveInfo* b) noexcept nogil
 cdef bint valid_move_c(const unsigned char* row, const RulesC* r, MoveInfo* mi) noexcept nogil
+
+
+# Top rank of the highest window of L consecutive ranks within 0..ACE that
+# all hold exactly three cards, or -1 (row_info reads an airplane with it).
+cdef int _top_trio_window(const unsigned char* c, int L) noexcept nogil
+
+
+cdef inline void row_info(const unsigned char* row, MoveInfo* mi) noexcept nogil:
+    """Rank, length and size of a row that holds a legal move of its kind.
+    (Inline: the solver calls it on every move it generates.)"""
+    cdef int kind = row[KIND_BYTE]
+    cdef int n, x, top
+    cdef u64 lo, hi
+    cdef unsigned int held
+    _hand_words(row, &lo, &hi)        # (word loads: no store-forwarding stall)
+    n = _word_cards(lo, hi)
+    held = _ge_mask(lo, hi, 1)
+    top = top_bit(held) if held else -1
+    mi.kind = kind
+    mi.ncards = n
+    mi.length = 1
+    mi.rank = top
+    if kind == K_PASS:
+        mi.length = 0
+        mi.rank = -1
+    elif kind == K_CHAIN:
+        mi.length = n
+    elif kind == K_PAIR_CHAIN:
+        mi.length = n // 2
+    elif kind == K_AIRPLANE:
+        mi.length = n // 3
+    elif kind == K_TRIO_SOLO or kind == K_TRIO_PAIR:
+        for x in range(N_RANKS):
+            if row[x] == 3:
+                mi.rank = x
+    elif kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR:
+        for x in range(N_RANKS):
+            if row[x] == 4:
+                mi.rank = x
+    elif kind == K_AIRPLANE_PAIR:
+        mi.length = n // 5
+        for x in range(ACE + 1):
+            if row[x] == 3:
+                mi.rank = x
+    elif kind == K_AIRPLANE_SOLO:
+        mi.length = n // 4
+        mi.rank = _top_trio_window(row, n // 4)

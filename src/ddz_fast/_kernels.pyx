@@ -20,7 +20,6 @@ from libc.stdlib cimport malloc, realloc
 from libc.string cimport memcpy, memset
 
 cdef enum:
-    ACE = 11          # chains and airplanes use ranks 0..ACE
     TWO = 12
     LOW = 13          # low joker
     HIGH = 14         # high joker
@@ -1343,47 +1342,6 @@ cdef int _top_trio_window(const unsigned char* c, int L) noexcept nogil:
             return e
         e -= 1
     return -1
-
-
-cdef void row_info(const unsigned char* row, MoveInfo* mi) noexcept nogil:
-    """Rank, length and size of a row that holds a legal move of its kind."""
-    cdef int kind = row[KIND_BYTE]
-    cdef int n, x, top
-    cdef u64 lo, hi
-    cdef unsigned int held
-    _hand_words(row, &lo, &hi)        # (word loads: no store-forwarding stall)
-    n = _word_cards(lo, hi)
-    held = _ge_mask(lo, hi, 1)
-    top = top_bit(held) if held else -1
-    mi.kind = kind
-    mi.ncards = n
-    mi.length = 1
-    mi.rank = top
-    if kind == K_PASS:
-        mi.length = 0
-        mi.rank = -1
-    elif kind == K_CHAIN:
-        mi.length = n
-    elif kind == K_PAIR_CHAIN:
-        mi.length = n // 2
-    elif kind == K_AIRPLANE:
-        mi.length = n // 3
-    elif kind == K_TRIO_SOLO or kind == K_TRIO_PAIR:
-        for x in range(N_RANKS):
-            if row[x] == 3:
-                mi.rank = x
-    elif kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR:
-        for x in range(N_RANKS):
-            if row[x] == 4:
-                mi.rank = x
-    elif kind == K_AIRPLANE_PAIR:
-        mi.length = n // 5
-        for x in range(ACE + 1):
-            if row[x] == 3:
-                mi.rank = x
-    elif kind == K_AIRPLANE_SOLO:
-        mi.length = n // 4
-        mi.rank = _top_trio_window(row, n // 4)
 
 
 cdef inline bint _jokers_ok(const unsigned char* rest, const RulesC* r) noexcept nogil:

@@ -20,8 +20,9 @@ one 60-bit word per hand (4 bits a rank, the ranks renumbered so that
 positions equal but for which ranks are held share an entry) and one word
 for the rest.  Besides the table: a move that empties the hand, or that
 nobody on the other side can beat and leaves one move in hand, wins
-without a search below it; moves are tried in the order of how few plays
-the rest of the hand needs (min_plays).
+without a search below it; a seat whose only move is PASS is passed over
+(the position is worth the one after the pass); moves are tried in the
+order of how few plays the rest of the hand needs (min_plays).
 
 Only this module's own buffers are touched inside the search, which runs
 without the GIL; an _Engine is used by one search at a time (its lock).
@@ -76,10 +77,17 @@ cdef extern from *:
     /* the lowest bit set in x != 0 */
     #if defined(__GNUC__)
     static int ddz_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    /* the zero bits above the highest one of x != 0 */
+    static int ddz_clz64(unsigned long long x) { return __builtin_clzll(x); }
     #else
     static int ddz_ctz64(unsigned long long x) {
         int n = 0;
         while (!(x & 1)) { x >>= 1; n++; }
+        return n;
+    }
+    static int ddz_clz64(unsigned long long x) {
+        int n = 0;
+        while (!(x >> 63)) { x <<= 1; n++; }
         return n;
     }
     #endif
@@ -91,6 +99,7 @@ cdef extern from *:
     double ddz_now() noexcept nogil
     int ddz_nib_count(unsigned long long x) noexcept nogil
     int ddz_ctz64(unsigned long long x) noexcept nogil
+    int ddz_clz64(unsigned long long x) noexcept nogil
     int ddz_load(volatile int* p) noexcept nogil
     void ddz_store(volatile int* p, int v) noexcept nogil
     int ddz_claim(volatile long* p) noexcept nogil
@@ -145,6 +154,7 @@ cdef struct Ply:
     MoveInfo* info              # ... its kind, rank, length, size ...
     unsigned long long* packed  # ... and its counts packed (pack_hand)
     Py_ssize_t cap              # capacity of the five
+    int chains                  # 0: no hand of this depth's position can make a chain
 
 
 cdef struct Ctx:
@@ -337,7 +347,8 @@ cdef inline int nib_sum(unsigned long long x) noexcept nogil:
     return <int>((x * <unsigned long long>0x0101010101010101) >> 56)
 
 
-cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned long long* key) noexcept nogil:
+cdef inline int rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned long long* key,
+                         bint may_chain) noexcept nogil:
     """The table key of a position: every hand, the seat to move, the move
     to beat and who made it -- with the ranks renumbered, since only their
     order and which are next to each other matter.  Ranks nobody holds drop
@@ -345,7 +356,8 @@ cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned lo
     held (a chain cannot cross it), none at the bottom; the 2 and the jokers
     keep their places.  When no hand can ever make a chain (5 singles, 3
     pairs or 2 trios in a row; hands only shrink), no empty slot is kept and
-    the 2 is renumbered too.  The rank of the move to beat becomes how many
+    the 2 is renumbered too (may_chain false: the caller knows no hand can;
+    returns whether some hand can).  The rank of the move to beat becomes how many
     ranks held are not above it (a joker's is kept); every answer to it is
     decided by that.  So positions equal up to renumbering share an entry."""
     cdef unsigned long long held = 0, chains = 0, x, s1, s2, s3, w, m, tag, run
@@ -355,11 +367,12 @@ cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned lo
         x = c.hw[i]
         s1 = nib_ge1(x)
         held |= s1
-        s1 &= NIB_CHAIN
-        s2 = nib_ge2(x) & NIB_CHAIN
-        s3 = nib_ge3(x) & NIB_CHAIN
-        chains |= ((s1 & (s1 >> 4) & (s1 >> 8) & (s1 >> 12) & (s1 >> 16))
-                   | (s2 & (s2 >> 4) & (s2 >> 8)) | (s3 & (s3 >> 4)))
+        if may_chain:
+            s1 &= NIB_CHAIN
+            s2 = nib_ge2(x) & NIB_CHAIN
+            s3 = nib_ge3(x) & NIB_CHAIN
+            chains |= ((s1 & (s1 >> 4) & (s1 >> 8) & (s1 >> 12) & (s1 >> 16))
+                       | (s2 & (s2 >> 4) & (s2 >> 8)) | (s3 & (s3 >> 4)))
     held &= NIB_PLAIN
     chains = chains != 0
     tag = held | (chains << 63)
@@ -414,6 +427,7 @@ cdef void rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned lo
             w &= held & ((<unsigned long long>1 << (4 * last.rank + 4)) - 1)
             m |= (<unsigned long long>ddz_nib_count(w)) << 4           # 0..13
     key[c.n] = m
+    return <int>chains
 
 
 cdef inline unsigned long long mix(unsigned long long x) noexcept nogil:
@@ -436,11 +450,8 @@ cdef inline unsigned int row_hash(const unsigned char* row) noexcept nogil:
 
 
 cdef inline int log2_work(long long n) noexcept nogil:
-    cdef int b = 0
-    while n > 1 and b < 63:
-        n >>= 1
-        b += 1
-    return b
+    # floor(log2(n)), 0 for n <= 1
+    return 63 - ddz_clz64(<unsigned long long>n) if n > 1 else 0
 
 
 cdef unsigned long long _HASH_MUL[4]
@@ -595,7 +606,8 @@ cdef void tt_store(Ctx* c, const unsigned long long* key, unsigned long long h, 
             best = prio
             victim = e
         e += c.W
-    memcpy(victim, key, c.n * sizeof(unsigned long long))
+    for _i in range(c.n):           # (a loop: memcpy of a size known only at run time is a call)
+        victim[_i] = key[_i]
     victim[c.n] = (key[c.n] | OCCUPIED | (VALUE_BIT if value else 0)
                    | ((<unsigned long long>log2_work(work)) << WORK_SHIFT))
     if c.nstored * 4 > c.nbuckets * (3 * BUCKET) and c.nbuckets < c.max_nbuckets:
@@ -683,18 +695,14 @@ cdef inline bint _holds_low(const Ctx* c, const unsigned char* row, int low) noe
     return row[low] != 0 and not (c.ban >> row[KIND_BYTE]) & 1
 
 
-cdef int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw, int total, int depth) noexcept nogil:
+cdef inline int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw, int total,
+                          int depth) noexcept nogil:
     """The fewest moves (allowed leads) that play out hand h with nobody
     answering: some move of every such split holds h's lowest card, so only
     those moves are tried.  Memoised; only orders moves (an estimate, the
-    number of ranks held, when the memo is full or a buffer fails)."""
-    cdef size_t j = 0
-    cdef const Out* o
-    cdef Py_ssize_t i
-    cdef const unsigned char* row
-    cdef unsigned char rest[16]
-    cdef unsigned long long rw
-    cdef int low = 0, best = 99, v, n
+    number of ranks held, when the memo is full or a buffer fails).  (Inline:
+    the memo's answer, nearly every call, costs no call.)"""
+    cdef size_t j
     if total == 0:
         return 0
     if c.mp_cap:
@@ -703,6 +711,19 @@ cdef int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw, int to
             if c.mp_keys[j] == hw + 1:
                 return c.mp_vals[j]
             j = (j + 1) & (c.mp_cap - 1)
+    return min_plays_search(c, h, hw, total, depth)
+
+
+cdef int min_plays_search(Ctx* c, const unsigned char* h, unsigned long long hw, int total,
+                          int depth) noexcept nogil:
+    # min_plays of a hand not in the memo (total > 0): searched, then memoised
+    cdef size_t j = 0
+    cdef const Out* o
+    cdef Py_ssize_t i
+    cdef const unsigned char* row
+    cdef unsigned char rest[16]
+    cdef unsigned long long rw
+    cdef int low = 0, best = 99, v, n
     if depth >= c.mp_depth or (c.mp_n * 2 >= c.mp_cap and (c.mp_cap >= MP_MAX or not mp_grow(c))):
         return ddz_nib_count(nib_ge1(hw))       # (the ranks held)
     o = _leads_at(c, h, depth, NULL, &low)
@@ -753,6 +774,26 @@ cdef inline bint unbeatable(Ctx* c, int p, const MoveInfo* mi) noexcept nogil:
         if c.side[q] != c.side[p] and count_moves_c(c.hand[q], c.r, mi) > 1:
             return False
     return True
+
+
+cdef inline bint only_pass(Ctx* c, int p, const MoveInfo* last) noexcept nogil:
+    # Is PASS the only legal move of seat p in answer to `last`?  A single
+    # or a pair is answered only by a higher one, a bomb or the rocket: with
+    # none of those in the hand (no four of a rank, no joker pair, not both
+    # jokers), a look at the ranks above decides; otherwise count_moves_c,
+    # which counts every kind, allowed or not (so a yes is always right).
+    cdef unsigned long long x = c.hw[p], above
+    if last.kind == K_SOLO or last.kind == K_PAIR:
+        above = ~((<unsigned long long>1 << (4 * last.rank + 4)) - 1)
+        if last.kind == K_SOLO:
+            if nib_ge1(x) & above:
+                return False
+        elif nib_ge2(x) & NIB_PLAIN & above:
+            return False
+        if (not (((x >> 2) | (x >> 3)) & NIB) and not (nib_ge2(x) & JOKER_NIBS)
+                and (nib_ge1(x) & JOKER_NIBS) != (JOKER_NIBS & NIB)):
+            return True
+    return count_moves_c(c.hand[p], c.r, last) <= 1
 
 
 cdef inline int move_score(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
@@ -806,17 +847,59 @@ cdef enum:
     CL_SLOTS = 1 << 14
 
 
+cdef inline void beat_lows(Ctx* c, int p, unsigned long long* low1, unsigned long long* low2) noexcept nogil:
+    # For fewest_beatable: the ranks below the highest card (low1) and below
+    # the highest pair (low2) of the other side of seat p, as nibble bits
+    # (the highest pair is no higher than the highest card).
+    cdef unsigned long long o = 0, o2 = 0
+    cdef int q
+    for q in range(c.n):
+        if c.side[q] != c.side[p]:
+            o |= c.hw[q]
+            o2 |= nib_ge2(c.hw[q])
+    o = nib_ge1(o)
+    o2 &= NIB_PLAIN
+    low1[0] = ((<unsigned long long>1 << (63 - ddz_clz64(o))) - 1) & NIB if o else 0
+    low2[0] = ((<unsigned long long>1 << (63 - ddz_clz64(o2))) - 1) & NIB if o2 else 0
+
+
+cdef inline int fewest_beatable(unsigned long long x, unsigned long long low1,
+                                unsigned long long low2) noexcept nogil:
+    """A lower bound on the beatable parts of any split of hand x (packed)
+    into leads, for clears_leading to reject without a search (low1, low2:
+    beat_lows of the seat's other side); 0 when it cannot tell.  It tells
+    when x has only singles and pairs to play (no rank held three times, no
+    chain, no rocket, no joker pair).  Then a single is beatable by some
+    higher card on the other side, and a pair by a higher pair there or,
+    split, by a higher card twice: each single below the other side's
+    highest card and each pair below its highest pair count one.  (Their
+    bombs and the rest of their answers only make more parts beatable.  A
+    bound too high would only cost a search: clears_leading's no is never
+    taken as a loss.)"""
+    cdef unsigned long long g1 = nib_ge1(x), g2 = nib_ge2(x), s1, s2
+    if nib_ge3(x) or (g2 & JOKER_NIBS) or (g1 & JOKER_NIBS) == (JOKER_NIBS & NIB):
+        return 0
+    s1 = g1 & NIB_CHAIN
+    s2 = g2 & NIB_CHAIN
+    if (s1 & (s1 >> 4) & (s1 >> 8) & (s1 >> 12) & (s1 >> 16)) or (s2 & (s2 >> 4) & (s2 >> 8)):
+        return 0
+    return ddz_nib_count(g1 & ~g2 & low1) + ddz_nib_count(g2 & low2)
+
+
 cdef bint clears_leading(Ctx* c, int p, const unsigned char* h, int total, int beatable,
                          int depth, const Out* leads) noexcept nogil:
     # (clears_leading_search, memoised on the hand and the other side's hands;
     # leads: h's leads when the caller has them, else NULL)
     cdef unsigned long long key[5]
-    cdef unsigned long long hsh
+    cdef unsigned long long hsh, low1, low2
     cdef unsigned long long* e
     cdef int s
     cdef bint v
     if total == 0:
         return True
+    beat_lows(c, p, &low1, &low2)
+    if fewest_beatable(pack_hand(h), low1, low2) > beatable:
+        return False
     if beatable == 0:
         return groups_unbeatable(c, p, h)
     if c.cl_memo == NULL:
@@ -926,7 +1009,7 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     """1 when the side of seat p (to move) wins with best play, 0 when it
     loses, -1 when the search stopped (a limit, or another thread)."""
     cdef unsigned long long key[5]
-    cdef unsigned long long h = 0
+    cdef unsigned long long h = 0, low1, low2
     cdef Ply* pl
     cdef Py_ssize_t i, m, nmoves
     cdef int v, child, nxt, result = 0, idx, t
@@ -934,6 +1017,21 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     cdef const unsigned char* row
     cdef MoveInfo mi
     cdef unsigned char rest_h[16]
+
+    if last != NULL and depth < c.nplies and only_pass(c, p, last):
+        # A seat that can only pass is not a node of its own: the position
+        # is worth the one after the pass (not counted, not stored).
+        nxt = p + 1
+        if nxt == c.n:
+            nxt = 0
+        c.plies[depth].chains = c.plies[depth - 1].chains
+        if nxt == last_by:
+            child = search(c, nxt, NULL, -1, depth + 1)
+        else:
+            child = search(c, nxt, last, last_by, depth + 1)
+        if child < 0 or c.side[nxt] == c.side[p]:
+            return child
+        return 1 - child
 
     c.nodes += 1
     if (c.nodes & CHECK_EVERY) == 0:
@@ -949,7 +1047,8 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
         c.aborted = AB_MEMORY       # cannot happen: nplies bounds every line
         return -1
 
-    rank_key(c, last, p, last_by, key)
+    # (hands only shrink: once no hand can make a chain, none below can)
+    c.plies[depth].chains = rank_key(c, last, p, last_by, key, c.plies[depth - 1].chains)
     if c.tt != NULL:
         # (a position stored is never one where a move plays the whole hand;
         # probed before the moves are generated: a hit needs none)
@@ -988,8 +1087,11 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
             tt_store(c, key, h, 1, 1)
             return 1
     else:
+        beat_lows(c, p, &low1, &low2)
         for i in range(nmoves):
-            if pl.info[i].kind != K_PASS and unbeatable(c, p, &pl.info[i]):
+            # (the bound first: it is cheaper than unbeatable's counts)
+            if (pl.info[i].kind != K_PASS and fewest_beatable(c.hw[p] - pl.packed[i], low1, low2) <= 1
+                    and unbeatable(c, p, &pl.info[i])):
                 row = pl.out.data + pl.slot[i] * ROW
                 sub_row(rest_h, c.hand[p], row)
                 if clears_leading(c, p, rest_h, c.total[p] - pl.info[i].ncards, 1, 0, NULL):
@@ -1305,6 +1407,7 @@ cdef class _Engine:
 
             # The root: every move, in the search order, each searched in turn.
             pl = &self.c.plies[0]
+            pl.chains = 1           # (the root's children work it out)
             with nogil:
                 pl.out.n = 0
                 gen_moves(self.c.hand[to_move], rc, lastp, &pl.out)
