@@ -237,28 +237,38 @@ cdef inline void _put(unsigned char* p, u64 lo, u64 hi) noexcept nogil:
     memcpy(p + 8, &hi, 8)
 
 
+cdef inline void* _grow(void* data, Py_ssize_t n, Py_ssize_t* cap, bint* borrowed,
+                        Py_ssize_t need, size_t item) noexcept nogil:
+    # The memory of a buffer of n items (of `item` bytes) grown to room for
+    # at least `need`: doubled (from 64), moved to malloc'd memory when it is
+    # the caller's (borrowed), else realloc'd; cap and borrowed updated.
+    # NULL: out of memory (nothing changed).
+    cdef Py_ssize_t c = cap[0] * 2 if cap[0] else 64
+    cdef void* q
+    if c < need:
+        c = need
+    if borrowed[0]:
+        q = malloc(c * item)
+        if q != NULL and n:
+            memcpy(q, data, n * item)
+    else:
+        q = realloc(data, c * item)
+    if q != NULL:
+        borrowed[0] = False
+        cap[0] = c
+    return q
+
+
 cdef inline unsigned char* _reserve(Out* o, Py_ssize_t k) noexcept nogil:
     # Room for k more rows and one scratch row (see _put_each); where to
     # write them (NULL: out of memory).
-    cdef Py_ssize_t cap
-    cdef unsigned char* p
-    k += 1
-    if o.n + k > o.cap:
-        cap = o.cap * 2 if o.cap else 64
-        if cap < o.n + k:
-            cap = o.n + k
-        if o.borrowed:
-            p = <unsigned char*>malloc(cap * ROW)
-            if p != NULL and o.n:
-                memcpy(p, o.data, o.n * ROW)
-        else:
-            p = <unsigned char*>realloc(o.data, cap * ROW)
-        if p == NULL:
+    cdef void* q
+    if o.n + k + 1 > o.cap:
+        q = _grow(o.data, o.n, &o.cap, &o.borrowed, o.n + k + 1, ROW)
+        if q == NULL:
             o.oom = True
             return NULL
-        o.data = p
-        o.borrowed = False
-        o.cap = cap
+        o.data = <unsigned char*>q
     return o.data + o.n * ROW
 
 
@@ -272,25 +282,13 @@ cdef inline void _commit(Out* o, unsigned char* p) noexcept nogil:
 cdef inline int32_t* _reserve_ids(IdSink* s, Py_ssize_t k) noexcept nogil:
     # Room for k more ids and one to spare (see _ids_each); where to write
     # them (NULL: out of memory).
-    cdef Py_ssize_t cap
-    cdef int32_t* q
-    k += 1
-    if s.n + k > s.cap:
-        cap = s.cap * 2 if s.cap else 64
-        if cap < s.n + k:
-            cap = s.n + k
-        if s.borrowed:
-            q = <int32_t*>malloc(cap * sizeof(int32_t))
-            if q != NULL and s.n:
-                memcpy(q, s.data, s.n * sizeof(int32_t))
-        else:
-            q = <int32_t*>realloc(s.data, cap * sizeof(int32_t))
+    cdef void* q
+    if s.n + k + 1 > s.cap:
+        q = _grow(s.data, s.n, &s.cap, &s.borrowed, s.n + k + 1, sizeof(int32_t))
         if q == NULL:
             s.oom = True
             return NULL
-        s.data = q
-        s.borrowed = False
-        s.cap = cap
+        s.data = <int32_t*>q
     return s.data + s.n
 
 
