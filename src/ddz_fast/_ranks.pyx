@@ -287,6 +287,15 @@ cdef object _space_table(const RulesC* rc, Py_ssize_t max_cards):
     return table
 
 
+cdef inline int64_t _mark(uint8_t* flags, int64_t i, uint64_t n) noexcept nogil:
+    # Set entry i of a mask of n entries: 0, or -1 (nothing set) when i is no
+    # id (negative: the ranking found none)
+    if <uint64_t>i < n:
+        flags[i] = 1
+        return 0
+    return -1
+
+
 cdef struct _MaskJob:
     # What a mask call generated in id mode: rows to rank, and ids
     void* ranks                  # the MoveRanks (borrowed)
@@ -307,10 +316,7 @@ cdef int64_t _mark_job(void* job, const uint8_t* rows, Py_ssize_t m, int64_t* id
     for i in range(m - j.n_rows):
         v = j.ids.data[i]
         ids[j.n_rows + i] = v
-        if <uint64_t>v < n:
-            flags[v] = 1
-        else:
-            result = -1
+        result |= _mark(flags, v, n)
     return result
 
 
@@ -338,10 +344,7 @@ cdef int64_t _rank_generated(MoveRanks self, const uint8_t* rows, Py_ssize_t m, 
                 # (a generated row of these kinds holds one run of ranks: its
                 # length is its top rank's distance from its lowest, plus one)
                 ids[k] = table[(top_bit(m1) - x + 1) * 16 + x]
-                if <uint64_t>ids[k] < n:
-                    flags[ids[k]] = 1
-                else:
-                    seen = -1
+                seen |= _mark(flags, ids[k], n)
                 k += 1
         elif kind == K_TRIO_SOLO or kind == K_TRIO_PAIR:
             table = &self.head[kind - K_TRIO_SOLO][0][0]
@@ -349,10 +352,7 @@ cdef int64_t _rank_generated(MoveRanks self, const uint8_t* rows, Py_ssize_t m, 
                 row = rows + ROW * k
                 x = ctz(_row_ge_mask(row, 3))
                 ids[k] = table[x * 15 + ctz(_row_ge_mask(row, 1) & ~(1u << x))]
-                if <uint64_t>ids[k] < n:
-                    flags[ids[k]] = 1
-                else:
-                    seen = -1
+                seen |= _mark(flags, ids[k], n)
                 k += 1
         elif kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR:
             table = &self.four[kind - K_FOUR_TWO_SOLO][0][0]
@@ -361,19 +361,13 @@ cdef int64_t _rank_generated(MoveRanks self, const uint8_t* rows, Py_ssize_t m, 
                 x = ctz(_row_ge_mask(row, 4))
                 kick = _row_ge_mask(row, 1) & ~(1u << x)
                 ids[k] = table[x * 225 + ctz(kick) * 15 + top_bit(kick)]
-                if <uint64_t>ids[k] < n:
-                    flags[ids[k]] = 1
-                else:
-                    seen = -1
+                seen |= _mark(flags, ids[k], n)
                 k += 1
         elif kind == K_AIRPLANE_SOLO or kind == K_AIRPLANE_PAIR:
             k = _rank_airplanes(self, rows, k, m, kind, ids, flags, &seen)
         else:
             ids[k] = _rank(self, rows + ROW * k)
-            if <uint64_t>ids[k] < n:
-                flags[ids[k]] = 1
-            else:
-                seen = -1
+            seen |= _mark(flags, ids[k], n)
             k += 1
     return seen
 
@@ -381,8 +375,9 @@ cdef int64_t _rank_generated(MoveRanks self, const uint8_t* rows, Py_ssize_t m, 
 cdef Py_ssize_t _rank_airplanes(MoveRanks self, const uint8_t* rows, Py_ssize_t k, Py_ssize_t m,
                                 int kind, int64_t* ids, uint8_t* flags, int64_t* seen) noexcept nogil:
     # A run of generated airplanes with kickers from row k; returns the row
-    # after it (seen[0] = -1 when a row has no id).  Rows of one window come together: the window is worked out
-    # again only when the ranks holding exactly three cards change.
+    # after it (seen[0] = -1 when a row has no id).  Rows of one window
+    # come together: the window is worked out again only when the ranks
+    # holding exactly three cards change.
     cdef u64 lo, hi
     cdef unsigned int m1, m3x, last_m3x = 0xFFFFFFFFu, win = 0
     cdef int L, s, g = -1, last_n = -1, n
@@ -404,10 +399,7 @@ cdef Py_ssize_t _rank_airplanes(MoveRanks self, const uint8_t* rows, Py_ssize_t 
             m1 = _ge_mask(lo, hi, 1)
             r = _kick_rank(&self.groups[g], rows + ROW * k, m1 & ~win)
         ids[k] = -1 if r < 0 else first + r
-        if 0 <= ids[k] < self.n_rows:
-            flags[ids[k]] = 1
-        else:
-            seen[0] = -1
+        seen[0] |= _mark(flags, ids[k], <uint64_t>self.n_rows)
         k += 1
     return k
 
@@ -429,13 +421,12 @@ cdef class MoveRanks(IdFinder):
         self.groups = NULL
         self.n_groups = 0
         self.rows = NULL
-        memset(self.two_ids, 0, sizeof(self.two_ids))
         memset(&self.ids_of, 0, sizeof(self.ids_of))
 
     def __dealloc__(self):
         cdef int i
         for i in range(2 * 16):
-            free(self.two_ids[i // 16][i % 16])
+            free(<int32_t*>self.ids_of.two[i // 16][i % 16])     # (made by _id_tables)
         if self.groups != NULL:
             for i in range(self.n_groups):
                 free(self.groups[i].past)
@@ -650,7 +641,6 @@ cdef class MoveRanks(IdFinder):
                 first = self.base[K_AIRPLANE_SOLO + k][2][s]
                 for i in range(15 * 15):
                     ids[i] = -1 if self.groups[g].two[i] < 0 else first + self.groups[g].two[i]
-                self.two_ids[k][s] = ids
                 self.ids_of.two[k][s] = ids
         self.ids_of.base = &self.base[0][0][0]
         self.ids_of.head = &self.head[0][0][0]
