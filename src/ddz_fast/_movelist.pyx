@@ -327,33 +327,36 @@ cdef class _RowBlock:
         free(self.data)
 
 
-cdef object _copied_rows(const unsigned char* rows, Py_ssize_t n, unsigned char** data):
-    # An owner of a copy of n > INLINE_ROWS rows (a new bytes object: never
-    # one of the interpreter's shared ones, which are at most one byte),
-    # and its memory in data[0].
-    cdef object block = PyBytes_FromStringAndSize(<const char*>rows, n * ROW)
-    data[0] = <unsigned char*>PyBytes_AS_STRING(block)
-    return block
+cdef int _hold_copy(MoveList ml, const unsigned char* rows, Py_ssize_t n, Py_ssize_t readable) except -1:
+    # ml's rows: a copy of the n rows at `rows` (readable: how many rows
+    # there may be read), in the list itself when they fit, else in a bytes
+    # object of exactly their size (a new one: never one of the
+    # interpreter's shared ones, which are at most one byte).
+    cdef object block
+    if n <= INLINE_ROWS:
+        ml.data = ml.inline_rows
+        # (a copy of a constant size is a few moves, not a call)
+        memcpy(ml.data, rows, (INLINE_ROWS if readable >= INLINE_ROWS else n) * ROW)
+    else:
+        block = PyBytes_FromStringAndSize(<const char*>rows, n * ROW)
+        ml.data = <unsigned char*>PyBytes_AS_STRING(block)
+        ml._owner = block
+    ml.n = n
+    return 0
 
 
 cdef MoveList movelist_from_out(Out* o, int cid):
     cdef MoveList ml = MoveList.__new__(MoveList)
     cdef _RowBlock block
     if o.borrowed:
-        # Rows still in the caller's first buffer: copied into the list
-        # itself when they fit, else into a bytes object of exactly their
-        # size (small sizes are the allocator's fastest).
-        if o.n <= INLINE_ROWS:
-            ml.data = ml.inline_rows
-            # (a copy of a constant size is a few moves, not a call)
-            memcpy(ml.data, o.data, (INLINE_ROWS if o.cap >= INLINE_ROWS else o.n) * ROW)
-        else:
-            ml._owner = _copied_rows(o.data, o.n, &ml.data)
+        # rows still in the caller's first buffer (small sizes are the
+        # allocator's fastest)
+        _hold_copy(ml, o.data, o.n, o.cap)
     else:
         block = _RowBlock.__new__(_RowBlock)
         block.data = ml.data = o.data
         ml._owner = block
-    ml.n = o.n
+        ml.n = o.n
     ml.cid = cid
     o.data = NULL
     o.borrowed = False
@@ -384,13 +387,8 @@ def _movelist_from_rows(bytes rows, rules):
         raise ValueError(f"move rows must be a multiple of {ROW} bytes")
     _check_rows(<const unsigned char*>rows, nbytes // ROW, rules)
     ml.cid = -1 if rules is None else rules_id(rules)
-    ml.n = nbytes // ROW
-    if ml.n <= INLINE_ROWS:
-        ml.data = ml.inline_rows
-        memcpy(ml.data, <const char*>rows, nbytes)
-    else:
-        # (a copy: the caller's bytes object may be shared)
-        ml._owner = _copied_rows(<const unsigned char*>rows, ml.n, &ml.data)
+    # (a copy: the caller's bytes object may be shared)
+    _hold_copy(ml, <const unsigned char*>rows, nbytes // ROW, nbytes // ROW)
     return ml
 
 
