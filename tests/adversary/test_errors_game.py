@@ -122,3 +122,33 @@ def test_arena_refuses_masked_action_ids():
 def test_session_play_rejects_huge_deal_counts():
     with pytest.raises(ValueError, match="deals"):
         Session(seed=1).play([d.game.simple_bot] * 3, deals=2**41)
+
+
+def test_table_checks_seats_and_ids():
+    from ddz_fast.envs.table import Table
+    t = Table()
+    t.new_game(np.uint64(2**64 - 1))
+    for bad, exc in ((True, TypeError), (-1, ValueError), (3, ValueError), (1.0, TypeError)):
+        with pytest.raises(exc, match="player"):
+            t.action_mask(bad)
+    for bad, exc in ((True, TypeError), (-1, ValueError), (2**64, ValueError), (1.0, TypeError)):
+        with pytest.raises(exc, match="action id"):
+            t.step(bad)
+    ids = t.legal_ids()
+    assert t.step(np.int16(ids[0])) is not None
+    with pytest.raises(RuntimeError, match="no game"):
+        Table.__new__(Table).step(0)
+
+
+def test_environment_seeds_take_numpy_ints_and_refuse_the_rest():
+    gym = pytest.importorskip("gymnasium")  # noqa: F841
+    from ddz_fast.envs.single import DouDizhuSingleAgentEnv
+    env = DouDizhuSingleAgentEnv()
+    a, _ = env.reset(seed=np.int64(3))
+    b, _ = env.reset(seed=3)
+    assert np.array_equal(a["observation"], b["observation"])
+    for bad, exc in ((True, TypeError), (1.5, TypeError), (-1, ValueError)):
+        with pytest.raises(exc, match="seed"):
+            env.reset(seed=bad)
+    with pytest.raises(RuntimeError, match="reset"):
+        DouDizhuSingleAgentEnv.__new__(DouDizhuSingleAgentEnv).step(0)
