@@ -30,6 +30,7 @@ from libc.stdint cimport uint64_t, int64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 
+import itertools
 import secrets
 import time
 
@@ -65,6 +66,10 @@ MAX_BASE = 1 << 20
 # (16.7 million worlds are 0.7 GiB with three players, 1 GiB with four), so
 # a typo such as n=10**12 is refused instead of asking for terabytes.
 MAX_WORLDS = 1 << 24
+
+# Most moves one move_values call values (far more than any legal list
+# holds, far fewer than would exhaust memory).
+cdef Py_ssize_t MAX_MOVES = 1 << 20
 
 cdef tuple _PHASES = tuple(Phase)
 
@@ -1616,8 +1621,11 @@ cdef class Game:
         cdef Py_ssize_t nw = w.shape[0], m
         if isinstance(moves, (str, bytes, Move)):
             raise TypeError("moves must be a sequence of Moves (e.g. a MoveList)")
-        move_list = list(moves)
+        # bounded before it is read: an endless iterable is refused, not materialised
+        move_list = list(itertools.islice(moves, MAX_MOVES + 1))
         cdef Py_ssize_t nm = len(move_list)
+        if nm > MAX_MOVES:
+            raise ValueError(f"moves: more than {MAX_MOVES} moves")
         rows = np.zeros((nm, HB), dtype=np.uint8)
         cdef unsigned char[:, ::1] rv = rows
         cdef Move mv

@@ -49,3 +49,11 @@ def test_huge_node_limits_mean_no_limit(nodes):
 def test_vecgame_tables_are_bounded():
     with pytest.raises(ValueError, match="n"):
         VecGame(2**40)
+
+
+def test_move_values_reads_a_bounded_number_of_moves():
+    g = Game.from_position(["3345", "66", "77"], 0)
+    worlds = g.sample_worlds(0, 1)
+    with pytest.raises(ValueError, match="moves"):
+        g.move_values(worlds, itertools.repeat(g.legal_actions()[0]))
+    assert g.move_values(worlds, iter(g.legal_actions())).shape == (1, len(g.legal_actions()))
