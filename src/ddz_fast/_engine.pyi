@@ -14,9 +14,11 @@ from .game_values import AuctionAction, GameResult, Observation, Phase, Rollouts
 from .rules import Rules, RulesLike
 
 __all__ = ["Game", "play_random_games", "PlayoutResults", "deal", "settle_scores",
-           "bot_move_index", "bot_auction_index", "MAX_BASE", "max_bombs", "sample_observed_worlds"]
+           "bot_move_index", "bot_auction_index", "MAX_BASE", "MAX_WORLDS", "max_bombs",
+           "sample_observed_worlds"]
 
 MAX_BASE: int
+MAX_WORLDS: int
 
 def max_bombs(rules: Rules) -> int: ...
 def deal(rng: SplitMix64, rules: RulesLike = "standard") -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]: ...

@@ -30,6 +30,7 @@ from libc.stdint cimport uint64_t, int64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 
+import itertools
 import secrets
 import time
 
@@ -54,11 +55,21 @@ from .rules import check_rules, resolve_rules
 cnp.import_array()
 
 __all__ = ["Game", "play_random_games", "PlayoutResults", "deal", "settle_scores",
-           "bot_move_index", "bot_auction_index", "MAX_BASE", "max_bombs", "sample_observed_worlds"]
+           "bot_move_index", "bot_auction_index", "MAX_BASE", "MAX_WORLDS", "max_bombs",
+           "sample_observed_worlds"]
 
 # Bounds that keep every stake within int64: value = base << (bombs +
 # doubles + 1) with base <= 2**20, at most 27 bombs and 4 doubles.
 MAX_BASE = 1 << 20
+
+# Most worlds one sampling call returns: the result is allocated up front
+# (16.7 million worlds are 0.7 GiB with three players, 1 GiB with four), so
+# a typo such as n=10**12 is refused instead of asking for terabytes.
+MAX_WORLDS = 1 << 24
+
+# Most moves one move_values call values (far more than any legal list
+# holds, far fewer than would exhaust memory).
+cdef Py_ssize_t MAX_MOVES = 1 << 20
 
 cdef tuple _PHASES = tuple(Phase)
 
@@ -769,13 +780,14 @@ def sample_observed_worlds(observation, n, *, seed=0):
     same worlds, from the same seed, as ``Game.sample_worlds(player, n,
     seed=seed)`` on the game the observation came from (one sampler: the
     observation carries what it needs, ``unseen`` and ``landlord_holds``).
-    An observation that is not one a game gives raises ValueError."""
+    An observation that is not one a game gives raises ValueError; ``n``
+    is 0..``MAX_WORLDS``."""
     if not isinstance(observation, Observation):
         raise TypeError(f"expected an Observation, not {type(observation).__name__}")
     o = observation
     if o.unseen is None or o.landlord_holds is None:
         raise ValueError("the observation carries no unseen cards (make it with Game.observation)")
-    cdef Py_ssize_t count = as_int(n, "n", 0, 1 << 40), i
+    cdef Py_ssize_t count = as_int(n, "n", 0, MAX_WORLDS), i
     cdef uint64_t rs = as_seed(seed, "seed")
     sizes_t = o.hand_sizes
     if not isinstance(sizes_t, tuple) or len(sizes_t) not in (3, 4):
@@ -992,16 +1004,19 @@ cdef class Game:
         bombs (1..2**20).  ``to_move``: whose turn (default the landlord).
         ``last``: the move to beat (None or PASS: ``to_move`` leads), made by
         ``last_player`` (default the seat before ``to_move``; the seats in
-        between passed).  ``bombs`` (0..the most the deck holds) and
-        ``doubles`` (0..players): multipliers so far.  ``played``: non-pass
-        moves made so far per seat, for spring scoring; by default a seat
-        holding fewer cards than it was dealt (17, or 20 for the landlord;
-        25/33 with four) counts as having played one move, others none.
-        ``kitty``: the shown kitty, if known.  The whole position is checked
-        together: no seat holds more than it was dealt, the hands, the last
-        move and the kitty cards the landlord no longer holds fit in the
-        deck.  No seed: nothing is random, and there is nothing to undo at
-        the start.
+        between passed; given without a move to beat, a ValueError).
+        ``bombs`` and ``doubles`` (0..players): multipliers so far.
+        ``played``: non-pass moves made so far per seat (a sequence), for
+        spring scoring; by default a
+        seat holding fewer cards than it was dealt (17, or 20 for the
+        landlord; 25/33 with four) counts as having played one move, others
+        none.  ``kitty``: the shown kitty, if known.  The whole position is
+        checked together: no seat holds more than it was dealt, the hands,
+        the last move and the kitty cards the landlord no longer holds fit
+        in the deck, and ``bombs`` plus the bombs the hands can still make
+        (see :func:`max_bombs`) fit in the deck's, so every stake of the
+        deal stays what a real deal can reach.  No seed: nothing is random,
+        and there is nothing to undo at the start.
         """
         cdef Game g = Game.__new__(Game)
         g._setup(rules)                       # unusable until the position is installed
@@ -1050,6 +1065,8 @@ cdef class Game:
                                      "and the table would be clear (use last=None)")
                 s.o_has_last = True
                 memcpy(s.o_last, row, HB)
+        if lp < 0 and last_player is not None:
+            raise ValueError("last_player is given but there is no move to beat (last is None or PASS)")
         s.o_last_player = lp
         for t in range(n):
             dealt = s.hand_size + (s.kitty_size if t == ll else 0)
@@ -1065,6 +1082,13 @@ cdef class Game:
                 raise ValueError(f"the hands and last move together hold {total} cards of "
                                  f"{'3456789TJQKA2BR'[i]}; the deck holds at most {deck[i]}")
             s.gone[i] = <unsigned char>(deck[i] - total)
+        # Every stake of the position stays within what a deal can reach
+        # (and so within int64, see MAX_BASE): the bombs so far and those
+        # the hands can still make together fit in the deck's bombs.
+        total = _bombs_left(s, n)
+        if s.o_bombs + total > max_bombs(r):
+            raise ValueError(f"bombs {s.o_bombs} and the {total} bombs the hands can still make exceed "
+                             f"the {max_bombs(r)} a deal of rules {r.name!r} holds")
         s.kitty_known = False
         if kitty is not None:
             _load_kitty(kitty, r, s, ll)
@@ -1075,6 +1099,8 @@ cdef class Game:
             if lp >= 0:
                 s.o_moves[lp] = 1 if s.o_moves[lp] < 1 else s.o_moves[lp]
         else:
+            if isinstance(played, (str, bytes)) or not isinstance(played, (list, tuple, np.ndarray)):
+                raise TypeError(f"played must be a sequence of {n} ints, not {type(played).__name__}")
             if len(played) != n:
                 raise ValueError(f"played needs {n} entries, got {len(played)}")
             for t in range(n):
@@ -1516,10 +1542,11 @@ cdef class Game:
         and the landlord holding the shown kitty cards it cannot have played.
         Every other unseen card goes uniformly at random to the hidden hands
         (and, before the kitty is shown, to the kitty), as physical cards.
-        The same seed gives the same worlds."""
+        The same seed gives the same worlds.  ``n``: 0..``MAX_WORLDS`` (the
+        array is allocated up front)."""
         self._check()
         cdef int p = as_seat(player, self.st.players, "player")
-        cdef Py_ssize_t count = as_int(n, "n", 0, 1 << 40), i
+        cdef Py_ssize_t count = as_int(n, "n", 0, MAX_WORLDS), i
         cdef uint64_t rs = as_seed(seed, "seed")
         cdef int players = self.st.players
         out = np.empty((count, players, 15), dtype=np.uint8)
@@ -1594,8 +1621,11 @@ cdef class Game:
         cdef Py_ssize_t nw = w.shape[0], m
         if isinstance(moves, (str, bytes, Move)):
             raise TypeError("moves must be a sequence of Moves (e.g. a MoveList)")
-        move_list = list(moves)
+        # bounded before it is read: an endless iterable is refused, not materialised
+        move_list = list(itertools.islice(moves, MAX_MOVES + 1))
         cdef Py_ssize_t nm = len(move_list)
+        if nm > MAX_MOVES:
+            raise ValueError(f"moves: more than {MAX_MOVES} moves")
         rows = np.zeros((nm, HB), dtype=np.uint8)
         cdef unsigned char[:, ::1] rv = rows
         cdef Move mv
@@ -1765,6 +1795,20 @@ cdef int _load_hands(object hands, object r, int n, unsigned char (*out)[HB], in
         b = bytes(to_counts(hands[t], rules=r))
         memcpy(out[t], <const char*>b, 15)
     return 0
+
+
+cdef int _bombs_left(const GState* s, int n) noexcept:
+    """The most bombs and rockets the hands of a position's start can still
+    make: every four cards of a rank (the two-deck bombs of 5..8 cards count
+    as the one or two of four they contain), and a rocket per seat holding
+    every joker."""
+    cdef int t, r, total = 0
+    for t in range(n):
+        for r in range(13):
+            total += s.start[t][r] // 4
+        if s.start[t][13] == s.decks and s.start[t][14] == s.decks:
+            total += 1
+    return total
 
 
 cdef int _load_kitty(object kitty, object r, GState* s, int ll) except -1:

@@ -192,9 +192,10 @@ class _Batch(_Player):
         self.name = name
 
     def actions(self, run: "_Run", tables: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
-        out = self.agent.act_batch(run.vg, tables.copy())
+        out = _call_agent(self.name, self.agent.act_batch, run.vg, tables.copy())
         try:
-            ids: npt.NDArray[Any] = np.asarray(out)
+            # (a masked array's masked ids are no ids: refused, not read raw)
+            ids: npt.NDArray[Any] = np.empty(0) if isinstance(out, np.ma.MaskedArray) else np.asarray(out)
         except Exception:
             ids = np.empty(0)
         if ids.shape != (len(tables),) or ids.dtype.kind not in "iu":
@@ -215,15 +216,26 @@ class _PerObservation(_Player):
         for j, i in enumerate(tables.tolist()):
             seat = int(vg.to_move[i])
             obs = vg.games(i).observation(seat)
-            a = self.agent(obs, obs.legal_actions)
-            if isinstance(a, Move):
-                out[j] = vg.action_space.move_to_id(a)
-            elif isinstance(a, AuctionAction):
-                out[j] = vg.auction_id(a)
-            else:
+            a = _call_agent(self.name, self.agent, obs, obs.legal_actions)
+            if not isinstance(a, (Move, AuctionAction)):
                 raise TypeError(f"agent {self.name!r} returned a {type(a).__name__}, not a Move or an "
                                 "auction action")
+            try:
+                out[j] = vg.action_space.move_to_id(a) if isinstance(a, Move) else vg.auction_id(a)
+            except (TypeError, ValueError) as e:
+                raise ValueError(f"agent {self.name!r} returned {a!r}, not an action of this game "
+                                 f"(seat {seat}): {e}") from None
         return out
+
+
+def _call_agent(name: str, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)``; an exception the agent raises comes back as a
+    RuntimeError naming the agent (the cause chained), so a failing
+    tournament says whose code failed."""
+    try:
+        return fn(*args)
+    except Exception as e:
+        raise RuntimeError(f"agent {name!r} raised {type(e).__name__}: {e}") from e
 
 
 def _player(agent: AgentLike, index: int, seed: int, rules: Rules) -> _Player:

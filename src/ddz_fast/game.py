@@ -58,7 +58,10 @@ Design decisions where the rules leave room
 * **Redeal.** A new shuffle continues the same SplitMix64 stream (so it is
   fixed by the seed), followed by a new first-bidder draw; ``deal_number``
   counts redeals (0 for the first deal), ``history`` then starts afresh and
-  :meth:`Game.undo` can step back across the redeal.
+  :meth:`Game.undo` can step back across the redeal.  There is no limit on
+  redeals (the rules have none): a policy that always passes (such as
+  ``legal_actions()[0]``, which is the pass or decline) never ends the game,
+  each of its steps a legal action.
 * **Doubling** (``"rob"`` only): after the landlord has taken the kitty, the
   landlord and then each farmer in seat order answers ``Double(True/False)``
   once; each ``True`` doubles the stake of the whole deal (the stake is one
@@ -99,6 +102,8 @@ from __future__ import annotations
 
 import secrets
 from typing import Callable, List, Optional, Sequence, Tuple, Union, cast
+
+import numpy as np
 
 from ._checks import check_int, check_seed
 from ._engine import (
@@ -173,14 +178,16 @@ def settle(players: int, landlord: int, landlord_won: bool, base: int, bombs: in
     >>> settle(3, 0, True, base=2, bombs=1, spring=0)   # the rules' known answer
     (4, (8, -4, -4))
     """
+    # Every argument becomes a Python int (or bool) here, once: the engine
+    # never computes with a caller's NumPy scalar.
     n = check_int(players, "settle: players", 3, 4)
     rules = PRESETS["standard" if n == 3 else "four"]
-    if not isinstance(landlord_won, bool):
+    if not isinstance(landlord_won, (bool, np.bool_)):
         raise TypeError(f"settle: landlord_won must be a bool, not {type(landlord_won).__name__}")
     value, scores = settle_scores(
         n,
         check_int(landlord, "settle: landlord", 0, n - 1),
-        landlord_won,
+        bool(landlord_won),
         check_int(base, "settle: base", 1, MAX_BASE),
         check_int(bombs, "settle: bombs", 0, max_bombs(rules)),
         check_int(spring, "settle: spring", 0, 2),
@@ -238,30 +245,46 @@ class Session:
         self.totals: List[int] = [0] * self.rules.players
         self.results: List[GameResult] = []
 
+    def _ready(self) -> None:
+        # Session.__new__(Session) without __init__ has no totals to add to.
+        if not isinstance(self.__dict__.get("results"), list):
+            raise TypeError("this Session was never initialised: make one with Session(rules, seed)")
+
     @property
     def deals(self) -> int:
         """Deals recorded so far."""
+        self._ready()
         return len(self.results)
 
     def new_game(self) -> Game:
         """The next deal (not yet recorded)."""
+        self._ready()
         return Game(self.rules, seed=game_seed(self.seed, len(self.results)))
 
     def record(self, game: Game) -> GameResult:
-        """Add a finished game's scores to the totals.  The game must be
-        over and played under this session's rules; nothing changes when it
-        is refused."""
+        """Add a finished game's scores to the totals.  The game must be the
+        session's next deal (:meth:`new_game`'s, or a copy of it: ``Game(rules,
+        seed=game_seed(seed, deals))``), under its rules, and over.  So a
+        game is recorded once (after it the next deal is another), and a
+        position or another session's deal is refused.  Everything is
+        checked before anything changes: a refused game changes nothing."""
+        self._ready()
         if not isinstance(game, Game):
             raise TypeError(f"record takes a Game, not {type(game).__name__}")
-        if game.rules != self.rules:
+        if game.rules != self.rules or game.rules.players != len(self.totals):
             raise ValueError(f"the game's rules ({game.rules.name!r}) are not the session's "
                              f"({self.rules.name!r})")
+        want = game_seed(self.seed, len(self.results))
+        if game.seed != want:
+            what = "a position" if game.seed is None else f"the deal of seed {game.seed}"
+            raise ValueError(f"the game is {what}, not the session's next deal (deal {len(self.results)}, "
+                             f"seed {want}): make it with new_game(); a deal is recorded once")
         res = game.result
         if res is None:
             raise ValueError("the game is not over")
+        totals = [t + d for t, d in zip(self.totals, res.scores)]
         self.results.append(res)
-        for s, d in enumerate(res.scores):
-            self.totals[s] += d
+        self.totals[:] = totals
         return res
 
     def play(self, agents: Sequence[Agent], deals: int = 1,
@@ -269,6 +292,7 @@ class Session:
         """Play ``deals`` deals; ``agents[s](observation)`` returns seat s's
         action (one of ``observation.legal_actions``).  ``on_step(game, seat,
         action)`` is called after every action.  Returns the new results."""
+        self._ready()
         if len(agents) != self.rules.players:
             raise ValueError(f"need {self.rules.players} agents, got {len(agents)}")
         out = []
@@ -285,4 +309,6 @@ class Session:
         return out
 
     def __repr__(self) -> str:
+        if not isinstance(self.__dict__.get("results"), list):
+            return "Session(<uninitialised>)"
         return f"Session(rules={self.rules.name!r}, deals={self.deals}, totals={self.totals})"

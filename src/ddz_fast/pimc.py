@@ -41,7 +41,7 @@ from ._rng import game_seed
 from .game import simple_bot
 from .game_values import AuctionAction, Observation, Phase
 from .rules import Rules, RulesLike, resolve_rules
-from .solver import Solver, _Args
+from .solver import Solver, _Args, _limit
 
 __all__ = ["PIMCAgent", "PIMCValues"]
 
@@ -142,8 +142,7 @@ class PIMCAgent:
         self._rollouts = int(check_int(rollouts, "rollouts", 1, 1 << 20))
         self._policy = cast(Literal["bot", "random"], _choice(policy, "policy", _POLICIES))
         self._solver_cards = int(check_int(solver_cards, "solver_cards", 0, 216))
-        nodes = _number(solver_nodes, "solver_nodes", integer=True, allow_none=True)
-        self._solver_nodes = None if nodes is None else int(nodes)
+        self._solver_nodes = None if solver_nodes is None else int(_limit(solver_nodes, "solver_nodes", int))
         self._solver_time = _number(solver_time, "solver_time", integer=False, allow_none=True)
         self._aggregate = _choice(aggregate, "aggregate", _AGGREGATES)
         self._seed = int(check_seed(seed))

@@ -16,6 +16,7 @@ result.  :mod:`ddz_fast.solver_reference` is its pure-Python twin.
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 import time
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ import numpy as np
 
 from ._api import classify
 from ._move import Move
-from ._solver import _Engine, _RootShare
+from ._solver import MAX_SEATS, _Engine, _RootShare
 from ._parallel import run_parts
 from .cards import CardsLike, check_counts, to_counts
 from .kinds import Kind
@@ -115,13 +116,26 @@ def _ban_mask(ban: Iterable[Union[Kind, int, str]]) -> Tuple[int, Tuple[Kind, ..
     return mask, tuple(sorted(set(kinds)))
 
 
+# A node limit above this is never reached (a search visits far fewer
+# nodes in any time a caller waits), so larger ones are taken as it: the
+# engine counts nodes in a C long long.
+MAX_NODES = 1 << 62
+
+
 def _limit(x: object, what: str, kind: type) -> float:
+    """A limit argument: None (no limit: 0), or a number > 0; a node limit
+    (``kind`` int) is an exact int, at most MAX_NODES."""
     if x is None:
         return 0
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
         raise TypeError(f"{what} must be a number or None, not {type(x).__name__}")
-    if kind is int and not isinstance(x, (int, np.integer)):
-        raise TypeError(f"{what} must be an int or None, not {type(x).__name__}")
+    if kind is int:
+        if not isinstance(x, (int, np.integer)):
+            raise TypeError(f"{what} must be an int or None, not {type(x).__name__}")
+        n = int(x)
+        if n <= 0:
+            raise ValueError(f"{what} must be > 0 (or None for no limit), not {x!r}")
+        return min(n, MAX_NODES)
     v = float(x)
     if not v > 0 or v != v:
         raise ValueError(f"{what} must be > 0 (or None for no limit), not {x!r}")
@@ -143,9 +157,13 @@ class _Args:
         if isinstance(obj, (str, bytes)) or (isinstance(obj, np.ndarray) and obj.ndim != 2):
             raise TypeError("hands must be a sequence of hands (one per seat), not one hand")
         try:
-            hand_list = list(hands)
+            # at most one hand more than a game has seats: an endless
+            # iterable is not read to its (never coming) end
+            hand_list = list(itertools.islice(hands, MAX_SEATS + 1))
         except TypeError:
             raise TypeError(f"hands must be a sequence of hands, not {type(hands).__name__}") from None
+        if len(hand_list) > MAX_SEATS:
+            raise ValueError(f"hands: more than {MAX_SEATS} hands (a game has at most {MAX_SEATS} seats)")
         if landlord is None:
             if len(hand_list) != 2:
                 raise ValueError(f"the two-player puzzle (landlord=None) needs 2 hands, got {len(hand_list)}; "
@@ -203,7 +221,8 @@ class Solver:
     :func:`solve` makes a fresh one per call.
 
     ``table_mb``: the table's size in MiB (0: no table); the search uses
-    little memory besides it.
+    little memory besides it.  A copy (``copy``, ``deepcopy``, pickle) is a
+    new Solver of the same size with an empty table.
     """
 
     _engine: Optional[_Engine] = None     # set by __init__ (None: never initialised)
@@ -233,6 +252,12 @@ class Solver:
         if not 1 <= threads <= 64:
             raise ValueError(f"threads must be 1..64, not {threads!r}")
         return self._run(a, bool(all_moves), nodes_limit, time_limit, operator.index(threads))
+
+    def __reduce__(self) -> Tuple[type, Tuple[float]]:
+        # A copy or an unpickled Solver is a new one of the same size: the
+        # table is a cache (results never depend on it), not state to share.
+        self._ready()
+        return (Solver, (self.table_mb,))
 
     def _ready(self) -> _Engine:
         engine = self._engine

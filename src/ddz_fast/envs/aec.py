@@ -61,7 +61,7 @@ from .._checks import check_int
 from ..game import Game
 from ..rules import RulesLike, resolve_rules
 from .spaces import env_spaces
-from .table import Table
+from .table import Table, env_seed
 
 __all__ = ["raw_env", "env", "ENV_NAME"]
 
@@ -131,6 +131,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
         """Deal a new game.  ``seed`` reseeds the environment's generator;
         without it the next deal comes from the generator's current state."""
+        seed = env_seed(seed)
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         game_seed = int(self._np_random.integers(0, 2**63))

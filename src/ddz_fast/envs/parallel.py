@@ -44,7 +44,7 @@ except ImportError as e:  # pragma: no cover - exercised without pettingzoo inst
 from ..rules import RulesLike, resolve_rules
 from .action_layout import check_action_id
 from .spaces import env_spaces
-from .table import Table
+from .table import Table, env_seed
 
 __all__ = ["parallel_env", "ENV_NAME"]
 
@@ -85,6 +85,7 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
               ) -> Tuple[Dict[str, Obs], Dict[str, Dict[str, Any]]]:
         """Deal a new game (``seed`` reseeds the generator of deals)."""
+        seed = env_seed(seed)
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         self.table.new_game(int(self._np_random.integers(0, 2**63)))

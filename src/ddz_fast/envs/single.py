@@ -59,7 +59,7 @@ from ..game import Game, Observation, simple_bot
 from ..rules import RulesLike, resolve_rules
 from .action_layout import check_action_id
 from .spaces import env_spaces
-from .table import Table
+from .table import Table, env_seed
 
 __all__ = ["DouDizhuSingleAgentEnv", "ENV_ID"]
 
@@ -75,6 +75,7 @@ class DouDizhuSingleAgentEnv(gym.Env[Obs, np.int64]):
     """One seat against bots (see the module docstring)."""
 
     metadata = {"render_modes": list(_RENDER_MODES), "render_fps": 4}
+    _done = True        # (a class default: made without __init__, step() asks for reset())
 
     def __init__(self, rules: RulesLike = "standard", seat: Union[int, str] = 0,
                  opponent: Opponent = "random", seed: Optional[int] = None,
@@ -127,6 +128,7 @@ class DouDizhuSingleAgentEnv(gym.Env[Obs, np.int64]):
     def reset(self, *, seed: Optional[int] = None,
               options: Optional[Dict[str, Any]] = None) -> Tuple[Obs, Dict[str, Any]]:
         """Deal until the agent is to act; returns ``(observation, info)``."""
+        seed = env_seed(seed)
         if seed is None and self._init_seed is not None and self._np_random is None:
             seed = self._init_seed
         super().reset(seed=seed)

@@ -10,6 +10,7 @@ from typing import List, Optional
 import numpy as np
 import numpy.typing as npt
 
+from .._checks import check_int, check_seat
 from .._move import Move
 from ..cards import format_cards
 from ..game import Game
@@ -24,6 +25,15 @@ class IllegalActionError(ValueError):
     """An action id that is not legal for the player to move."""
 
 
+def env_seed(seed: object) -> Optional[int]:
+    """A ``reset(seed=...)`` argument as Gymnasium's seeding takes it: None,
+    or a Python int >= 0 (a NumPy int converted once, here; a bool, float
+    or negative int a TypeError/ValueError naming the seed)."""
+    if seed is None:
+        return None
+    return int(check_int(seed, "seed", 0, 1 << 256))
+
+
 class Table:
     """One deal at a time: ``new_game(seed)``, then ``step(action_id)`` until
     ``game.is_over``.
@@ -33,6 +43,10 @@ class Table:
     ``game`` is the running :class:`~ddz_fast.Game` (read-only; steps go
     through :meth:`step`, which keeps the cached legal ids in step).
     """
+
+    # (class defaults: a Table made without __init__ has no game, and says so)
+    _game: Optional[Game] = None
+    _legal_ids: Optional[npt.NDArray[np.int64]] = None
 
     def __init__(self, rules: RulesLike = "standard") -> None:
         self.rules = resolve_rules(rules)
@@ -86,6 +100,8 @@ class Table:
         that player's turn or the game is over."""
         mask = np.zeros(self.actions.size, dtype=np.int8)
         g = self.game
+        if player is not None:
+            player = check_seat(player, g.players, "player")
         if not g.is_over and (player is None or player == g.to_move):
             mask[self._ids()] = 1
         return mask
