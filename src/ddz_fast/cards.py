@@ -14,6 +14,7 @@ from typing import Iterable, Sequence, Union
 
 import numpy as np
 
+from ._checks import bounded_list, private_array
 from .rules import Rules, RulesLike, resolve_rules
 
 __all__ = [
@@ -105,6 +106,7 @@ def to_counts(cards: CardsLike, *, rules: RulesLike = "standard") -> np.ndarray:
     if isinstance(cards, str):
         return parse_cards(cards, rules=r)
     if isinstance(cards, np.ndarray):
+        cards = private_array(cards, "card counts")
         if cards.dtype == np.bool_ or cards.dtype.kind not in "iu":
             raise TypeError(f"card counts must have an integer dtype, not {cards.dtype}")
         if cards.shape != (N_RANKS,):
@@ -124,7 +126,7 @@ def to_counts(cards: CardsLike, *, rules: RulesLike = "standard") -> np.ndarray:
         raise TypeError(
             f"cards must be text, a sequence of 15 ints or a numpy array, not {type(cards).__name__}"
         )
-    values = list(cards)
+    values = bounded_list(cards, N_RANKS, "card counts")
     if len(values) != N_RANKS:
         raise ValueError(f"expected 15 counts, got {len(values)}")
     for slot, v in enumerate(values):
