@@ -48,6 +48,8 @@ CardsLike = Union[str, Sequence[int], np.ndarray]
 
 def rank_index(token: str) -> int:
     """Rank index of one card token (``"3"``..``"2"``, ``"10"``, ``"T"``, jokers)."""
+    if not isinstance(token, str):
+        raise TypeError(f"a card token must be a str, not {type(token).__name__}")
     t = token.strip().upper()
     if t == "10":
         return _TOKENS["T"]
