@@ -10,7 +10,20 @@ same wrong value gets the same exception type and wording everywhere:
   ``TypeError("<what> must be an int, not <type>")``;
 * an int outside the allowed range raises
   ``ValueError("<what> <value> is out of range <lo>..<hi>")``;
-* a seed is any int, taken modulo 2**64 (so -1 is 2**64 - 1).
+* a seed is any int, taken modulo 2**64 (so -1 is 2**64 - 1);
+
+and the one policy for arrays and iterables of cards:
+
+* :func:`private_array`: a NumPy array argument becomes a private copy, a
+  plain ``ndarray``, before it is checked, so what was checked is what the
+  GIL-free kernels read (another thread cannot change it in between); a
+  masked array raises ``TypeError`` (its mask would be dropped, and the
+  values under it are not the caller's data); other subclasses
+  (``np.matrix``, memmaps) are read as their plain data;
+* :func:`bounded_list`: an iterable becomes a list of at most ``limit``
+  items, a longer one raises ``ValueError`` without being read further (an
+  endless iterator cannot eat the memory);
+* :func:`frozen`: the one way to make an array read-only for good.
 
 >>> from ddz_fast._checks import check_int, check_seed
 >>> check_int(3, "players", 3, 4)
@@ -25,9 +38,12 @@ True
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from libc.stdint cimport uint64_t
 
+import itertools
+
 import numpy as np
 
-__all__ = ["check_int", "check_seat", "check_seed", "check_threads", "check_index", "MAX_THREADS"]
+__all__ = ["check_int", "check_seat", "check_seed", "check_threads", "check_index",
+           "private_array", "bounded_list", "frozen", "MAX_THREADS"]
 
 # More worker threads than any machine we run on needs; the bound keeps a
 # typo such as threads=10**9 from asking the OS for a billion threads.
@@ -36,6 +52,7 @@ MAX_THREADS = 1024
 cdef object _MASK = (1 << 64) - 1
 cdef object _INTEGER = np.integer
 cdef object _NPBOOL = np.bool_
+cdef object _MASKED = np.ma.MaskedArray
 
 
 cdef inline object _as_pyint(object x, str what):
@@ -97,3 +114,38 @@ def check_index(x, size, what="id"):
     if size <= 0:
         raise ValueError(f"{what} {x!r} is out of range: there are none")
     return check_int(x, what, 0, size - 1)
+
+
+def private_array(x, what):
+    """A private plain-``ndarray`` copy of the array ``x`` (TypeError for a
+    masked array; see the module docstring)."""
+    if isinstance(x, _MASKED):
+        raise TypeError(f"{what} must be a plain numpy array, not a masked array "
+                        "(use .filled() to choose the values of the masked cells)")
+    return np.array(x, copy=True, subok=False)
+
+
+def bounded_list(x, Py_ssize_t limit, what):
+    """The items of the iterable ``x`` as a list, reading at most
+    ``limit + 1`` of them (ValueError when there are more than ``limit``);
+    a list or tuple is copied whole, its length left to the caller."""
+    cdef list items
+    if isinstance(x, (list, tuple)):
+        return list(x)     # (already in memory: the caller checks its length)
+    items = list(itertools.islice(x, limit + 1))
+    if len(items) > limit:
+        raise ValueError(f"{what}: more than {limit} items (an iterable is read up to that many)")
+    return items
+
+
+def frozen(arr):
+    """A read-only copy of ``arr`` that cannot be made writeable again.
+
+    Clearing the writeable flag is not enough: NumPy sets it again on
+    request (``setflags(write=True)``) when the base chain ends in memory
+    that can be written.  Here the base is a read-only ``memoryview``, which
+    exports no writeable buffer, so the request raises ValueError.
+    """
+    flat = np.array(arr, copy=True, order="C", subok=False).reshape(-1)
+    out = np.frombuffer(memoryview(flat).toreadonly(), dtype=flat.dtype).reshape(np.shape(arr))
+    return out

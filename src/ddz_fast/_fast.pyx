@@ -23,6 +23,7 @@ import numpy as np
 
 from ._move cimport Move, K_PASS, readings_of
 from ._checks cimport as_threads
+from ._checks import bounded_list, private_array
 from ._kernels cimport (
     RulesC, MoveInfo, Out, IdSink, ROW, KIND_BYTE, u64, _hand_words, _word_cards,
     out_init, out_init_on, out_init_batch, out_free, release_rows,
@@ -250,6 +251,7 @@ cdef class _Job:
     cdef Out out
     cdef cnp.int64_t* per_hand     # moves per hand (global array)
     cdef bint count_only
+    cdef object arrays   # the arrays behind the pointers above, alive while a worker may use them
 
     def __dealloc__(self):
         out_free(&self.out)
@@ -279,27 +281,30 @@ cdef void _run_range(const unsigned char* hands, const MoveInfo* lasts, Py_ssize
 
 
 cdef object _check_batch_hands(object hands, object rules, const RulesC* rc):
-    """Validate an (N, 15) array of hands; return it as C-contiguous uint8."""
+    """Validate an (N, 15) array of hands; return a C-contiguous uint8 copy
+    of its own.  The copy is taken first and then checked: the GIL-free
+    kernels read exactly what was checked, whatever another thread does to
+    the caller's array meanwhile."""
     cdef cnp.ndarray arr
     cdef const unsigned char* hp
     cdef Py_ssize_t i
     if (type(hands) is cnp.ndarray and cnp.PyArray_TYPE(<cnp.ndarray>hands) == cnp.NPY_UINT8
-            and cnp.PyArray_NDIM(<cnp.ndarray>hands) == 2 and cnp.PyArray_DIM(<cnp.ndarray>hands, 1) == 15
-            and cnp.PyArray_ISCARRAY_RO(<cnp.ndarray>hands)):
+            and cnp.PyArray_NDIM(<cnp.ndarray>hands) == 2 and cnp.PyArray_DIM(<cnp.ndarray>hands, 1) == 15):
         # The common input, checked in C (the numpy checks below cost
         # microseconds a call); any hand outside the deck takes the slow path,
         # which names it.
-        arr = <cnp.ndarray>hands
+        arr = <cnp.ndarray>cnp.PyArray_NewCopy(<cnp.ndarray>hands, cnp.NPY_CORDER)
         hp = <const unsigned char*>cnp.PyArray_DATA(arr)
         for i in range(cnp.PyArray_DIM(arr, 0)):
             if not within(hp + 15 * i, rc):
                 break
         else:
-            return hands
-    if not isinstance(hands, np.ndarray):
-        if isinstance(hands, (str, bytes)):
-            raise TypeError("hands must be an (N, 15) integer array")
-        hands = np.asarray(hands)
+            return arr
+        hands = arr
+    elif isinstance(hands, (str, bytes)):
+        raise TypeError("hands must be an (N, 15) integer array")
+    else:
+        hands = private_array(hands, "hands")
     if hands.dtype == np.bool_ or hands.dtype.kind not in "iu":
         raise TypeError(f"hands must have an integer dtype, not {hands.dtype}")
     if hands.ndim != 2 or hands.shape[1] != 15:
@@ -314,7 +319,7 @@ cdef object _check_batch_hands(object hands, object rules, const RulesC* rc):
             except ValueError as e:
                 raise ValueError(f"hand {i}: {e}") from None
             raise ValueError(f"hand {i}: more cards than the deck holds")
-    return np.ascontiguousarray(hands, dtype=np.uint8)
+    return np.ascontiguousarray(hands, dtype=np.uint8)   # (of the private copy)
 
 
 cdef enum:
@@ -359,7 +364,7 @@ cdef object _check_batch_lasts(object lasts, object hands, object rules, const R
         if lasts.dtype != np.uint8 or lasts.ndim != 2 or lasts.shape != (n, 16):
             raise ValueError(f"lasts as an array must be uint8 rows of shape ({n}, 16), "
                              f"not {lasts.dtype} {lasts.shape}")
-        rows = np.ascontiguousarray(lasts)
+        rows = np.ascontiguousarray(private_array(lasts, "lasts"))
         src = <const unsigned char*>cnp.PyArray_DATA(rows)
         # A row equal to one already validated in this call is not classified
         # again: a small direct-mapped table of the rows found legal (the same
@@ -379,7 +384,7 @@ cdef object _check_batch_lasts(object lasts, object hands, object rules, const R
                                  f"kind {row[15]}) is not a legal move under the rules")
             memcpy(lc + i * 15, row, 15)
     else:
-        lasts = list(lasts)
+        lasts = bounded_list(lasts, n, "lasts")
         if len(lasts) != n:
             raise ValueError(f"expected {n} last moves, got {len(lasts)}")
         for i in range(n):
@@ -466,6 +471,7 @@ cdef tuple _run_batch(object hands, object lasts, object rules, object threads, 
         job.rc = rc
         job.per_hand = <cnp.int64_t*>cnp.PyArray_DATA(per_hand)
         job.count_only = count_only
+        job.arrays = (hands, infos, per_hand)
         if not count_only:
             if not out_init_batch(&job.out, _first_rows(job.stop - job.start), 96 * (job.stop - job.start)):
                 raise MemoryError("out of memory generating moves")

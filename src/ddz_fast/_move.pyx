@@ -190,9 +190,13 @@ cdef class Move:
 
     @property
     def counts(self):
-        cdef tuple t = PyTuple_New(N_RANKS)
+        cdef tuple t
         cdef int i
         cdef object v
+        # (every interop function reads a Move through .counts: an
+        # uninitialised one must not pass for an empty card set)
+        _kind_obj(self)
+        t = PyTuple_New(N_RANKS)
         for i in range(N_RANKS):
             v = _INTS[self.c[i]]
             Py_INCREF(v)
@@ -204,6 +208,7 @@ cdef class Move:
         """Canonical card text (empty for PASS)."""
         cdef list out = []
         cdef int i
+        _kind_obj(self)
         for i in range(N_RANKS):
             if self.c[i]:
                 out.append(_RANK_CHARS[i] * self.c[i])

@@ -22,6 +22,8 @@ import operator
 
 import numpy as np
 
+from ._checks import frozen
+
 from ._move cimport Move, row_move
 from ._kernels cimport (
     RulesC, MoveInfo, Out, ROW, KIND_BYTE, K_ROCKET, row_info, valid_move_c, pack_row, key_hash,
@@ -37,6 +39,9 @@ __all__ = ["MoveRows", "MoveList", "MoveBatch"]
 # ---------------------------------------------------------------------------
 # The shared base
 # ---------------------------------------------------------------------------
+
+cdef object _EMPTY_ROWS = frozen(np.zeros((0, ROW), dtype=np.uint8))
+
 
 @cython.no_gc
 cdef class MoveRows:
@@ -62,7 +67,7 @@ cdef class MoveRows:
         dims[0] = self.n
         dims[1] = ROW
         if self.n == 0:
-            arr = np.zeros((0, ROW), dtype=np.uint8)
+            arr = _EMPTY_ROWS
         else:
             arr = cnp.PyArray_SimpleNewFromData(2, dims, cnp.NPY_UINT8, self.data)
             cnp.set_array_base(arr, self)
@@ -90,8 +95,7 @@ cdef class MoveRows:
                 info[i, 0] = mi.rank
                 info[i, 1] = mi.length
                 info[i, 2] = mi.ncards
-            cnp.PyArray_CLEARFLAGS(info, cnp.NPY_ARRAY_WRITEABLE)
-            self._info = info
+            self._info = frozen(info)   # (an array of its own could be made writeable again)
         return self._info
 
     @property
@@ -467,15 +471,10 @@ def _movebatch_from_arrays(rows, offsets, rules):
 
 
 cdef object _frozen(object arr):
-    """A read-only view of `arr` that cannot be made writeable again: its
-    base is a read-only buffer (moves in a batch are trusted as legal, so
-    they must not be edited in place)."""
-    if arr.size == 0:
-        out = np.zeros(arr.shape, dtype=arr.dtype)
-        out.flags.writeable = False
-        return out
-    flat = np.ascontiguousarray(arr).reshape(-1)
-    return np.frombuffer(memoryview(flat).toreadonly(), dtype=arr.dtype).reshape(arr.shape)
+    """A read-only copy of `arr` that cannot be made writeable again
+    (moves in a batch are trusted as legal, so they must not be edited in
+    place)."""
+    return frozen(arr)
 
 
 cdef object _read_only(object arr):

@@ -53,8 +53,10 @@ _pid = os.getpid()
 
 
 def _take(n: int) -> List[_Worker]:
-    """n idle workers (new ones when too few are idle: concurrent callers
-    never wait for each other's parts)."""
+    """Up to n idle workers (new ones when too few are idle: concurrent
+    callers never wait for each other's parts).  Fewer when the OS refuses
+    a new thread (address-space or pid limits): the caller runs the parts
+    left over itself."""
     global _pid
     with _lock:
         if os.getpid() != _pid:     # a forked child: the parent's threads are not here
@@ -62,7 +64,10 @@ def _take(n: int) -> List[_Worker]:
             _pid = os.getpid()
         took = [_idle.pop() for _ in range(min(n, len(_idle)))]
     while len(took) < n:
-        took.append(_Worker())
+        try:
+            took.append(_Worker())
+        except (RuntimeError, MemoryError, OSError):   # "can't start new thread"
+            break
     return took
 
 
@@ -74,25 +79,36 @@ def _give_back(workers: List[_Worker]) -> None:
 
 def run_parts(parts: Sequence[Callable[[], None]]) -> None:
     """Call every part and wait for all: the first runs on the calling
-    thread, the others on persistent worker threads, one each.  The first
-    exception raised by a part is re-raised once all have finished."""
+    thread, the others on persistent worker threads, one each (when threads
+    cannot be started, the calling thread also runs the parts that got
+    none).  The first exception raised by a part is re-raised once all have
+    finished: never before, since the parts write into the caller's buffers,
+    which may be freed as soon as this returns or raises."""
     if len(parts) == 1:
         parts[0]()
         return
     workers = _take(len(parts) - 1)
-    tasks = [_Task(p) for p in parts[1:]]
-    for w, t in zip(workers, tasks):
+    dispatched = [_Task(p) for p in parts[1:1 + len(workers)]]
+    for w, t in zip(workers, dispatched):
         w.tasks.put(t)
-    first: Optional[BaseException] = None
-    try:
-        parts[0]()
-    except BaseException as e:
-        first = e
-    for t in tasks:
-        t.done.wait()
+    here = [_Task(p) for p in [parts[0], *parts[1 + len(workers):]]]
+    for t in here:
+        t.run()
+        if t.error is not None:
+            break
+    # Wait for every dispatched part, even through KeyboardInterrupt (a
+    # signal arrives in Event.wait on the main thread): the interrupt is
+    # raised once no worker can still write.
+    interrupted: Optional[BaseException] = None
+    for t in dispatched:
+        while not t.done.is_set():
+            try:
+                t.done.wait()
+            except BaseException as e:
+                interrupted = interrupted or e
     _give_back(workers)
-    if first is not None:
-        raise first
-    for t in tasks:
+    if interrupted is not None:
+        raise interrupted
+    for t in here + dispatched:
         if t.error is not None:
             raise t.error

@@ -34,6 +34,8 @@ from libc.string cimport memcpy, memset
 
 import numpy as np
 
+from ._checks import frozen
+
 from ._kernels cimport (
     u64, ctz, top_bit, _ge_mask, _row_ge_mask, _windows, CHAIN_RANKS, ROW, KIND_BYTE, N_KINDS,
     K_PASS, K_SOLO, K_TRIO, K_TRIO_SOLO, K_TRIO_PAIR, K_CHAIN,
@@ -282,9 +284,7 @@ cdef object _space_table(const RulesC* rc, Py_ssize_t max_cards):
                 n += 1
     finally:
         out_free(&o)
-    table = table[:n].copy()
-    table.setflags(write=False)
-    return table
+    return frozen(table[:n])   # (shared process-wide: a writeable copy could change every space's actions)
 
 
 cdef inline int64_t _mark(uint8_t* flags, int64_t i, uint64_t n) noexcept nogil:

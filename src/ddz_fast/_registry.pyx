@@ -22,6 +22,7 @@ cdef enum:
 cdef RulesC _RULES[MAX_RULES]     # (one slot per possible option set: see _register_locked)
 cdef int _NRULES = 0
 cdef dict _RULE_IDS = {}        # move-option tuple -> id
+cdef list _RULE_KEYS = []       # id -> its move-option tuple
 cdef dict _BY_NAME = {}         # preset name -> id
 cdef list _RULE_OBJS = []       # id -> a Rules with those options
 
@@ -34,17 +35,24 @@ cdef tuple _move_options(rules):
 _REGISTER_LOCK = threading.Lock()
 
 
-cdef int _register(rules) except -1:
+cdef int _register(rules, tuple key) except -1:
     # Slow path (once per distinct option set), under a lock so that two
     # threads never fill the same slot (the GIL-free build runs them at once).
     with _REGISTER_LOCK:
-        return _register_locked(rules)
+        return _register_locked(rules, key)
 
 
-cdef int _register_locked(rules) except -1:
+cdef int _register_locked(rules, tuple key) except -1:
     global _NRULES
     check_rules(rules)   # the C struct below sizes the kernels' work: only sound rules
-    key = _move_options(rules)
+    # The struct is built from `key`, the one snapshot of the options that
+    # rules_id looks up, so it is checked itself: a subclass's properties
+    # may answer check_rules one thing and the next getattr another.
+    if type(key[0]) is not int or key[0] not in (1, 2):
+        raise ValueError(f"unsupported Rules.decks {key[0]!r}")
+    for value in key[1:]:
+        if type(value) is not bool:
+            raise TypeError(f"Rules move options must be bools, not {type(value).__name__}")
     cid = _RULE_IDS.get(key)
     if cid is not None:
         return cid
@@ -52,12 +60,13 @@ cdef int _register_locked(rules) except -1:
         raise RuntimeError("too many distinct Rules")
     # The options go through a dict keyed by the Rules field names, which
     # Cython coerces to the struct: a field missing on either side fails.
-    fields = {name: getattr(rules, name) for name in MOVE_OPTIONS}
-    fields.update(id=_NRULES, decks=rules.decks,
-                  max_count=4 * rules.decks,   # (from decks itself, never from an overridable property)
-                  max_joker=rules.decks)
+    fields = dict(zip(MOVE_OPTIONS, key[1:]))
+    fields.update(id=_NRULES, decks=key[0],
+                  max_count=4 * key[0],   # (from decks itself, never from an overridable property)
+                  max_joker=key[0])
     _RULES[_NRULES] = fields
     _RULE_IDS[key] = _NRULES
+    _RULE_KEYS.append(key)
     _RULE_OBJS.append(rules)
     _NRULES += 1
     return _NRULES - 1
@@ -82,7 +91,8 @@ cdef int _rules_id_slow(object rules) except -1:
     if type(rules) is str:
         hit = _BY_NAME.get(rules)
         if hit is None:
-            hit = _register(resolve_rules(rules))   # (raises for unknown names)
+            preset = resolve_rules(rules)   # (raises for unknown names)
+            hit = _register(preset, _move_options(preset))
             _BY_NAME[rules] = hit
         _LAST = (rules, hit)
         return <int>hit
@@ -90,11 +100,17 @@ cdef int _rules_id_slow(object rules) except -1:
         # The id is cached on the object; Rules.__getstate__ leaves it out of
         # pickles, since ids are local to a process.  The last object looked
         # up is also remembered here (no attribute lookup for a Rules used
-        # call after call).
+        # call after call).  The cached id is a C table index that anyone
+        # can set (object.__setattr__, a subclass attribute), so it is used
+        # only when it names the slot of exactly these options.
         hit = getattr(rules, "_ddz_cid", None)
-        if hit is None:
-            hit = _register(rules)
-            object.__setattr__(rules, "_ddz_cid", hit)
+        key = _move_options(rules)
+        if not (type(hit) is int and 0 <= hit < _NRULES and _RULE_KEYS[hit] == key):
+            hit = _register(rules, key)
+            try:
+                object.__setattr__(rules, "_ddz_cid", hit)
+            except (AttributeError, TypeError):   # (a subclass with __slots__ or a read-only attribute)
+                pass
         _LAST = (rules, hit)
         return <int>hit
     if isinstance(rules, str):           # a str subclass such as numpy.str_

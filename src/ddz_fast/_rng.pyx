@@ -51,6 +51,8 @@ from ._checks import check_int
 
 __all__ = ["SplitMix64", "game_seed", "policy_seed"]
 
+cdef object _MAX_INDEX = (1 << 64) - 1
+
 
 cdef class SplitMix64:
     """The project's random generator (see the module docstring).
@@ -104,8 +106,12 @@ cdef class SplitMix64:
 
 
 def game_seed(seed, i):
-    """Game seed of game ``i`` (0-based) of a run with ``seed``."""
-    return ddz_game_seed(as_seed(seed, "seed"), as_seed(i, "game index"))
+    """Game seed of game ``i`` (0-based) of a run with ``seed``.
+
+    ``seed`` is any int taken modulo 2**64, as everywhere (``Game(seed=...)``,
+    ``SplitMix64``); ``i`` is an index, ``0..2**64-1`` (ValueError outside:
+    a negative or larger index would wrap to another game silently)."""
+    return ddz_game_seed(as_seed(seed, "seed"), <uint64_t>check_int(i, "game index", 0, _MAX_INDEX))
 
 
 def policy_seed(g):

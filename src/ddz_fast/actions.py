@@ -24,7 +24,7 @@ from typing import Any, NoReturn, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import check_index
+from ._checks import check_index, private_array
 from ._fast import MoveBatch, MoveList, legal_moves, legal_moves_batch
 from ._ranks import ActionMasks, MoveRanks
 from ._move import PASS, Move
@@ -51,7 +51,14 @@ def pack_rows(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint64]:
     >>> int(pack_rows(np.array([[1] + [0] * 14 + [1]], dtype=np.uint8))[0]) == 1 | 1 << 60
     True
     """
-    keys: npt.NDArray[np.uint64] = np.asarray(rows, dtype=np.uint8) @ _KEY_WEIGHTS
+    given = private_array(rows if isinstance(rows, np.ndarray) else np.array(rows), "rows")
+    if given.dtype == np.bool_ or given.dtype.kind not in "iu":
+        raise TypeError(f"rows must be an integer array, not {given.dtype}")
+    if given.ndim != 2 or given.shape[1] != _ROW:
+        raise ValueError(f"rows must have shape (M, {_ROW}), not {given.shape}")
+    if given.size and (given.min() < 0 or given.max() > 15):
+        raise ValueError("every byte of a move row must be 0..15 (4 bits of the key)")
+    keys: npt.NDArray[np.uint64] = given.astype(np.uint8) @ _KEY_WEIGHTS
     return keys
 
 
@@ -86,10 +93,11 @@ def _check_index(i: object, size: int) -> int:
     return check_index(i, size, "action id")
 
 
-def max_hand(rules: Rules) -> int:
+def max_hand(rules: RulesLike) -> int:
     """The most cards a player holds in a game under `rules`: the landlord's
     hand after taking the kitty (20 with one deck, 33 with two)."""
-    return rules.hand_size + rules.kitty_size
+    r = resolve_rules(rules)
+    return r.hand_size + r.kitty_size
 
 
 class ActionSpace(ActionMasks):

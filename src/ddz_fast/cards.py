@@ -14,6 +14,7 @@ from typing import Iterable, Sequence, Union
 
 import numpy as np
 
+from ._checks import bounded_list, private_array
 from .rules import Rules, RulesLike, resolve_rules
 
 __all__ = [
@@ -47,6 +48,8 @@ CardsLike = Union[str, Sequence[int], np.ndarray]
 
 def rank_index(token: str) -> int:
     """Rank index of one card token (``"3"``..``"2"``, ``"10"``, ``"T"``, jokers)."""
+    if not isinstance(token, str):
+        raise TypeError(f"a card token must be a str, not {type(token).__name__}")
     t = token.strip().upper()
     if t == "10":
         return _TOKENS["T"]
@@ -105,6 +108,7 @@ def to_counts(cards: CardsLike, *, rules: RulesLike = "standard") -> np.ndarray:
     if isinstance(cards, str):
         return parse_cards(cards, rules=r)
     if isinstance(cards, np.ndarray):
+        cards = private_array(cards, "card counts")
         if cards.dtype == np.bool_ or cards.dtype.kind not in "iu":
             raise TypeError(f"card counts must have an integer dtype, not {cards.dtype}")
         if cards.shape != (N_RANKS,):
@@ -124,7 +128,7 @@ def to_counts(cards: CardsLike, *, rules: RulesLike = "standard") -> np.ndarray:
         raise TypeError(
             f"cards must be text, a sequence of 15 ints or a numpy array, not {type(cards).__name__}"
         )
-    values = list(cards)
+    values = bounded_list(cards, N_RANKS, "card counts")
     if len(values) != N_RANKS:
         raise ValueError(f"expected 15 counts, got {len(values)}")
     for slot, v in enumerate(values):

@@ -25,6 +25,7 @@ from typing import Any, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
+from ._checks import private_array
 from ._fast import MoveBatch, MoveList
 from ._move import Move
 from .cards import LOW_JOKER, N_RANKS, RANKS, CardsLike, check_counts, to_counts
@@ -111,6 +112,7 @@ def to_counts_batch(cards: CountsBatchLike, *, rules: RulesLike = "standard") ->
         _check_counts_batch(moves, r)
         return moves
     if isinstance(cards, np.ndarray):
+        cards = private_array(cards, "card counts")
         if cards.dtype == np.bool_ or cards.dtype.kind not in "iu":
             raise TypeError(f"card counts must have an integer dtype, not {cards.dtype}")
         if cards.ndim != 2 or cards.shape[1] != N_RANKS:
@@ -147,8 +149,7 @@ def _douzero_ints(cards: object, where: str) -> npt.NDArray[np.int64]:
     ):
         raise TypeError(f"{where}DouZero cards must be a list of ints, not {type(cards).__name__}")
     if isinstance(cards, np.ndarray):
-        if isinstance(cards, np.ma.MaskedArray):
-            raise TypeError(f"{where}DouZero cards must be a plain list or array, not a masked array")
+        cards = private_array(cards, f"{where}DouZero cards")
         if cards.ndim != 1:
             raise ValueError(f"{where}DouZero cards must be a 1-D list, not shape {cards.shape}")
         if cards.dtype == np.bool_ or cards.dtype.kind not in "iu":
