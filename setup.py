@@ -3,6 +3,15 @@
 Set DDZ_FAST_DEBUG=1 at build time to compile with bounds checks,
 wraparound and initialisation checks turned back on (and without -O3);
 the differential suite runs against that build in CI.
+
+Set DDZ_FAST_SANITIZE=1 (or a sanitizer list such as ``address,undefined``)
+to compile and link every extension with ``-fsanitize=... -fno-omit-frame-pointer
+-g -O1`` (GCC or Clang); it combines with DDZ_FAST_DEBUG.  Python must then
+preload the sanitizer runtime: see docs/hardening.md ("Sanitizer build").
+
+Set DDZ_FAST_FUZZER=1 (Clang only) to add ``-fsanitize=fuzzer-no-link``, the
+coverage instrumentation that atheris (libFuzzer) reads from the compiled
+kernels; see docs/hardening.md ("Coverage-guided harness").
 """
 import os
 
@@ -39,6 +48,32 @@ compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
 if os.name == "nt":
     compile_args = ["/Od"] if DEBUG else ["/O2"]
 
+
+def _sanitizers(value):
+    """The -fsanitize list of DDZ_FAST_SANITIZE: "" or "0" means none, "1"
+    means address and undefined behaviour; anything else is passed as is."""
+    value = value.strip()
+    if value in ("", "0"):
+        return ""
+    return "address,undefined" if value == "1" else value
+
+
+SANITIZE = _sanitizers(os.environ.get("DDZ_FAST_SANITIZE", ""))
+FUZZER = os.environ.get("DDZ_FAST_FUZZER", "") not in ("", "0")
+link_args = []
+if SANITIZE or FUZZER:
+    if os.name == "nt":
+        raise SystemExit("DDZ_FAST_SANITIZE / DDZ_FAST_FUZZER: GCC or Clang builds only")
+    # -O1 keeps the reports' stacks readable and the run fast enough for the
+    # whole suite; the frame pointers give ASan its cheap unwinder.  (The
+    # later -O1 overrides the release build's -O3; a debug build keeps -O0.)
+    flags = [f"-fsanitize={SANITIZE}"] if SANITIZE else []
+    if FUZZER:
+        flags.append("-fsanitize=fuzzer-no-link")
+    flags += ["-fno-omit-frame-pointer", "-g"]
+    compile_args = compile_args + flags + ([] if DEBUG else ["-O1"])
+    link_args = flags
+
 modules = ["_kernels", "_registry", "_move", "_movelist", "_checks", "_rng", "_fast",
            "_engine", "_lookup", "_ranks", "_vec", "_solver", "_douzero"]
 extensions = [
@@ -48,6 +83,7 @@ extensions = [
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=compile_args,
+        extra_link_args=link_args,
     )
     for name in modules
 ]

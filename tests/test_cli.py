@@ -98,18 +98,18 @@ def test_play_bad_input_then_valid_then_eof(monkeypatch, capsys):
     code, out, err = run_main(["play", "--seed", "3"], stdin, monkeypatch, capsys)
     assert code == 0, err
     assert "not a choice here" in out
-    assert "no choice numbered 999" in out
-    assert "Type the number of a choice" in out          # help
+    assert "no choice numbered #999" in out
+    assert "Type the cards of a move" in out and "#3" in out          # help
     assert "you: pass" in out
     assert "input ended" in out
     assert "Traceback" not in out + err
 
 
 def test_play_whole_deals_by_numbers_and_card_text(monkeypatch, capsys):
-    # "1" picks the first choice (a bid of 1, a call, or the first move); when
-    # it is not offered, "0" (pass) is.  Card text that is not a legal move
-    # is re-asked.
-    stdin = "3\n" + "55555\n1\n0\n" * 400
+    # "#1" picks the first choice (a bid of 1, a call, or the first move);
+    # when it is not offered, "#0" (pass) is.  Card text that is not a legal
+    # move is re-asked.
+    stdin = "3\n" + "55555\n#1\n#0\n" * 400
     code, out, err = run_main(["play", "--seed", "11", "--deals", "2"], stdin, monkeypatch, capsys)
     assert code == 0, err
     assert out.count("over:") == 2 and "totals:" in out
@@ -125,23 +125,54 @@ def test_play_card_text_and_ambiguity(monkeypatch, capsys):
     g = Game(seed=game_seed(seed, 0))
     pair_rank = next(r for r in range(13) if g.hand(0)[r] >= 2)
     text = "3456789TJQKA2"[pair_rank] * 2
-    typed = " ".join(text).lower()              # "6 6": separated, so not a choice number
+    typed = " ".join(text).lower()              # "6 6": cards, with a separator
     stdin = f"3\n{typed}\nquit\n"
     code, out, err = run_main(["play", "--seed", str(seed)], stdin, monkeypatch, capsys)
     assert code == 0, err
     assert f"you: {text} (pair)" in out and "(bye)" in out
 
 
-def test_play_digits_pick_choices_first_then_cards(monkeypatch, capsys):
+def _leading_seed(holding):
+    """A session seed whose first deal gives seat 0 the first bid (a bid of 3
+    then makes it the landlord, to lead) and a hand holding these counts."""
     from ddz_fast import Game
     from ddz_fast.game import game_seed
-    seed = next(s for s in range(200) if Game(seed=game_seed(s, 0)).first_bidder == 0)
-    # "3" in the auction is a bid of 3; "1" then picks the first lead; a
-    # four-digit number that is no choice is re-asked (it is no legal cards).
-    code, out, err = run_main(["play", "--seed", str(seed)], "3\n9999\n1\nquit\n", monkeypatch, capsys)
+    return next(s for s in range(2000) if Game(seed=game_seed(s, 0)).first_bidder == 0
+                and all(Game(seed=game_seed(s, 0)).hand(0)[r] >= c for r, c in holding.items()))
+
+
+@pytest.mark.parametrize("typed, played", [("7", "7 (solo)"), ("22", "22 (pair)"), ("7 7", "77 (pair)")])
+def test_play_digits_are_cards_never_choice_numbers(monkeypatch, capsys, typed, played):
+    # 7 and 22 are the cards 7 and 22 even when choices #7 and #22 exist (the
+    # lead offers dozens of choices): a number picks a choice only after '#'.
+    seed = _leading_seed({4: 2, 12: 2})          # two 7s and two 2s
+    code, out, err = run_main(["play", "--seed", str(seed)], f"3\n{typed}\nquit\n", monkeypatch, capsys)
     assert code == 0, err
-    assert "you: bid 3" in out and "no choice numbered 9999" in out
+    assert "#22 " in out and f"you: {played}" in out
+
+
+def test_play_hash_numbers_pick_choices(monkeypatch, capsys):
+    # "3" in the auction is a bid of 3 (no cards to type there); in the play a
+    # bare "1" is no card and the reply says how to pick choice #1; "#9999"
+    # is no choice; "#1" picks the first lead, the lowest solo.
+    seed = _leading_seed({})
+    code, out, err = run_main(["play", "--seed", str(seed)], "3\n1\n#9999\n# 1\nquit\n", monkeypatch, capsys)
+    assert code == 0, err
+    assert "you: bid 3" in out and "type #1" in out and "no choice numbered #9999" in out
+    assert re.search(r"#1 [3-9TJQKA2BR]  #2 ", out)
     assert re.search(r"you: [3-9TJQKA2BR] \(solo\)", out)
+
+
+@pytest.mark.parametrize("junk", ["²", "①", "#²", "#①", "٣", "#" + "9" * 5000, "9" * 5000, "-3", "#-1",
+                                  "1e9", "\x00", "#", "##1", "pass pass", "bid", "3" * 40])
+def test_play_never_ends_on_junk_input(monkeypatch, capsys, junk):
+    # Junk in the auction and in the play is answered and asked again; the
+    # game goes on to the next, valid input ('quit').  ('²'.isdigit() is true
+    # but int('²') fails; int() refuses digit strings longer than 4300.)
+    seed = _leading_seed({})
+    code, out, err = run_main(["play", "--seed", str(seed)], f"{junk}\n3\n{junk}\nquit\n", monkeypatch, capsys)
+    assert code == 0 and "Traceback" not in out + err, err
+    assert "you: bid 3" in out and "(bye)" in out
 
 
 def test_play_keyboard_interrupt(monkeypatch, capsys):
@@ -156,7 +187,7 @@ def test_play_keyboard_interrupt(monkeypatch, capsys):
 
 
 def test_play_rob_and_four(monkeypatch, capsys):
-    stdin = "1\n0\n" * 500
+    stdin = "#1\n#0\n" * 500
     code, out, err = run_main(["play", "--seed", "2", "--rules", "four", "--auction", "rob"],
                               stdin, monkeypatch, capsys)
     assert code == 0, err
@@ -179,6 +210,52 @@ def test_moves_still_works(monkeypatch, capsys):
     assert code == 0 and out.splitlines()[0].startswith("PASS") and out.strip().endswith("moves")
     code, out, _ = run_main(["moves", "3344", "--json"], "", monkeypatch, capsys)
     assert code == 0 and {"kind": "PAIR", "cards": "33", "rank": 0, "length": 1} in json.loads(out)
+
+
+def test_moves_ambiguous_last_names_the_option(monkeypatch, capsys):
+    code, _, err = run_main(["moves", "3334", "--last", "555666777888"], "", monkeypatch, capsys)
+    assert code == 2 and "--last-kind" in err and "kind=" not in err.replace("--last-kind", "")
+    code, out, _ = run_main(["moves", "3334", "--last", "555666777888", "--last-kind", "AIRPLANE"], "",
+                            monkeypatch, capsys)
+    assert code == 0 and out.strip().endswith("\n1 moves")
+    code, _, err = run_main(["solve", "3", "4", "--last", "555666777888"], "", monkeypatch, capsys)
+    assert code == 2 and "--last-kind" in err
+
+
+def test_selfplay_games_is_bounded_with_a_message(monkeypatch, capsys):
+    from ddz_fast.cli import MAX_SELFPLAY_GAMES
+    code, _, err = run_main(["selfplay", "--games", str(10**15)], "", monkeypatch, capsys)
+    assert code == 2 and f"{MAX_SELFPLAY_GAMES:,}" in err and "--games" in err and "Traceback" not in err
+    code, _, err = run_main(["selfplay", "--games", str(MAX_SELFPLAY_GAMES + 1), "-q"], "", monkeypatch, capsys)
+    assert code == 2 and "at most" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["selfplay", "--games", "²"], ["selfplay", "--threads", str(10**30), "--games", "1"],
+    ["selfplay", "--games", "3", "--seed", str(2**70), "-q"], ["selfplay", "--games", "2", "--record"],
+    ["selfplay", "--games", "2", "--tables", str(10**15), "--record", "/nonexistent/x"],
+    ["moves", "²"], ["moves", "33", "--last", "①"], ["moves", "33", "--last-kind", "nope", "--last", "3"],
+    ["moves", "x" * 10000], ["solve", "²", "3"], ["solve", "3", "4", "--first", str(10**20)],
+    ["solve", "3", "4", "--ban", "NOPE"], ["solve", "33", "44", "--table-mb", "-1"],
+    ["solve", "33", "44", "--max-time", "nan"], ["solve", "3", "4", "--last-by", "2"],
+    ["arena", "random"], ["arena", "random", "nope"], ["arena", "random", "random", "--deals", str(10**15)],
+    ["arena", "random", "random", "--deals", "-1"], ["arena", "random", "random", "--tables", "0"],
+    ["arena", "os:system", "random", "--deals", "1"], ["play", "--seat", str(10**30)],
+    ["play", "--deals", "-5"], ["play", "--seed", str(-(2**70))], ["--bogus"], [],
+])
+def test_every_subcommand_refuses_junk_arguments_cleanly(argv, capsys, monkeypatch):
+    # A usage error or a clean "ddz-fast: error: ..." with status 2 (argparse's
+    # own errors exit 2 too); never a traceback.
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    try:
+        code = main(argv)
+    except SystemExit as e:
+        code = e.code
+    out, err = capsys.readouterr()
+    assert code in (0, 2), (code, err)
+    assert "Traceback" not in out + err
+    if code == 2:
+        assert "error" in err
 
 
 def test_selfplay_subprocess():

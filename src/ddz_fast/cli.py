@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, cast
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional,
 import numpy as np
 
 from . import __version__
-from ._api import legal_moves, parse_move
+from ._api import classify, legal_moves, parse_move
 from .rules import PRESETS, Rules
 
 if TYPE_CHECKING:
@@ -29,11 +30,30 @@ _Options = Dict[int, Any]
 
 __all__ = ["main"]
 
+# The summary of ``selfplay`` keeps every game's results in memory (about
+# 100 bytes a game with the concatenation): more games than this would ask
+# for gigabytes and end in an out-of-memory error.  ``--record`` streams to
+# disk and has only the recorder's own bound.
+MAX_SELFPLAY_GAMES = 100_000_000
+
+
+def _last_move(text: str, kind: Optional[str], rules: str) -> Any:
+    """--last/--last-kind as a Move; cards that read as several kinds without
+    --last-kind are refused naming the option (the library's message names
+    parse_move's ``kind=`` argument)."""
+    if kind is None:
+        readings = classify(text, rules=rules)
+        if len(readings) > 1:
+            kinds = [m.kind.name for m in readings]
+            raise ValueError(f"--last {text!r} is ambiguous: it reads as {' or '.join(kinds)}; "
+                             f"add --last-kind to choose, e.g. --last-kind {kinds[0]}")
+    return parse_move(text, kind, rules=rules)
+
 
 def _cmd_moves(args: argparse.Namespace) -> int:
     last = None
     if args.last is not None:
-        last = parse_move(args.last, args.last_kind, rules=args.rules)
+        last = _last_move(args.last, args.last_kind, args.rules)
     moves = legal_moves(args.hand, last, rules=args.rules)
     if args.json:
         out = [
@@ -64,7 +84,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     last = None
     last_by = None
     if args.last is not None:
-        last = parse_move(args.last, args.last_kind, rules=args.rules)
+        last = _last_move(args.last, args.last_kind, args.rules)
         if args.last_by is not None:
             last_by = args.last_by - 1
     elif args.last_by is not None:
@@ -132,6 +152,9 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     rules = _selfplay_rules(args)
     if args.record is not None:
         return _cmd_record(args, rules)
+    if args.games > MAX_SELFPLAY_GAMES:
+        raise ValueError(f"--games must be at most {MAX_SELFPLAY_GAMES:,} for the summary (it keeps every "
+                         f"game's results in memory), not {args.games:,}; use --record DIR for more")
     if args.policy != "random":
         raise ValueError("--policy needs --record (the summary plays uniformly random games)")
     if args.ray is not None or args.independent_shards:
@@ -242,22 +265,19 @@ _KIND_NAMES = {
     "FOUR_TWO_PAIR": "four+two pairs", "BOMB": "bomb", "ROCKET": "rocket",
 }
 
-_PLAY_HELP = """Type the number of a choice, or the cards of a move (e.g. KK, 3-4-5-6-7,
-10 10 J J Q Q; jokers B/R or X/D), or 'pass'.  A plain number always picks the
-choice with that number when there is one: to type cards that are only digits,
-separate them (6 6, or 3-4-5-6-7).  When the same cards make two kinds of move,
-use the number.  'hand' shows the table again, 'quit' leaves."""
+_PLAY_HELP = """Type the cards of a move (e.g. 7, 22, KK, 3-4-5-6-7, 10 10 J J Q Q; jokers
+B/R or X/D), or 'pass', or '#' and the number of a choice (#3 picks the choice
+listed as #3).  Digits without '#' are always cards: 7 is the solo seven and 22
+the pair of twos, never a choice number.  In the auction, where there are no
+cards to type, a plain number picks the choice too (3 bids 3).  When the same
+cards make two kinds of move, choose by number.  'hand' shows the table again,
+'quit' leaves."""
 
-
-def _cards_of_legal(text: str, options: _Options, rules: Rules) -> bool:
-    """Is text the cards of some offered move?"""
-    from .cards import to_counts
-
-    try:
-        counts = tuple(int(c) for c in to_counts(text, rules=rules))
-    except (ValueError, TypeError):
-        return False
-    return any(a.counts == counts and not a.is_pass for a in options.values())
+# A choice number: '#' and ASCII digits (str.isdigit() also accepts '²' and
+# '①', which int() refuses); a few digits at most, so int() never meets one of
+# the over-long strings it refuses either.
+_CHOICE = re.compile(r"#\s*([0-9]{1,6})", re.ASCII)
+_PLAIN_NUMBER = re.compile(r"([0-9]{1,6})", re.ASCII)
 
 
 class _Quit(Exception):
@@ -343,7 +363,7 @@ class _Human:
         for key, a in options.items():
             label = a.kind.name if isinstance(a, Move) else "choices"
             text = ("pass" if a.is_pass else a.cards) if isinstance(a, Move) else str(a)
-            by_kind.setdefault(label, []).append(f"{key}) {text}")
+            by_kind.setdefault(label, []).append(f"#{key} {text}")
         for label, items in by_kind.items():
             name = _KIND_NAMES.get(label, label)
             line, lines = "", []
@@ -379,13 +399,17 @@ class _Human:
                 self._list(options)
                 continue
             is_move = isinstance(next(iter(options.values())), Move)
-            if low.lstrip("-").isdigit():
-                k = int(low)
+            number = _CHOICE.fullmatch(low) or (None if is_move else _PLAIN_NUMBER.fullmatch(low))
+            if number is not None:
+                k = int(number.group(1))
                 if k in options:
                     return options[k]
-                if not is_move or low.startswith("-") or not _cards_of_legal(low, options, self.rules):
-                    print(f"   no choice numbered {k}; choose one of {min(options)}..{max(options)}")
-                    continue
+                print(f"   no choice numbered #{k}; choose one of #{min(options)}..#{max(options)}")
+                continue
+            if low.startswith("#"):
+                print(f"   {text!r} is no choice number: type '#' and the number of a listed choice, "
+                      f"#{min(options)}..#{max(options)}")
+                continue
             # text of an action: 'pass', 'bid 2', 'call', ... or card text
             for a in options.values():
                 if _action_text(a).split(" (")[0] == low or (not isinstance(a, Move) and str(a) == low):
@@ -393,19 +417,22 @@ class _Human:
             if not is_move:
                 print("   not a choice here; type its number (or 'help')")
                 continue
+            # Digits typed for a choice number read as cards: say how to pick it.
+            plain = _PLAIN_NUMBER.fullmatch(low)
+            hint = f" (to pick choice #{low}, type #{low})" if plain and int(low) in options else ""
             try:
                 counts = tuple(int(c) for c in to_counts(text, rules=self.rules))
             except (ValueError, TypeError) as e:
-                print(f"   {e}")
+                print(f"   {e}{hint}")
                 continue
             hits = [(k, a) for k, a in options.items() if a.counts == counts and not a.is_pass]
             if len(hits) == 1:
                 return hits[0][1]
             if hits:
                 print("   those cards make more than one move; choose by number: "
-                      + "  ".join(f"{k}) {_action_text(a)}" for k, a in hits))
+                      + "  ".join(f"#{k} {_action_text(a)}" for k, a in hits))
             else:
-                print(f"   {text!r} is not a legal move now (type 'hand' to see the choices)")
+                print(f"   {text!r} is not a legal move now{hint} (type 'hand' to see the choices)")
 
 
 def _cmd_play(args: argparse.Namespace) -> int:

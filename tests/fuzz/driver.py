@@ -649,6 +649,465 @@ if _convert is not None:
 
 
 # ---------------------------------------------------------------------------
+# Action ids beyond the interop target: out= buffers, every id, masks
+# ---------------------------------------------------------------------------
+
+def _no_big_count(x: Any) -> bool:
+    """False for an integer count between 65 and 2**41: a valid request for a
+    big output (millions of tables, worlds, games), allocated as asked: too
+    slow or too big for a fuzz input; the bounds are checked with counts
+    beyond them."""
+    import operator
+    try:
+        v = operator.index(x)
+    except TypeError:
+        return True
+    return not 64 < v <= 2**41
+
+
+COUNT_JUNK = S.scalars_junk().filter(_no_big_count)
+
+OUT_JUNK = st.one_of(
+    S.junk_values(),
+    st.tuples(st.sampled_from([np.bool_, np.uint8, np.int8, np.float32, np.int64]),
+              st.sampled_from(["exact", "short", "long", "2d", "readonly", "strided", "fortran", "masked"])))
+
+
+def _out_buffer(spec: Any, shape: Tuple[int, ...]) -> Any:
+    """An out= candidate: junk as drawn, or an array near the wanted shape."""
+    if not isinstance(spec, tuple) or len(spec) != 2 or not isinstance(spec[1], str):
+        return spec
+    dtype, how = spec
+    n = int(np.prod(shape))
+    if how == "short":
+        return np.zeros(max(n - 1, 0), dtype=dtype).reshape(-1)
+    if how == "long":
+        return np.zeros(n + 1, dtype=dtype)
+    if how == "2d":
+        return np.zeros((1,) + shape, dtype=dtype)
+    if how == "readonly":
+        a = np.zeros(shape, dtype=dtype)
+        a.flags.writeable = False
+        return a
+    if how == "strided":
+        return np.zeros(shape[:-1] + (2 * shape[-1],), dtype=dtype)[..., ::2]
+    if how == "fortran":
+        return np.asfortranarray(np.zeros(shape, dtype=dtype))
+    if how == "masked":
+        return np.ma.masked_array(np.zeros(shape, dtype=dtype), mask=True)
+    return np.zeros(shape, dtype=dtype)
+
+
+if _convert is not None:
+    @target
+    @given(data=st.data(), rules=S.rules_valid(), out=OUT_JUNK, space_rules=S.rules_any(),
+           i=ID_JUNK, threads=st.one_of(st.integers(1, 3), S.scalars_junk()))
+    def action_space(data: st.DataObject, rules: Any, out: Any, space_rules: Any, i: Any,
+                     threads: Any) -> None:
+        """ActionSpace/action_space: mask and masks with out= buffers of any
+        kind (a valid one is filled and returned, anything else refused
+        without writing), id_to_move over the whole id range, masks of a
+        batch equal to the single-hand masks."""
+        tried()
+        call(_actions.action_space, space_rules)
+        call(_actions.ActionSpace, space_rules)
+        space = _actions.action_space(rules)
+        r = S.resolved(rules)
+        counts = np.array(data.draw(S.counts_in_deck(r, 20)), dtype=np.uint8)
+        last = data.draw(st.none() | S.moves_from(rules))
+        want = call(space.mask, counts, last)
+        if isinstance(want, Raised):      # (a last move that uses cards of the hand)
+            last = None
+            want = space.mask(counts)
+        assert want.dtype == np.bool_ and want.shape == (space.size,)
+        legal = ddz.legal_moves(counts, last, rules=rules)
+        assert space.moves(np.flatnonzero(want)) == sorted(legal, key=space.move_to_id)
+        buf = _out_buffer(out, want.shape)
+        # (bytes, not ==: NaN in a junk buffer is unequal to itself)
+        before = np.asarray(buf).tobytes() if isinstance(buf, np.ndarray) else None
+        got = call(space.mask, counts, last, out=buf)
+        if not isinstance(got, Raised):
+            assert np.array_equal(got, want) and (buf is None or got is buf)
+        elif before is not None:
+            assert np.asarray(buf).tobytes() == before, "a refused out= buffer was written"
+        n = data.draw(st.integers(0, 3))
+        hands = np.array([data.draw(S.counts_in_deck(r, 20)) for _ in range(n)], dtype=np.uint8).reshape(n, 15)
+        each = [space.mask(h) for h in hands]
+        buf = _out_buffer(out, (n, space.size))
+        got = call(space.masks, hands, threads=threads, out=buf)
+        if not isinstance(got, Raised):
+            assert got.shape == (n, space.size) and all(np.array_equal(got[k], each[k]) for k in range(n))
+            if buf is not None:
+                assert got is buf
+        # Every id decodes to a move that encodes back to it; junk ids are refused.
+        k = data.draw(st.integers(0, space.size - 1))
+        assert space.move_to_id(space.id_to_move(k)) == k
+        got = call(space.id_to_move, i)
+        if not isinstance(got, Raised):
+            assert space.move_to_id(got) == int(i)
+
+
+# ---------------------------------------------------------------------------
+# The batched game
+# ---------------------------------------------------------------------------
+
+@target
+@given(data=st.data(), rules=S.rules_any(),
+       n=st.one_of(st.integers(1, 4), st.integers(1, 4), st.integers(1, 4), COUNT_JUNK,
+                   st.sampled_from([0, -1, 2**40, 2**64])),
+       seed=st.one_of(st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1), S.scalars_junk()),
+       flags=st.one_of(st.lists(st.booleans(), min_size=5, max_size=5),
+                       st.lists(st.one_of(st.booleans(), S.scalars_junk()), min_size=5, max_size=5)),
+       threads=st.one_of(st.just(1), st.just(1), st.integers(0, 3), S.scalars_junk()))
+def vecgame(data: st.DataObject, rules: Any, n: Any, seed: Any, flags: List[Any], threads: Any) -> None:
+    """VecGame with junk construction, junk actions, set_games, games(i) and
+    action(i); after every step the tables agree with their Game copies
+    (the legal ids decode to the game's legal actions) and finished tables
+    score zero-sum."""
+    tried()
+    auto_reset, observations, masks, bot, skip_auction = flags
+    vg = call(ddz.VecGame, n, rules, seed, threads=threads, auto_reset=auto_reset,
+              observations=observations, masks=masks, bot=bot, skip_auction=skip_auction)
+    if isinstance(vg, Raised):
+        return
+    assert len(vg) == vg.num_tables == n
+    for _ in range(data.draw(st.integers(0, 12))):
+        op = data.draw(st.sampled_from(["legal", "legal", "legal", "junk", "set_games", "games", "action",
+                                        "reset"]))
+        offsets, ids = vg.legal_offsets, vg.legal_ids
+        assert call(ids.__setitem__, 0, 0, allowed=(ValueError, IndexError)).__class__ is Raised or not len(ids)
+        if op == "legal":
+            acts = np.array([ids[offsets[t] + data.draw(st.integers(0, offsets[t + 1] - offsets[t] - 1))]
+                             if offsets[t + 1] > offsets[t] else vg.NO_ACTION for t in range(n)], dtype=np.int64)
+            call(vg.step, acts)
+        elif op == "junk":
+            junk = data.draw(st.one_of(S.junk_values(), st.lists(ID_JUNK, min_size=n, max_size=n)))
+            done_before = vg.done.copy()
+            out = call(vg.step, junk)
+            if isinstance(out, Raised):
+                assert np.array_equal(vg.done, done_before)
+        elif op == "set_games":
+            call(vg.set_games, data.draw(S.junk_values() | st.lists(st.integers(-1, n), max_size=3)),
+                 data.draw(S.junk_values() | st.lists(st.integers(0, 2**64 - 1), max_size=3)))
+        elif op == "games":
+            t = data.draw(st.integers(-1, n) | S.scalars_junk())
+            g = call(vg.games, t, allowed=(TypeError, ValueError, IndexError))
+            if not isinstance(g, Raised) and not g.is_over:
+                t = int(t) % n
+                got = {vg.action(int(a)) for a in ids[offsets[t]:offsets[t + 1]]}
+                assert got == set(g.legal_actions()), f"table {t}: ids {got} vs game {g.legal_actions()}"
+        elif op == "action":
+            call(vg.action, data.draw(ID_JUNK), allowed=(TypeError, ValueError, IndexError))
+            call(vg.auction_id, data.draw(S.junk_values()))
+        else:
+            call(vg.reset, data.draw(st.none() | st.integers(0, 2**64 - 1) | S.scalars_junk()))
+        done = vg.done
+        assert (vg.scores[done].sum(axis=1) == 0).all()
+
+
+# ---------------------------------------------------------------------------
+# The solver and PIMC
+# ---------------------------------------------------------------------------
+
+@st.composite
+def small_position(draw: st.DrawFn, rules: Rules) -> Tuple[List[Tuple[int, ...]], Optional[int]]:
+    """Hands of a few cards each, disjoint (drawn from one deck); two hands
+    (the puzzle) or one per seat with a landlord."""
+    deck = [r for r in range(15) for _ in range(rules.max_jokers if r >= 13 else rules.max_count)]
+    seats = draw(st.sampled_from([2, rules.players]))
+    cards = draw(st.permutations(deck))
+    hands, pos = [], 0
+    for _ in range(seats):
+        k = draw(st.integers(1, 5 if seats == 2 else 3))
+        h = [0] * 15
+        for c in cards[pos:pos + k]:
+            h[c] += 1
+        pos += k
+        hands.append(tuple(h))
+    landlord = None if seats == 2 else draw(st.integers(0, seats - 1))
+    return hands, landlord
+
+
+SOLVE_JUNK = st.one_of(st.none(), st.integers(-2, 4), S.scalars_junk())
+
+
+@target
+@given(data=st.data(), rules=S.rules_valid())
+def solver(data: st.DataObject, rules: Any) -> None:
+    """solve, Solver and winning_line on small open-hand positions: the
+    verdict equals the brute-force reference, the line is legal and ends
+    with the predicted side going out; junk options are refused."""
+    tried()
+    from ddz_fast import solver_reference
+    r = S.resolved(rules)
+    hands, landlord = data.draw(small_position(r))
+    to_move = data.draw(st.integers(0, len(hands) - 1))
+    opts: Dict[str, Any] = dict(to_move=to_move, landlord=landlord, rules=rules)
+    ref = solver_reference.wins(hands, **opts)
+    res = ddz.solve(hands, **opts)
+    assert res.win == ref, (hands, opts, res)
+    s = ddz.Solver(data.draw(st.sampled_from([0, 1, 0.5])))
+    assert s.solve(hands, **opts).win == ref
+    line = ddz.winning_line(hands, **opts)
+    cur = [list(h) for h in hands]
+    last, last_by = None, None
+    for seat, move in line:
+        assert move in ddz.legal_moves(cur[seat], None if last_by in (None, seat) else last, rules=rules), \
+            (hands, opts, line)
+        if not move.is_pass:
+            cur[seat] = [a - b for a, b in zip(cur[seat], move.counts)]
+            last, last_by = move, seat
+    winner = line[-1][0]
+    assert sum(cur[winner]) == 0
+    side = (lambda p: p == landlord) if landlord is not None else (lambda p: p)
+    assert (side(winner) == side(to_move)) == ref
+    # Junk in every option.
+    junk = {k: data.draw(SOLVE_JUNK | S.junk_values()) for k in
+            data.draw(st.sets(st.sampled_from(["to_move", "landlord", "last", "last_by", "ban", "all_moves",
+                                               "max_nodes", "max_time", "threads", "rules"]), min_size=1))}
+    kw = {**opts, "max_nodes": 20000, **junk}
+    call(ddz.solve, hands, **kw)
+    call(s.solve, hands, **kw)
+    call(ddz.solve, data.draw(S.junk_values() | st.lists(S.junk_values(), max_size=4)), max_nodes=2000)
+    call(ddz.Solver, data.draw(S.junk_values() | st.floats()))
+    call(ddz.Solver.__new__(ddz.Solver).solve, hands, **opts)
+    call(ddz.winning_line, hands, **{**opts, **{k: v for k, v in junk.items()
+                                                if k in ("to_move", "landlord", "last", "last_by", "ban")}},
+         max_time=2.0)
+
+
+@target
+@given(data=st.data(), rules=S.rules_valid(), seed=st.integers(0, 2**64 - 1), junk=S.junk_values())
+def solver_game(data: st.DataObject, rules: Any, seed: int, junk: Any) -> None:
+    """position_from_game / solve_game / Position on games played a random
+    number of steps: the position is the game's, solving it leaves the game
+    unchanged, and a game outside its play phase or junk is refused."""
+    tried()
+    g = Game(rules, seed=seed)
+    for _ in range(data.draw(st.integers(0, 60))):
+        if g.is_over:
+            break
+        acts = g.legal_actions()
+        g.step(acts[data.draw(st.integers(0, len(acts) - 1))])
+    before = g.snapshot()
+    pos = call(ddz.position_from_game, g)
+    if isinstance(pos, Raised):
+        assert g.is_over or g.phase.name != "PLAY"
+    else:
+        assert [h.tolist() for h in pos["hands"]] == [h.tolist() for h in g.hands]
+        assert pos["to_move"] == g.to_move and pos["landlord"] == g.landlord and pos["rules"] == g.rules
+        res = call(ddz.solve_game, g, max_nodes=3000)
+        if not isinstance(res, Raised) and res.move is not None:
+            assert res.move in g.legal_actions()
+        assert g.snapshot() == before, "solving a game changed it"
+    call(ddz.position_from_game, junk)
+    call(ddz.solve_game, junk)
+    call(ddz.solve_game, g, **{data.draw(st.sampled_from(["hands", "rules", "max_nodes", "bogus"])): junk})
+    call(ddz.Position, hands=junk)   # (a TypedDict: a plain dict, no check)
+
+
+@target
+@given(data=st.data(), rules=S.rules_valid(), seed=st.integers(0, 2**64 - 1),
+       # (a count that fits is allocated as asked: 2**31 worlds are 90 GiB; the
+       # bound itself is checked with counts beyond it)
+       n=st.one_of(st.integers(0, 5), st.integers(0, 5), COUNT_JUNK, st.sampled_from([2**63, 10**30, -1])),
+       wseed=st.one_of(st.integers(), S.scalars_junk()),
+       params=st.dictionaries(st.sampled_from(["worlds", "rollouts", "policy", "solver_cards", "solver_nodes",
+                                               "solver_time", "solver_table_mb", "aggregate", "seed", "threads",
+                                               "rules"]), S.scalars_junk() | st.integers(-2, 40),
+                              max_size=2))
+def pimc(data: st.DataObject, rules: Any, seed: int, n: Any, wseed: Any, params: Dict[str, Any]) -> None:
+    """sample_observed_worlds and PIMCAgent: sampled worlds are consistent
+    with the observation (the observer's hand, the hand sizes, no card seen
+    twice); the agent picks a legal action; junk parameters are refused."""
+    tried()
+    from ddz_fast import sample_observed_worlds
+    r = S.resolved(rules)
+    g = Game(rules, seed=seed)
+    for _ in range(data.draw(st.integers(0, 40))):
+        if g.is_over:
+            break
+        acts = g.legal_actions()
+        g.step(acts[data.draw(st.integers(0, len(acts) - 1))])
+    if g.is_over:
+        return
+    obs = g.observation(g.to_move)
+    worlds = call(sample_observed_worlds, obs, n, seed=wseed)
+    if not isinstance(worlds, Raised):
+        assert worlds.shape == (int(n), r.players, 15)
+        for w in worlds:
+            assert w[obs.player].tolist() == obs.hand.tolist()
+            assert w.sum(axis=1).tolist() == list(obs.hand_sizes)
+    call(sample_observed_worlds, data.draw(S.junk_values()), 2)
+    agent = call(ddz.PIMCAgent, **{"worlds": 2, "solver_nodes": 500, "rules": rules, **params})
+    if isinstance(agent, Raised):
+        return
+    if agent._rules != r:       # (an agent for other rules: refused, or a legal choice)
+        call(agent, obs)
+        return
+    a = call(agent, obs)
+    if not isinstance(a, Raised):
+        assert a in list(g.legal_actions())
+    assert pickle.loads(pickle.dumps(agent))._worlds == agent._worlds
+    call(agent, data.draw(S.junk_values()))
+    call(ddz.PIMCAgent.__new__(ddz.PIMCAgent), obs)
+
+
+# ---------------------------------------------------------------------------
+# The arena, trajectories, environments
+# ---------------------------------------------------------------------------
+
+AGENT_SPECS = st.one_of(st.sampled_from(["random", "simple", "pimc", "nope", "", "x:y", "ddz_fast:nothing",
+                                         "ddz_fast.game:simple_bot", ":", "random "]),
+                        S.scalars_junk())
+
+
+@target
+@given(agents=st.lists(AGENT_SPECS, min_size=0, max_size=5), rules=S.rules_any(),
+       deals=st.one_of(st.integers(1, 3), st.sampled_from([0, -1, 2**63, 10**30]), COUNT_JUNK),
+       seed=st.one_of(st.integers(), S.scalars_junk()),
+       landlord=st.one_of(st.sampled_from(["fixed", "auction", "bogus"]), S.scalars_junk()),
+       tables=st.one_of(st.integers(1, 8), st.sampled_from([0, -1, 2**63]), COUNT_JUNK),
+       rot=st.tuples(S.scalars_junk() | st.integers(-1, 5), S.scalars_junk() | st.integers(-1, 5)))
+def arena(agents: List[Any], rules: Any, deals: Any, seed: Any, landlord: Any, tables: Any,
+          rot: Tuple[Any, Any]) -> None:
+    """arena.play / load_agent / rotations with junk; a result has one game
+    per (deal, rotation), zero-sum points, and is the same on a second run."""
+    tried()
+    from ddz_fast import arena as _arena
+    for spec in agents:
+        call(_arena.load_agent, spec)
+    call(_arena.rotations, rot[0], rot[1], landlord)
+    specs = [a.replace("pimc", "simple") if isinstance(a, str) else a for a in agents]   # (PIMC: slow)
+    res = call(_arena.play, specs, deals, seed=seed, rules=rules, landlord=landlord, tables=tables)
+    if isinstance(res, Raised):
+        return
+    again = _arena.play(specs, deals, seed=seed, rules=rules, landlord=landlord, tables=tables)
+    assert res.to_json() == again.to_json()
+    assert len(res) == int(deals) * len(_arena.rotations(len(specs), S.resolved(rules).players, landlord))
+    for game in res.games():
+        assert sum(game["points"]) == 0, game
+
+
+try:
+    import pyarrow as _pyarrow  # noqa: F401
+    _HAVE_PYARROW = True
+except ImportError:
+    _HAVE_PYARROW = False
+
+
+if _HAVE_PYARROW:
+    @target
+    @given(rules=S.rules_any(), games=st.one_of(st.integers(0, 4), COUNT_JUNK, st.just(2**63)),
+           seed=st.one_of(st.integers(0, 2**64 - 1), S.scalars_junk()),
+           opts=st.dictionaries(st.sampled_from(["policy", "tables", "threads", "games_per_shard",
+                                                 "observation_type", "compression", "independent_shards"]),
+                                st.one_of(COUNT_JUNK, st.integers(-1, 3),
+                                          st.sampled_from(["bot", "random", "list", "binary", "zstd"])),
+                                max_size=2),
+           columns=st.one_of(st.none(), st.lists(st.sampled_from(["game", "player", "action", "bogus"]),
+                                                 max_size=3), S.junk_values()))
+    def trajectories(rules: Any, games: Any, seed: Any, opts: Dict[str, Any], columns: Any) -> None:
+        """record + TrajectoryDataset with junk options: a recorded dataset
+        reads back with every game and the steps the summary counted."""
+        tried()
+        import tempfile
+
+        from ddz_fast.trajectories import TrajectoryDataset, record
+        with tempfile.TemporaryDirectory() as d:
+            out = call(record, d, games, rules=rules, seed=seed, **opts)
+            if isinstance(out, Raised):
+                call(TrajectoryDataset, d)
+                return
+            ds = TrajectoryDataset(d)
+            assert len(ds) == out.steps
+            if out.games:
+                assert len(set(ds.read(["game"])["game"].tolist())) == out.games
+            call(ds.read, columns)
+            call(lambda: next(iter(ds.batches(2, columns)), None))
+            call(ds.batches, columns)
+        call(TrajectoryDataset, columns)
+
+
+try:
+    from ddz_fast import envs as _envs
+except ImportError:      # (no Gymnasium / PettingZoo)
+    _envs = None  # type: ignore[assignment]
+
+if _envs is not None:
+    @target
+    @given(data=st.data(), rules=S.rules_valid(), seed=st.one_of(st.integers(0, 2**32), S.scalars_junk()),
+           kind=st.sampled_from(["aec", "parallel", "single", "vector"]))
+    def envs(data: st.DataObject, rules: Any, seed: Any, kind: str) -> None:
+        """The PettingZoo, Gymnasium and vector environments: legal actions
+        (from the mask) are taken, junk actions are refused or end the
+        episode as the illegal-action rule says, never a crash."""
+        tried()
+        junk = st.one_of(S.junk_values(), ID_JUNK)
+        if kind == "aec":
+            e = _envs.raw_env(rules)      # (env() adds PettingZoo's asserting wrappers)
+            call(e.reset, seed=seed)
+            if isinstance(call(e.reset, seed=data.draw(st.integers(0, 1000))), Raised):
+                return
+            for _ in range(data.draw(st.integers(0, 30))):
+                agent = e.agent_selection
+                if e.terminations[agent] or e.truncations[agent]:
+                    e.step(None)
+                    if not e.agents:
+                        break
+                    continue
+                mask = e.observe(agent)["action_mask"]
+                if data.draw(st.integers(0, 4)) == 0:
+                    call(e.step, data.draw(junk))
+                else:
+                    e.step(int(data.draw(st.sampled_from(np.flatnonzero(mask).tolist()))))
+        elif kind == "parallel":
+            e = _envs.parallel_env(rules)
+            if isinstance(call(e.reset, seed=seed), Raised):
+                e.reset(seed=0)
+            for _ in range(data.draw(st.integers(0, 30))):
+                if not e.agents:
+                    break
+                acts = {}
+                for a in e.agents:
+                    m = e._table.action_mask(e.agents.index(a)) if hasattr(e, "_table") else None
+                    acts[a] = int(np.flatnonzero(m)[0]) if m is not None and m.any() else 0
+                if data.draw(st.integers(0, 3)) == 0:
+                    acts = data.draw(junk)
+                call(e.step, acts, allowed=DOCUMENTED + (KeyError,))
+        elif kind == "single":
+            e = call(_envs.DouDizhuSingleAgentEnv, rules, seat=data.draw(st.integers(-1, 3) | S.scalars_junk()),
+                     opponent=data.draw(st.sampled_from(["random", "simple", "bogus"])),
+                     illegal_action=data.draw(st.sampled_from(["terminate", "raise", "bogus"])))
+            if isinstance(e, Raised):
+                return
+            call(e.reset, seed=seed)
+            e.reset(seed=data.draw(st.integers(0, 1000)))
+            for _ in range(data.draw(st.integers(0, 30))):
+                mask = e.action_masks()
+                a = data.draw(junk) if data.draw(st.integers(0, 4)) == 0 else \
+                    int(data.draw(st.sampled_from(np.flatnonzero(mask).tolist())))
+                out = call(e.step, a)
+                if not isinstance(out, Raised) and (out[2] or out[3]):
+                    e.reset(seed=1)
+        else:
+            e = call(_envs.DouDizhuVectorEnv, data.draw(st.integers(1, 3) | COUNT_JUNK), rules,
+                     seed=data.draw(st.integers(0, 100) | S.scalars_junk()))
+            if isinstance(e, Raised):
+                return
+            call(e.reset, seed=seed)
+            e.reset(seed=3)
+            for _ in range(data.draw(st.integers(0, 20))):
+                masks = e.action_masks()
+                acts = np.array([int(np.flatnonzero(m)[data.draw(st.integers(0, int(m.sum()) - 1))])
+                                 for m in masks])
+                call(e.step, data.draw(junk) if data.draw(st.integers(0, 4)) == 0 else acts)
+        table = _envs.Table(rules) if hasattr(_envs, "Table") else None
+        if table is not None:
+            call(table.new_game, data.draw(st.integers(0, 2**64 - 1) | S.scalars_junk()))
+
+
+# ---------------------------------------------------------------------------
 # The command line
 # ---------------------------------------------------------------------------
 
