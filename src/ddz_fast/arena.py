@@ -70,7 +70,7 @@ from .game_values import AuctionAction
 from .pimc import PIMCAgent
 from .rules import Rules, RulesLike, check_rules, resolve_rules
 
-__all__ = ["play", "ArenaResult", "Stat", "rotations", "load_agent", "BUILTIN_AGENTS", "LANDLORD_MODES"]
+__all__ = ["play", "ArenaResult", "Stat", "rotations", "load_agent", "AgentError", "BUILTIN_AGENTS", "LANDLORD_MODES"]
 
 BUILTIN_AGENTS = ("random", "simple", "bot", "pimc")
 LANDLORD_MODES = ("fixed", "auction")
@@ -228,14 +228,19 @@ class _PerObservation(_Player):
         return out
 
 
+class AgentError(RuntimeError):
+    """An agent's own code raised: the message names the agent, the agent's
+    exception is the ``__cause__``."""
+
+
 def _call_agent(name: str, fn: Callable[..., Any], *args: Any) -> Any:
-    """``fn(*args)``; an exception the agent raises comes back as a
-    RuntimeError naming the agent (the cause chained), so a failing
+    """``fn(*args)``; an exception the agent raises comes back as an
+    AgentError naming the agent (the cause chained), so a failing
     tournament says whose code failed."""
     try:
         return fn(*args)
     except Exception as e:
-        raise RuntimeError(f"agent {name!r} raised {type(e).__name__}: {e}") from e
+        raise AgentError(f"agent {name!r} raised {type(e).__name__}: {e}") from e
 
 
 def _player(agent: AgentLike, index: int, seed: int, rules: Rules) -> _Player:

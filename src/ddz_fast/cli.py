@@ -597,6 +597,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     except (ValueError, TypeError, ImportError) as e:
         print(f"ddz-fast: error: {e}", file=sys.stderr)
         return 2
+    except RuntimeError as e:
+        # an arena agent's own code failed (an agent named on the command
+        # line is input like any other); anything else is ours: re-raised
+        from .arena import AgentError
+        if not isinstance(e, AgentError):
+            raise
+        print(f"ddz-fast: error: {e}", file=sys.stderr)
+        return 2
     except MemoryError:
         print("ddz-fast: error: out of memory (ask for fewer games or deals)", file=sys.stderr)
         return 2

@@ -93,7 +93,7 @@ def test_int_arguments_work_or_raise_type_or_value_errors(name, x):
 def test_arena_names_an_agent_that_raises():
     def broken(observation, legal_actions):
         raise KeyError("oops")
-    with pytest.raises(RuntimeError, match="agent 'broken' raised KeyError") as info:
+    with pytest.raises(d.arena.AgentError, match="agent 'broken' raised KeyError") as info:
         d.arena.play([broken, "simple"], deals=1)
     assert isinstance(info.value.__cause__, KeyError)
 
