@@ -131,7 +131,7 @@ class DouDizhuSingleAgentEnv(gym.Env[Obs, np.int64]):
         seed = env_seed(seed)
         if seed is None and self._init_seed is not None and self._np_random is None:
             seed = self._init_seed
-        super().reset(seed=seed)
+        super().reset(seed=None if seed is None else check_seed(seed))
         while True:
             self.table.new_game(int(self.np_random.integers(0, 2**63)))
             if self.seat_option == "landlord":
