@@ -31,6 +31,7 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 
 import itertools
+from collections.abc import Mapping, Set as AbstractSet
 import secrets
 import time
 
@@ -1787,7 +1788,9 @@ cdef int _load_hands(object hands, object r, int n, unsigned char (*out)[HB], in
                         raise ValueError(f"seat {t}: {out[t][i]} cards in slot {i} "
                                          f"({'3456789TJQKA2BR'[i]}): the deck holds at most {lim}")
             return 0
-    if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__"):
+    # (a mapping or a set has a length but no seat order: hands[t] of a dict
+    # would be a KeyError, a set's order arbitrary)
+    if isinstance(hands, (str, bytes, Mapping, AbstractSet)) or not hasattr(hands, "__len__"):
         raise TypeError(f"hands must be a sequence of {n} hands, not {type(hands).__name__}")
     if len(hands) != n:
         raise ValueError(f"need {n} hands, got {len(hands)}")

@@ -152,3 +152,11 @@ def test_environment_seeds_take_numpy_ints_and_refuse_the_rest():
             env.reset(seed=bad)
     with pytest.raises(RuntimeError, match="reset"):
         DouDizhuSingleAgentEnv.__new__(DouDizhuSingleAgentEnv).step(0)
+
+
+@pytest.mark.parametrize("hands", [{"": None, "1": None, "0": None}, {0: "3", 1: "4", 2: "5"}, {"3", "4", "5"}])
+def test_from_position_refuses_hands_without_a_seat_order(hands):
+    """A mapping or a set has a length but no seat order: a TypeError
+    naming the type, never a KeyError or an arbitrary seat order."""
+    with pytest.raises(TypeError, match="hands must be a sequence of 3 hands"):
+        Game.from_position(hands, 0)

@@ -57,7 +57,7 @@ except ImportError as e:  # pragma: no cover - exercised without pettingzoo inst
         "(from a clone of ddz-fast: pip install \".[pettingzoo]\") "
         f"({e})") from e
 
-from .._checks import check_int, check_seed
+from .._checks import check_int
 from ..game import Game
 from ..rules import RulesLike, resolve_rules
 from .spaces import env_spaces
@@ -133,7 +133,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         without it the next deal comes from the generator's current state."""
         seed = env_seed(seed)
         if seed is not None or self._np_random is None:
-            self._np_random, _ = seeding.np_random(None if seed is None else check_seed(seed))
+            self._np_random, _ = seeding.np_random(seed)
         game_seed = int(self._np_random.integers(0, 2**63))
         self.table.new_game(game_seed)
         self._steps = 0

@@ -42,7 +42,6 @@ except ImportError as e:  # pragma: no cover - exercised without pettingzoo inst
         f"({e})") from e
 
 from ..rules import RulesLike, resolve_rules
-from .._checks import check_seed
 from .action_layout import check_action_id
 from .spaces import env_spaces
 from .table import Table, env_seed
@@ -88,7 +87,7 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
         """Deal a new game (``seed`` reseeds the generator of deals)."""
         seed = env_seed(seed)
         if seed is not None or self._np_random is None:
-            self._np_random, _ = seeding.np_random(None if seed is None else check_seed(seed))
+            self._np_random, _ = seeding.np_random(seed)
         self.table.new_game(int(self._np_random.integers(0, 2**63)))
         self.agents = self.possible_agents[:]
         return self._observations(), self._infos()

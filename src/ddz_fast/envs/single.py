@@ -54,7 +54,7 @@ except ImportError as e:  # pragma: no cover - exercised without gymnasium insta
         "(from a clone of ddz-fast: pip install \".[pettingzoo]\") "
         f"({e})") from e
 
-from .._checks import check_seat, check_seed
+from .._checks import check_seat
 from ..game import Game, Observation, simple_bot
 from ..rules import RulesLike, resolve_rules
 from .action_layout import check_action_id
@@ -89,8 +89,7 @@ class DouDizhuSingleAgentEnv(gym.Env[Obs, np.int64]):
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         if illegal_action not in _ILLEGAL:
             raise ValueError(f"illegal_action must be 'terminate' or 'raise', not {illegal_action!r}")
-        if seed is not None:
-            check_seed(seed)
+        env_seed(seed)   # (refused here rather than at the first reset)
         self._bot = self._make_bot(opponent)
         self.opponent = opponent
         self.seat_option = seat
@@ -131,7 +130,7 @@ class DouDizhuSingleAgentEnv(gym.Env[Obs, np.int64]):
         seed = env_seed(seed)
         if seed is None and self._init_seed is not None and self._np_random is None:
             seed = self._init_seed
-        super().reset(seed=None if seed is None else check_seed(seed))
+        super().reset(seed=seed)
         while True:
             self.table.new_game(int(self.np_random.integers(0, 2**63)))
             if self.seat_option == "landlord":
