@@ -138,6 +138,13 @@ def bounded_list(x, Py_ssize_t limit, what):
     return items
 
 
+def read_only_view(arr):
+    """A live view of the C-contiguous ``arr`` (later writes to ``arr`` show
+    through) that cannot be made writeable again: its base is a read-only
+    ``memoryview`` of ``arr``, as in :func:`frozen`, instead of ``arr``."""
+    return np.frombuffer(memoryview(arr).toreadonly(), dtype=arr.dtype).reshape(arr.shape)
+
+
 def frozen(arr):
     """A read-only copy of ``arr`` that cannot be made writeable again.
 

@@ -34,6 +34,8 @@ import threading
 
 import numpy as np
 
+from ._checks import read_only_view
+
 cnp.import_array()
 
 __all__ = ["POSITIONS", "X_SIZES", "listed_actions", "obs_from_lists", "game_obs", "VecFeatures"]
@@ -1157,9 +1159,7 @@ cdef class VecFeatures:
                 raise ValueError(f"scores must have shape ({self.nrows},) (one per row), not {scores.shape}")
             arr = np.ascontiguousarray(scores, dtype=np.float64)
             self._argmax(<double*>cnp.PyArray_DATA(arr))
-            v = self._choice.view()
-            v.setflags(write=False)
-            return v
+            return read_only_view(self._choice)
         finally:
             self._lock.release()
 
@@ -1205,9 +1205,7 @@ cdef class VecFeatures:
 
     cdef object _ro(self, object a):
         self._check()
-        v = a.view()
-        v.setflags(write=False)
-        return v
+        return read_only_view(a)
 
     @property
     def vec(self):

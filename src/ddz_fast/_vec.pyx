@@ -50,6 +50,7 @@ from ._fast cimport rules_id, rules_by_id
 from ._lookup cimport RowTable
 from ._rng cimport ddz_game_seed
 from ._checks cimport as_int, as_seed, as_threads
+from ._checks import read_only_view
 
 from ._parallel import run_parts
 from .actions import action_space
@@ -125,9 +126,9 @@ cdef bint _push(Part* p, int32_t v) noexcept nogil:
 
 
 cdef object _read_only(object a):
-    v = a.view()
-    v.setflags(write=False)
-    return v
+    # (a view whose base is a read-only memoryview: setflags(write=True)
+    # cannot make the engine's own buffers writeable again)
+    return read_only_view(a)
 
 
 @cython.final

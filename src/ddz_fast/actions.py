@@ -32,7 +32,7 @@ from ._movelist import _movelist_from_rows
 from .cards import N_RANKS, RANKS, CardsLike
 from .kinds import Kind
 from .convert import CountsBatchLike, to_counts_batch
-from .rules import Rules, RulesLike, resolve_rules
+from .rules import Rules, RulesLike, check_rules, resolve_rules
 
 __all__ = ["ActionSpace", "action_space", "max_hand", "MovesLike", "pack_rows", "move_rows"]
 
@@ -97,6 +97,7 @@ def max_hand(rules: RulesLike) -> int:
     """The most cards a player holds in a game under `rules`: the landlord's
     hand after taking the kitty (20 with one deck, 33 with two)."""
     r = resolve_rules(rules)
+    check_rules(r)   # (fields changed with object.__setattr__ would size the tables)
     return r.hand_size + r.kitty_size
 
 

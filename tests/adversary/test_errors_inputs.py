@@ -121,3 +121,13 @@ def test_pack_rows_refuses_bytes_that_do_not_fit_its_4_bit_fields():
     with pytest.raises(ValueError, match="0..15"):
         actions.pack_rows(row)
     assert actions.pack_rows(np.ones((2, 16), np.uint8)).tolist() == [int("1" * 16, 16)] * 2
+
+
+def test_an_action_space_of_tampered_rules_is_a_value_error():
+    """Rules whose fields were changed after construction (object.__setattr__)
+    are checked before they size the action tables: a ValueError naming the
+    game, never an OverflowError from a table size."""
+    r = ddz_fast.Rules()
+    object.__setattr__(r, "decks", 2**70)
+    with pytest.raises(ValueError, match="unsupported game"):
+        ddz_fast.action_space(r)

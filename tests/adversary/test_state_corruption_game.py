@@ -148,3 +148,37 @@ def test_vecgame_cannot_be_copied_or_pickled():
     for f in (copy.copy, copy.deepcopy, pickle.dumps):
         with pytest.raises(TypeError):
             f(vg)
+
+
+def _batched_read_only_arrays():
+    from ddz_fast.compat import douzero as dz
+    vec = d.VecGame(4, rules="douzero", seed=3, skip_auction=True, masks=True, observations=True)
+    feats = dz.VecFeatures(vec)
+    feats.update()
+    arrays = {name: getattr(vec, name) for name in
+              ("to_move", "legal_offsets", "legal_ids", "masks", "observations", "scores", "wins", "done")}
+    arrays.update({f"features.{name}": getattr(feats, name) for name in
+                   ("position", "offsets", "x_batch", "action_ids", "row_table", "z", "x_no_action")})
+    arrays["features.choose"] = feats.choose(np.zeros(feats.num_rows))
+    return vec, arrays
+
+
+def test_the_batched_games_read_only_arrays_cannot_be_made_writeable():
+    """VecGame's step arrays and the DouZero features are views of the
+    engine's own buffers: setflags(write=True) is refused, so no caller can
+    write the state the next step reads."""
+    _, arrays = _batched_read_only_arrays()
+    for name, a in arrays.items():
+        assert not a.flags.writeable, name
+        with pytest.raises(ValueError):
+            a.setflags(write=True)
+
+
+def test_the_batched_games_read_only_views_follow_the_steps():
+    """The read-only views stay live: after a step they show the new state."""
+    vec, arrays = _batched_read_only_arrays()
+    to_move, before = arrays["to_move"], arrays["to_move"].copy()
+    ids, offsets = vec.legal_ids, vec.legal_offsets
+    vec.step(np.array([ids[offsets[i]] for i in range(4)]))
+    assert not np.array_equal(to_move, before)
+    assert np.array_equal(to_move, vec.to_move)
