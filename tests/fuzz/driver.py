@@ -876,6 +876,16 @@ def solver(data: st.DataObject, rules: Any) -> None:
          max_time=2.0)
 
 
+def _random_walk(data: st.DataObject, g: Any, most: int) -> None:
+    """Up to `most` legal actions on g, each drawn by Hypothesis (so a
+    failing walk shrinks), stopping at the end of the game."""
+    for _ in range(data.draw(st.integers(0, most))):
+        if g.is_over:
+            break
+        acts = g.legal_actions()
+        g.step(acts[data.draw(st.integers(0, len(acts) - 1))])
+
+
 @target
 @given(data=st.data(), rules=S.rules_valid(), seed=st.integers(0, 2**64 - 1), junk=S.junk_values())
 def solver_game(data: st.DataObject, rules: Any, seed: int, junk: Any) -> None:
@@ -884,11 +894,7 @@ def solver_game(data: st.DataObject, rules: Any, seed: int, junk: Any) -> None:
     unchanged, and a game outside its play phase or junk is refused."""
     tried()
     g = Game(rules, seed=seed)
-    for _ in range(data.draw(st.integers(0, 60))):
-        if g.is_over:
-            break
-        acts = g.legal_actions()
-        g.step(acts[data.draw(st.integers(0, len(acts) - 1))])
+    _random_walk(data, g, 60)
     before = g.snapshot()
     pos = call(ddz.position_from_game, g)
     if isinstance(pos, Raised):
@@ -924,11 +930,7 @@ def pimc(data: st.DataObject, rules: Any, seed: int, n: Any, wseed: Any, params:
     from ddz_fast import sample_observed_worlds
     r = S.resolved(rules)
     g = Game(rules, seed=seed)
-    for _ in range(data.draw(st.integers(0, 40))):
-        if g.is_over:
-            break
-        acts = g.legal_actions()
-        g.step(acts[data.draw(st.integers(0, len(acts) - 1))])
+    _random_walk(data, g, 40)
     if g.is_over:
         return
     obs = g.observation(g.to_move)
