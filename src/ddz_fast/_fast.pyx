@@ -54,10 +54,22 @@ cdef object _rules_obj(object rules):
 cdef dict _TEXT_CACHE = {}   # (text, decks) -> 15 bytes, for repeated card text
 
 
-cdef int _load_hand(object hand, object rules, const RulesC* rc, unsigned char* out) except -1:
-    """Fill out[0..14] with a validated hand.  Fast for a uint8 numpy array of
-    shape (15,); everything else goes through cards.to_counts, which raises
-    the documented errors."""
+cdef inline int _load_hand(object hand, object rules, const RulesC* rc, unsigned char* out) except -1:
+    """Fill out[0..14] with a validated hand.  Fast for a contiguous uint8
+    numpy array of shape (15,) (inline: most calls pass one); everything
+    else goes through _load_hand_slow."""
+    cdef cnp.ndarray arr
+    if type(hand) is cnp.ndarray:
+        arr = <cnp.ndarray>hand
+        if (cnp.PyArray_NDIM(arr) == 1 and cnp.PyArray_DIM(arr, 0) == 15
+                and cnp.PyArray_TYPE(arr) == cnp.NPY_UINT8 and cnp.PyArray_STRIDE(arr, 0) == 1):
+            memcpy(out, cnp.PyArray_DATA(arr), 15)
+            if within(out, rc):
+                return 0
+    return _load_hand_slow(hand, rules, rc, out)
+
+
+cdef int _load_hand_slow(object hand, object rules, const RulesC* rc, unsigned char* out) except -1:
     cdef cnp.ndarray arr
     cdef Py_ssize_t stride
     cdef char* p
@@ -69,11 +81,8 @@ cdef int _load_hand(object hand, object rules, const RulesC* rc, unsigned char* 
                 and cnp.PyArray_TYPE(arr) == cnp.NPY_UINT8):
             stride = cnp.PyArray_STRIDE(arr, 0)
             p = <char*>cnp.PyArray_DATA(arr)
-            if stride == 1:
-                memcpy(out, p, 15)
-            else:
-                for i in range(15):
-                    out[i] = <unsigned char>p[i * stride]
+            for i in range(15):
+                out[i] = <unsigned char>p[i * stride]
             if within(out, rc):
                 return 0
     elif type(hand) is str:

@@ -294,9 +294,9 @@ cdef extern from *:
     static int ddz_ml_nfree = 0;
     static PyObject* ddz_ml_alloc(PyTypeObject* t, Py_ssize_t nitems) {
         if (nitems == 0 && ddz_ml_nfree > 0) {
-            PyObject* o = ddz_ml_free[--ddz_ml_nfree];
-            memset((void*)o, 0, (size_t)t->tp_basicsize);
-            return PyObject_INIT(o, t);
+            /* (no memset: tp_new and __cinit__ write every field of a
+               MoveList, and its inline rows are read only up to n) */
+            return PyObject_INIT(ddz_ml_free[--ddz_ml_nfree], t);
         }
         return PyType_GenericAlloc(t, nitems);
     }
@@ -340,7 +340,10 @@ cdef int _hold_copy(MoveList ml, const unsigned char* rows, Py_ssize_t n, Py_ssi
     if n <= INLINE_ROWS:
         ml.data = ml.inline_rows
         # (a copy of a constant size is a few moves, not a call)
-        memcpy(ml.data, rows, (INLINE_ROWS if readable >= INLINE_ROWS else n) * ROW)
+        if readable >= INLINE_ROWS:
+            memcpy(ml.data, rows, INLINE_ROWS * ROW)
+        else:
+            memcpy(ml.data, rows, n * ROW)
     else:
         block = PyBytes_FromStringAndSize(<const char*>rows, n * ROW)
         ml.data = <unsigned char*>PyBytes_AS_STRING(block)

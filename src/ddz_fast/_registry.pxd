@@ -1,6 +1,8 @@
 # The rules registry: each distinct set of move options gets a small id
 # (0..255), the index of its C struct.  Every compiled module turns Rules into
 # RulesC here, so that it is done in one place.
+from cpython.ref cimport PyObject
+
 from ._kernels cimport RulesC, u64, _hand_words
 
 cdef enum:
@@ -14,11 +16,29 @@ cdef inline unsigned long long valid_bit(int cid) noexcept nogil:
     return 0
 
 
+# The last preset name or Rules object looked up (a strong reference, or
+# NULL) and its id: a program passes the same object call after call, so
+# most lookups compare one pointer, inline.  A str is immutable and a Rules
+# keeps its id (cached on it), so the pair stays true; both are written with
+# the GIL held and no Python code in between (see _rules_id_slow).
+cdef PyObject* last_rules
+cdef int last_rules_id
+
+
 # Registry id of a preset name or a Rules (validated, registered on first use).
-cdef int rules_id(object rules) except -1
+cdef inline int rules_id(object rules) except -1:
+    if <PyObject*>rules is last_rules:
+        return last_rules_id
+    return rules_id_slow(rules)
+
+
+cdef int rules_id_slow(object rules) except -1
 # The C rules of a preset name or a Rules (validated, registered).
 cdef const RulesC* rules_c(object rules) except NULL
-cdef const RulesC* rules_by_id(int cid) noexcept nogil
+# The C rules of registry id `cid` (one the registry gave out).
+cdef const RulesC* rules_table
+cdef inline const RulesC* rules_by_id(int cid) noexcept nogil:
+    return &rules_table[cid]
 # A Rules with the options of id `cid`, or None for an unknown id (-1).
 cdef object rules_of(int cid)
 

@@ -6,8 +6,7 @@ in ``Move._valid_for`` (the presets register first, so they always get one).
 Every compiled module turns a preset name or a :class:`~ddz_fast.Rules` into
 the kernels' C rules through :func:`rules_id` here.
 """
-from cpython.tuple cimport PyTuple_GET_ITEM
-from cpython.ref cimport PyObject
+from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 from libc.string cimport memset
 
 import threading
@@ -20,6 +19,7 @@ cdef enum:
     MAX_RULES = 256
 
 cdef RulesC _RULES[MAX_RULES]     # (one slot per possible option set: see _register_locked)
+rules_table = _RULES
 cdef int _NRULES = 0
 cdef dict _RULE_IDS = {}        # move-option tuple -> id
 cdef list _RULE_KEYS = []       # id -> its move-option tuple
@@ -72,21 +72,23 @@ cdef int _register_locked(rules, tuple key) except -1:
     return _NRULES - 1
 
 
-# (the last preset name or Rules object looked up, its id): a program passes
-# the same object call after call, so most calls compare one pointer.  A str
-# is immutable and a Rules keeps its id (cached on it), so the pair stays true.
-cdef object _LAST = (None, -1)
+last_rules = NULL
+last_rules_id = -1
 
 
-cdef int rules_id(object rules) except -1:
-    cdef tuple last = <tuple>_LAST        # (one read: another thread may replace it)
-    if <PyObject*>PyTuple_GET_ITEM(last, 0) is <PyObject*>rules:
-        return <int><object>PyTuple_GET_ITEM(last, 1)
-    return _rules_id_slow(rules)
+cdef int _remember(object rules, int cid) except -1:
+    # The new pair is in place before the old object is let go (its release
+    # may run Python code, and so other threads).
+    global last_rules, last_rules_id
+    cdef PyObject* old = last_rules
+    Py_INCREF(rules)
+    last_rules_id = cid
+    last_rules = <PyObject*>rules
+    Py_XDECREF(old)
+    return cid
 
 
-cdef int _rules_id_slow(object rules) except -1:
-    global _LAST
+cdef int rules_id_slow(object rules) except -1:
     cdef object hit
     if type(rules) is str:
         hit = _BY_NAME.get(rules)
@@ -94,8 +96,7 @@ cdef int _rules_id_slow(object rules) except -1:
             preset = resolve_rules(rules)   # (raises for unknown names)
             hit = _register(preset, _move_options(preset))
             _BY_NAME[rules] = hit
-        _LAST = (rules, hit)
-        return <int>hit
+        return _remember(rules, <int>hit)
     if isinstance(rules, Rules):
         # The id is cached on the object; Rules.__getstate__ leaves it out of
         # pickles, since ids are local to a process.  The last object looked
@@ -111,8 +112,7 @@ cdef int _rules_id_slow(object rules) except -1:
                 object.__setattr__(rules, "_ddz_cid", hit)
             except (AttributeError, TypeError):   # (a subclass with __slots__ or a read-only attribute)
                 pass
-        _LAST = (rules, hit)
-        return <int>hit
+        return _remember(rules, <int>hit)
     if isinstance(rules, str):           # a str subclass such as numpy.str_
         return rules_id(str(rules))
     resolve_rules(rules)  # raises TypeError
@@ -126,10 +126,6 @@ for _preset in PRESETS:
 
 cdef const RulesC* rules_c(object rules) except NULL:
     return &_RULES[rules_id(rules)]
-
-
-cdef const RulesC* rules_by_id(int cid) noexcept nogil:
-    return &_RULES[cid]
 
 
 cdef object rules_of(int cid):
