@@ -55,12 +55,19 @@ cdef object _NPBOOL = np.bool_
 cdef object _MASKED = np.ma.MaskedArray
 
 
+cdef str _type_name(object x):
+    # "bool" for Python's, "numpy.bool" for NumPy's (whose __name__ is
+    # also "bool" in NumPy 2)
+    cdef type t = type(x)
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+
+
 cdef inline object _as_pyint(object x, str what):
     """``x`` as a Python int; TypeError for everything that is not an int."""
     if type(x) is int:
         return x
     if isinstance(x, (bool, _NPBOOL)) or not isinstance(x, (int, _INTEGER)):
-        raise TypeError(f"{what} must be an int, not {type(x).__name__}")
+        raise TypeError(f"{what} must be an int, not {_type_name(x)}")
     return int(x)
 
 

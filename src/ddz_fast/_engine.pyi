@@ -14,11 +14,12 @@ from .game_values import AuctionAction, GameResult, Observation, Phase, Rollouts
 from .rules import Rules, RulesLike
 
 __all__ = ["Game", "play_random_games", "PlayoutResults", "deal", "settle_scores",
-           "bot_move_index", "bot_auction_index", "MAX_BASE", "MAX_WORLDS", "max_bombs",
+           "bot_move_index", "bot_auction_index", "MAX_BASE", "MAX_WORLDS", "MAX_GAMES", "max_bombs",
            "sample_observed_worlds"]
 
 MAX_BASE: int
 MAX_WORLDS: int
+MAX_GAMES: int
 
 def max_bombs(rules: Rules) -> int: ...
 def deal(rng: SplitMix64, rules: RulesLike = "standard") -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]: ...

@@ -56,7 +56,7 @@ from .rules import check_rules, resolve_rules
 cnp.import_array()
 
 __all__ = ["Game", "play_random_games", "PlayoutResults", "deal", "settle_scores",
-           "bot_move_index", "bot_auction_index", "MAX_BASE", "MAX_WORLDS", "max_bombs",
+           "bot_move_index", "bot_auction_index", "MAX_BASE", "MAX_WORLDS", "MAX_GAMES", "max_bombs",
            "sample_observed_worlds"]
 
 # Bounds that keep every stake within int64: value = base << (bombs +
@@ -67,6 +67,20 @@ MAX_BASE = 1 << 20
 # (16.7 million worlds are 0.7 GiB with three players, 1 GiB with four), so
 # a typo such as n=10**12 is refused instead of asking for terabytes.
 MAX_WORLDS = 1 << 24
+
+# Most games one call plays (play_random_games, rollout: n times the
+# worlds, move_values: worlds times moves times rollouts): the products are
+# taken on Python ints and bounded here, before any C size holds them.
+MAX_GAMES = 1 << 32
+cdef Py_ssize_t _MAX_GAMES = MAX_GAMES
+
+
+cdef Py_ssize_t _games(object total, str what) except -1:
+    # the number of games of a call, checked against MAX_GAMES
+    if total > _MAX_GAMES:
+        raise ValueError(f"{what}: {total} games, more than MAX_GAMES ({_MAX_GAMES}) in one call")
+    return <Py_ssize_t>total
+
 
 # Most moves one move_values call values (far more than any legal list
 # holds, far fewer than would exhaust memory).
@@ -1575,9 +1589,10 @@ cdef class Game:
         played in each world, every hand replaced by the world's (rows ``j *
         n .. j * n + n - 1`` for world ``j``; rollout ``i`` of all draws as
         above).  For estimates over the cards a player cannot see, e.g. of
-        a hand's value as landlord (:mod:`ddz_fast.bidding`)."""
+        a hand's value as landlord (:mod:`ddz_fast.bidding`).  All the
+        games of a call (``n`` times the worlds) are at most ``MAX_GAMES``."""
         self._check()
-        cdef Py_ssize_t count = as_int(n, "n", 0, 1 << 40)
+        cdef Py_ssize_t count = as_int(n, "n", 0, MAX_GAMES)
         cdef int k = as_threads(threads)
         cdef int pol = _policy_code(policy)
         cdef uint64_t sd = as_seed(seed, "seed")
@@ -1587,9 +1602,10 @@ cdef class Game:
             raise ValueError(f"rollout with worlds needs the play phase, not {self.phase.name}")
         w = _checked_worlds(&self.st, worlds, False)
         cdef const unsigned char[:, :, ::1] wv = w
-        if w.shape[0] == 0 or count == 0:
+        cdef Py_ssize_t total = _games(<object>count * w.shape[0], "rollout")   # (Python ints)
+        if total == 0:
             return _run_rollouts(&self.st, self.rc, pol, sd, 0, k, NULL, 0)
-        return _run_rollouts(&self.st, self.rc, pol, sd, count * w.shape[0], k, &wv[0, 0, 0], count)
+        return _run_rollouts(&self.st, self.rc, pol, sd, total, k, &wv[0, 0, 0], count)
 
     def move_values(self, worlds, moves, *, rollouts=1, policy="bot", seed=0, threads=1):
         """For search code (a PIMC agent): the value of each move of the
@@ -1606,7 +1622,8 @@ cdef class Game:
         one is played whatever ``rollouts`` says.  Playout k of (world w,
         move m) draws from ``policy_seed(game_seed(seed, (w * len(moves) +
         m) * rollouts + k))``: the values never depend on ``threads``.  The
-        game itself is not changed."""
+        game itself is not changed.  Limits: ``rollouts`` 1..2**20, at most
+        2**20 moves, and at most ``MAX_GAMES`` playouts in all."""
         self._check()
         cdef GState* s = &self.st
         if s.phase != PH_PLAY:
@@ -1644,6 +1661,7 @@ cdef class Game:
         out = np.zeros((nw, nm), dtype=np.float64)
         if nw == 0 or nm == 0:
             return out
+        _games(<object>nw * nm * reps, "move_values")    # (on Python ints: no C overflow)
         cdef GState* base = gs_alloc(s.players)
         if base == NULL:
             raise MemoryError("out of memory")
@@ -2144,11 +2162,11 @@ def play_random_games(n_games, *, rules="standard", seed=0, threads=1, first_gam
     Game ``i`` uses the game seed ``game_seed(seed, first_game + i)``, so the
     results depend only on (rules, seed, game index): never on ``threads``
     or on how a run is split into calls.  ``threads`` splits the games into
-    that many contiguous parts run in parallel.  Returns
-    :class:`PlayoutResults`.
+    that many contiguous parts run in parallel.  ``n_games``:
+    0..``MAX_GAMES``.  Returns :class:`PlayoutResults`.
     """
     r = check_rules(resolve_rules(rules))
-    cdef Py_ssize_t n = as_int(n_games, "n_games", 0, (1 << 40))
+    cdef Py_ssize_t n = as_int(n_games, "n_games", 0, MAX_GAMES)
     cdef int k = as_threads(threads)
     cdef uint64_t first = <uint64_t>check_int(first_game, "first_game", 0, (1 << 64) - 1)
     cdef uint64_t sd = as_seed(seed, "seed")

@@ -131,3 +131,13 @@ def test_an_action_space_of_tampered_rules_is_a_value_error():
     object.__setattr__(r, "decks", 2**70)
     with pytest.raises(ValueError, match="unsupported game"):
         ddz_fast.action_space(r)
+
+
+@pytest.mark.parametrize("x, name", [(True, "bool"), (np.bool_(True), "numpy.bool"),
+                                     (1.0, "float"), (np.float64(1), "numpy.float64")])
+def test_a_refused_int_argument_names_its_type_with_its_module(x, name):
+    """NumPy's bool is named numpy.bool, not bool (its __name__ in NumPy 2)."""
+    with pytest.raises(TypeError, match=rf"seat must be an int, not {name}$"):
+        ddz_fast.Game(seed=1).hand(x)
+    with pytest.raises(TypeError, match=rf"n_games must be an int, not {name}$"):
+        ddz_fast.play_random_games(x)

@@ -11,7 +11,7 @@ import ddz_fast as d
 import ddz_fast.arena  # noqa: F401  (d.arena)
 import ddz_fast.solver  # noqa: F401  (d.solver)
 from ddz_fast import Game, PIMCAgent, VecGame, solve
-from ddz_fast._engine import MAX_WORLDS
+from ddz_fast._engine import MAX_GAMES, MAX_WORLDS
 from ddz_fast.solver import MAX_NODES
 
 
@@ -57,3 +57,23 @@ def test_move_values_reads_a_bounded_number_of_moves():
     with pytest.raises(ValueError, match="moves"):
         g.move_values(worlds, itertools.repeat(g.legal_actions()[0]))
     assert g.move_values(worlds, iter(g.legal_actions())).shape == (1, len(g.legal_actions()))
+
+
+def test_games_per_call_are_bounded_before_any_allocation():
+    """play_random_games, rollout and move_values refuse more than MAX_GAMES
+    games in one call; the totals are products (n times the worlds, worlds
+    times moves times rollouts) that must not wrap in a C size."""
+    with pytest.raises(ValueError, match="n_games"):
+        d.play_random_games(MAX_GAMES + 1)
+    g = Game.from_position(["3345", "66", "77"], 0)
+    with pytest.raises(ValueError, match="n"):
+        g.rollout(MAX_GAMES + 1)
+    worlds = g.sample_worlds(0, 2)
+    with pytest.raises(ValueError, match="MAX_GAMES"):
+        g.rollout(MAX_GAMES // 2 + 1, worlds=worlds)
+    assert len(g.rollout(3, worlds=worlds).winner) == 6
+    many = g.sample_worlds(0, 4096)
+    moves = g.legal_actions()
+    assert 4096 * len(moves) * 2**20 > MAX_GAMES
+    with pytest.raises(ValueError, match="MAX_GAMES"):
+        g.move_values(many, moves, rollouts=2**20, policy="random")
