@@ -15,9 +15,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 DRIVER = Path(__file__).resolve().parent / "leaks" / "leak_driver.py"
 
 
+@pytest.mark.no_sanitizer
 def test_memory_stays_flat_over_millions_of_calls():
     seconds = os.environ.get("DDZ_LEAK_SECONDS", "1.5")
     proc = subprocess.run([sys.executable, str(DRIVER), "--seconds", seconds],

@@ -76,10 +76,25 @@ last_rules = NULL
 last_rules_id = -1
 
 
+cdef extern from *:
+    """
+    #ifdef Py_GIL_DISABLED
+    #define DDZ_GIL_DISABLED 1
+    #else
+    #define DDZ_GIL_DISABLED 0
+    #endif
+    """
+    bint DDZ_GIL_DISABLED
+
+
 cdef int _remember(object rules, int cid) except -1:
     # The new pair is in place before the old object is let go (its release
-    # may run Python code, and so other threads).
+    # may run Python code, and so other threads).  Only with the GIL: without
+    # it two threads could release the same object, or pair one object with
+    # another's id, so a free-threaded build keeps no last pair.
     global last_rules, last_rules_id
+    if DDZ_GIL_DISABLED:
+        return cid
     cdef PyObject* old = last_rules
     Py_INCREF(rules)
     last_rules_id = cid
