@@ -54,6 +54,12 @@ cdef object _rules_obj(object rules):
 cdef dict _TEXT_CACHE = {}   # (text, decks) -> 15 bytes, for repeated card text
 
 
+cdef inline bint _is_hand_array(cnp.ndarray arr):
+    # a uint8 array of shape (15,): the layout _load_hand reads directly
+    return (cnp.PyArray_NDIM(arr) == 1 and cnp.PyArray_DIM(arr, 0) == 15
+            and cnp.PyArray_TYPE(arr) == cnp.NPY_UINT8)
+
+
 cdef inline int _load_hand(object hand, object rules, const RulesC* rc, unsigned char* out) except -1:
     """Fill out[0..14] with a validated hand.  Fast for a contiguous uint8
     numpy array of shape (15,) (inline: most calls pass one); everything
@@ -61,8 +67,7 @@ cdef inline int _load_hand(object hand, object rules, const RulesC* rc, unsigned
     cdef cnp.ndarray arr
     if type(hand) is cnp.ndarray:
         arr = <cnp.ndarray>hand
-        if (cnp.PyArray_NDIM(arr) == 1 and cnp.PyArray_DIM(arr, 0) == 15
-                and cnp.PyArray_TYPE(arr) == cnp.NPY_UINT8 and cnp.PyArray_STRIDE(arr, 0) == 1):
+        if _is_hand_array(arr) and cnp.PyArray_STRIDE(arr, 0) == 1:
             memcpy(out, cnp.PyArray_DATA(arr), 15)
             if within(out, rc):
                 return 0
@@ -77,8 +82,7 @@ cdef int _load_hand_slow(object hand, object rules, const RulesC* rc, unsigned c
     cdef bytes b
     if type(hand) is cnp.ndarray:
         arr = <cnp.ndarray>hand
-        if (cnp.PyArray_NDIM(arr) == 1 and cnp.PyArray_DIM(arr, 0) == 15
-                and cnp.PyArray_TYPE(arr) == cnp.NPY_UINT8):
+        if _is_hand_array(arr):
             stride = cnp.PyArray_STRIDE(arr, 0)
             p = <char*>cnp.PyArray_DATA(arr)
             for i in range(15):

@@ -20,7 +20,8 @@ cdef inline unsigned long long valid_bit(int cid) noexcept nogil:
 # NULL) and its id: a program passes the same object call after call, so
 # most lookups compare one pointer, inline.  A str is immutable and a Rules
 # keeps its id (cached on it), so the pair stays true; both are written with
-# the GIL held and no Python code in between (see _rules_id_slow).
+# the GIL held and no Python code in between, and never without a GIL (see
+# _remember in _registry.pyx).
 cdef PyObject* last_rules
 cdef int last_rules_id
 
