@@ -48,6 +48,111 @@ cdef object _rules_obj(object rules):
 
 
 # ---------------------------------------------------------------------------
+# Thin entry points
+# ---------------------------------------------------------------------------
+
+# The single-hand entry points are called millions of times with one or two
+# positional arguments and at most rules=.  A Cython def is a cyfunction:
+# the interpreter reaches it through a generic call, and its argument parser
+# takes a reference to every argument and default.  Each public function
+# below is instead a builtin function (METH_FASTCALL: the interpreter's
+# specialised call) that runs the function's body directly for those forms,
+# and hands every other form (keywords, wrong counts) to the full Cython def,
+# whose parser makes the usual checks and errors.  The builtin carries the
+# def's signature (__text_signature__) and docstring, and pickles by name.
+ctypedef object (*EntryBody)(object, object, object)
+
+cdef extern from *:
+    """
+    typedef PyObject* (*ddz_entry_body)(PyObject*, PyObject*, PyObject*);
+    typedef struct {
+        ddz_entry_body body;       /* (first, second or None, rules) */
+        PyObject* full;            /* the def: every other form of call */
+        PyObject* rules_name;      /* "rules", interned */
+        PyObject* rules_default;
+        Py_ssize_t min_pos, max_pos;
+        PyMethodDef def;
+    } ddz_entry;
+
+    static PyObject* ddz_entry_call(ddz_entry* e, PyObject* const* args, Py_ssize_t nargs,
+                                    PyObject* kwnames) {
+        PyObject* rules = e->rules_default;
+        if (nargs >= e->min_pos && nargs <= e->max_pos) {
+            if (kwnames != NULL) {
+                /* only rules= (its name interned, as keywords in source are) */
+                if (PyTuple_GET_SIZE(kwnames) != 1 || PyTuple_GET_ITEM(kwnames, 0) != e->rules_name)
+                    goto full;
+                rules = args[nargs];
+            }
+            return e->body(args[0], nargs > 1 ? args[1] : Py_None, rules);
+        }
+      full:
+        return PyObject_Vectorcall(e->full, args, (size_t)nargs, kwnames);
+    }
+
+    #define DDZ_ENTRY(NAME) \\
+        static ddz_entry NAME##_entry; \\
+        static PyObject* NAME##_fastcall(PyObject* self, PyObject* const* args, Py_ssize_t nargs, \\
+                                         PyObject* kwnames) { \\
+            (void)self; \\
+            return ddz_entry_call(&NAME##_entry, args, nargs, kwnames); \\
+        }
+    DDZ_ENTRY(legal_moves)
+    DDZ_ENTRY(count_moves)
+    DDZ_ENTRY(classify)
+    DDZ_ENTRY(beats)
+
+    /* The builtin of entry e: the caller keeps `full`, `rules_name`,
+       `rules_default`, `module` and the bytes of `doc` alive for good. */
+    typedef PyObject* (*ddz_fastcall)(PyObject*, PyObject* const*, Py_ssize_t, PyObject*);
+    static PyObject* ddz_entry_make(ddz_entry* e, ddz_fastcall fastcall, ddz_entry_body body,
+                                    PyObject* full, PyObject* rules_name, PyObject* rules_default,
+                                    Py_ssize_t min_pos, Py_ssize_t max_pos,
+                                    const char* name, const char* doc, PyObject* module) {
+        e->body = body;
+        e->full = full;
+        e->rules_name = rules_name;
+        e->rules_default = rules_default;
+        e->min_pos = min_pos;
+        e->max_pos = max_pos;
+        e->def.ml_name = name;
+        e->def.ml_meth = (PyCFunction)(void(*)(void))fastcall;
+        e->def.ml_flags = METH_FASTCALL | METH_KEYWORDS;
+        e->def.ml_doc = doc;
+        return PyCFunction_NewEx(&e->def, NULL, module);
+    }
+    """
+    ctypedef struct ddz_entry:
+        pass
+    ctypedef void* ddz_fastcall      # (opaque here: a C function pointer)
+    ddz_entry legal_moves_entry, count_moves_entry, classify_entry, beats_entry
+    ddz_fastcall legal_moves_fastcall, count_moves_fastcall, classify_fastcall, beats_fastcall
+    object ddz_entry_make(ddz_entry* e, ddz_fastcall fastcall, EntryBody body, object full, object rules_name,
+                          object rules_default, Py_ssize_t min_pos, Py_ssize_t max_pos,
+                          const char* name, const char* doc, object module)
+
+
+cdef list _ENTRY_KEEP = []     # what the builtins point to, alive for good
+
+
+cdef object _thin_entry(ddz_entry* e, ddz_fastcall fastcall, EntryBody body, object full,
+                        Py_ssize_t min_pos, Py_ssize_t max_pos):
+    """The builtin that calls body(first, second or None, rules) for the
+    positional forms of `full` (with or without rules=), else `full`."""
+    sig, _, rest = full.__doc__.partition("\n")
+    name = full.__name__.encode()
+    # "name(signature)\n--\n\n": the form the interpreter reads
+    # __text_signature__ from (inspect.signature, help)
+    doc = (sig + "\n--\n\n" + rest.lstrip("\n")).encode()
+    module = full.__module__
+    rules_name = "rules"
+    rules_default = full.__kwdefaults__[rules_name]
+    _ENTRY_KEEP.append((full, rules_name, rules_default, name, doc, module))
+    return ddz_entry_make(e, fastcall, body, full, rules_name, rules_default, min_pos, max_pos,
+                          name, doc, module)
+
+
+# ---------------------------------------------------------------------------
 # Input loading
 # ---------------------------------------------------------------------------
 
@@ -173,6 +278,10 @@ def legal_moves(hand, last=None, *, rules="standard"):
     followed by every move that beats ``last``.  Same results, same order as
     :func:`ddz_fast.reference.legal_moves`.
     """
+    return _legal_moves(hand, last, rules)
+
+
+cdef object _legal_moves(object hand, object last, object rules):
     cdef int cid = rules_id(rules)
     cdef Out o
     cdef unsigned char first[FIRST_BYTES]
@@ -225,6 +334,10 @@ cdef inline int _generate_here(object hand, object last, object rules, int cid, 
 def classify(cards, *, rules="standard"):
     """Every reading of the cards as a move: one Move per kind, in kind order,
     each with the rank of its highest reading; empty for no move."""
+    return _classify(cards, None, rules)
+
+
+cdef object _classify(object cards, object _unused, object rules):
     cdef int cid = rules_id(rules)
     cdef const RulesC* rc = rules_by_id(cid)
     cdef unsigned char c[16]
@@ -234,6 +347,10 @@ def classify(cards, *, rules="standard"):
 
 def beats(a, b, *, rules="standard"):
     """Does move ``a`` beat move ``b``?  See :func:`ddz_fast.reference.beats`."""
+    return _beats(a, b, rules)
+
+
+cdef object _beats(object a, object b, object rules):
     cdef int cid = rules_id(rules)
     cdef const RulesC* rc = rules_by_id(cid)
     cdef MoveInfo ma, mb
@@ -593,6 +710,14 @@ cdef bint _is_one_hand(object hands):
 def count_moves(hands, lasts=None, *, rules="standard", threads=1):
     """How many legal moves each hand has (PASS counted in responses), as an
     (N,) int64 array; for one hand of shape (15,) (or text), an int."""
+    return _count_moves(hands, lasts, rules, threads)
+
+
+cdef object _count_moves_1(object hands, object lasts, object rules):
+    return _count_moves(hands, lasts, rules, 1)
+
+
+cdef object _count_moves(object hands, object lasts, object rules, object threads):
     cdef int cid
     cdef const RulesC* rc
     cdef unsigned char h[16]
@@ -606,6 +731,12 @@ def count_moves(hands, lasts=None, *, rules="standard", threads=1):
         return count_moves_c(h, rc, NULL)
     per_hand, _, _ = _run_batch(hands, lasts, rules, threads, True)
     return per_hand
+
+
+legal_moves = _thin_entry(&legal_moves_entry, legal_moves_fastcall, _legal_moves, legal_moves, 1, 2)
+count_moves = _thin_entry(&count_moves_entry, count_moves_fastcall, _count_moves_1, count_moves, 1, 2)
+classify = _thin_entry(&classify_entry, classify_fastcall, _classify, classify, 1, 1)
+beats = _thin_entry(&beats_entry, beats_fastcall, _beats, beats, 2, 2)
 
 
 # ---------------------------------------------------------------------------
