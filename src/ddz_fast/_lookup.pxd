@@ -37,6 +37,28 @@ ctypedef int64_t (*mark_fn)(void* ctx, const uint8_t* rows, Py_ssize_t m, int64_
                             uint8_t* flags) noexcept nogil
 
 
+cdef extern from *:
+    """
+    /* A lock for code that runs no Python code and never releases the GIL:
+       with a GIL, the GIL already serialises it (a lock of the threading
+       module was a tenth of an out= mask call on Python < 3.13); without
+       one, a PyMutex.  Zero-initialised is unlocked. */
+    #ifdef Py_GIL_DISABLED
+    typedef PyMutex ddz_mutex;
+    #define ddz_mutex_lock(m) PyMutex_Lock(m)
+    #define ddz_mutex_unlock(m) PyMutex_Unlock(m)
+    #else
+    typedef char ddz_mutex;
+    #define ddz_mutex_lock(m) ((void)(m))
+    #define ddz_mutex_unlock(m) ((void)(m))
+    #endif
+    """
+    ctypedef struct ddz_mutex:
+        pass
+    void ddz_mutex_lock(ddz_mutex* m)
+    void ddz_mutex_unlock(ddz_mutex* m)
+
+
 cdef class ReusedMask:
     # Fills one caller's out= mask array call after call (see _lookup.pyx).
     cdef IdFinder table
@@ -44,7 +66,7 @@ cdef class ReusedMask:
     cdef uint8_t* last_data     # its memory when written
     cdef int64_t* ids           # the ids set in it
     cdef Py_ssize_t n_ids, cap
-    cdef cython.pymutex lock    # serialises calls from several threads
+    cdef ddz_mutex lock         # serialises calls from several threads (see ddz_mutex)
     # Write the mask of m ids (all >= 0, below the table's n_rows) into
     # `out`, clearing first what the previous call set when `out` is the
     # array it wrote (else all of it); returns out.

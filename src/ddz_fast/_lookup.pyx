@@ -394,7 +394,9 @@ cdef class ReusedMask:
         cdef object previous
         cdef Py_ssize_t i
         bad[0] = -1
-        with self.lock:
+        # (the guarded code runs no Python code and keeps the GIL: ddz_mutex)
+        ddz_mutex_lock(&self.lock)
+        try:
             previous = self.last        # (released after the lock: see below)
             if m > self.cap:
                 # (before anything is cleared: out stays as it was on failure)
@@ -423,6 +425,8 @@ cdef class ReusedMask:
                     elif bad[0] < 0:
                         bad[0] = i
                 self.n_ids = 0
+        finally:
+            ddz_mutex_unlock(&self.lock)
         # `previous` is dropped here, outside the lock: freeing an array can
         # run arbitrary code, which must not find the lock held.
         previous = None
