@@ -11,7 +11,10 @@ preload the sanitizer runtime: see docs/hardening.md ("Sanitizer build").
 
 Set DDZ_FAST_FUZZER=1 (Clang only) to add ``-fsanitize=fuzzer-no-link``, the
 coverage instrumentation that atheris (libFuzzer) reads from the compiled
-kernels; see docs/hardening.md ("Coverage-guided harness").
+kernels.  Both the compiler and the linker must be Clang (``CC=clang
+LDSHARED="clang -shared"``; GCC rejects the flag), and Python must preload
+atheris's sanitizer and libFuzzer runtime (``asan_with_fuzzer.so`` with
+DDZ_FAST_SANITIZE=address); see docs/hardening.md ("Coverage-guided harness").
 """
 import os
 

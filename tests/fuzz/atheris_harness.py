@@ -7,13 +7,18 @@ rest is read front to back by the target (see Reader: text, counts, array
 dtypes and layouts, move rows), so seeds can be written by hand.  ``--make-corpus DIR`` writes the
 seed corpus (tests/fuzz/corpus/: meaningful hands and moves for each target).
 
-    python tests/fuzz/atheris_harness.py -runs=20000 tests/fuzz/corpus      # short run (CI)
+    python tests/fuzz/atheris_harness.py -runs=20000 -seed=1 "$(mktemp -d)" tests/fuzz/corpus  # short run (CI)
     python tests/fuzz/atheris_harness.py -max_total_time=600 /tmp/corpus tests/fuzz/corpus
     python tests/fuzz/atheris_harness.py tests/fuzz/corpus/*                # replay the corpus only
 
+New inputs go to the first directory: never give tests/fuzz/corpus first.
+
 atheris instruments the Python layer (ddz_fast's .py modules: cards, rules,
-moves, reference, game); the compiled kernels are exercised but give no
-coverage feedback unless built with clang's -fsanitize=fuzzer-no-link.
+moves, reference, game).  The compiled kernels feed coverage back only when
+built with clang's -fsanitize=fuzzer-no-link (DDZ_FAST_FUZZER=1, with
+DDZ_FAST_SANITIZE=address) and run with atheris's asan_with_fuzzer.so
+preloaded; the same 20,000 inputs then reach about 2,400 edges instead of
+about 330 (docs/hardening.md, "Coverage-guided harness", has the commands).
 
 A crash, an undocumented exception or a result that differs from the
 reference makes libFuzzer stop and write the input to crash-<sha1>.
