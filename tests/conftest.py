@@ -86,8 +86,7 @@ def same_moves():
 def pytest_collection_modifyitems(config, items):
     # Under a sanitizer build (DDZ_SANITIZER set by the sanitizer jobs), the
     # tests marked no_sanitizer are skipped: the sanitizer's own allocator
-    # makes memory figures meaningless, and some third-party extensions
-    # (matplotlib's) abort under an ASan preload before our code runs.
+    # (and PYTHONMALLOC=malloc) makes memory figures meaningless.
     if not os.environ.get("DDZ_SANITIZER"):
         return
     skip = pytest.mark.skip(reason="not run under a sanitizer build (DDZ_SANITIZER)")

@@ -358,7 +358,6 @@ def test_cli_arena_writes_the_per_deal_table(tmp_path, capsys):
     assert [int(r["seed"]) for r in rows] == [game_seed(2, k) for k in range(12)]
 
 
-@pytest.mark.no_sanitizer
 def test_cli_arena_writes_a_plot(tmp_path, capsys):
     from optional import require
     require("matplotlib")
