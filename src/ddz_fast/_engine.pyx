@@ -50,6 +50,7 @@ from ._checks import check_int
 from ._parallel import run_parts
 from .cards import format_cards, to_counts
 from .game_values import AUCTION_ACTIONS, GameResult, Observation, Phase, Rollouts
+from .pickling import FORMAT as PICKLE_FORMAT, load_game
 from .game_values import Bid, Call, Decline, Double, Rob
 from .rules import check_rules, resolve_rules
 
@@ -1442,7 +1443,7 @@ cdef class Game:
             origin = ("deal", s.seed, s.deal_number)
         else:
             origin = ("position", self._position_args())
-        return (_restore_game, (self._rules, origin, bytes(actions)))
+        return (load_game, ((PICKLE_FORMAT, self._rules, origin, bytes(actions)),))
 
     cdef dict _position_args(self):
         cdef GState* s = &self.st

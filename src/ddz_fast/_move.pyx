@@ -16,6 +16,7 @@ from ._registry cimport rules_id, rules_by_id, valid_bit, check_within
 
 from .cards import format_cards, to_counts
 from .kinds import Kind
+from .pickling import FORMAT as PICKLE_FORMAT, load_move
 from .rules import resolve_rules
 
 cdef tuple _KINDS = tuple(Kind)
@@ -248,7 +249,7 @@ cdef class Move:
         return self.hash_
 
     def __reduce__(self):
-        return (Move._make, (int(self.kind_), self.counts, self.rank_, self.length_))
+        return (load_move, ((PICKLE_FORMAT, int(self.kind_), bytes(self.c[:N_RANKS]), self.rank_, self.length_),))
 
     def __copy__(self):
         return self

@@ -40,6 +40,7 @@ from ._move import Move
 from ._rng import game_seed
 from .game import simple_bot
 from .game_values import AuctionAction, Observation, Phase
+from .pickling import FORMAT as PICKLE_FORMAT, load_pimc_agent
 from .rules import Rules, RulesLike, resolve_rules
 from .solver import Solver, _Args, _limit
 
@@ -152,11 +153,11 @@ class PIMCAgent:
 
     def __reduce__(self) -> Tuple[Any, ...]:
         self._check_ready()
-        return (_restore, (self._worlds, {
+        return (load_pimc_agent, ((PICKLE_FORMAT, self._worlds, {
             "rollouts": self._rollouts, "policy": self._policy, "solver_cards": self._solver_cards,
             "solver_nodes": self._solver_nodes, "solver_time": self._solver_time,
             "solver_table_mb": self._solver.table_mb, "aggregate": self._aggregate, "seed": self._seed,
-            "threads": self._threads, "rules": self._rules}))
+            "threads": self._threads, "rules": self._rules}),))
 
     # -- parameters (read-only) ----------------------------------------------------
     worlds = property(lambda self: self._worlds, doc="Worlds sampled per decision.")
@@ -302,4 +303,5 @@ class PIMCAgent:
 
 
 def _restore(worlds: int, options: Any) -> PIMCAgent:
+    # (the unpickler that pickles of ddz-fast 0.1.0 name)
     return PIMCAgent(worlds, **options)

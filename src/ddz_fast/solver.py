@@ -30,6 +30,7 @@ from ._solver import MAX_SEATS, _Engine, _RootShare
 from ._parallel import run_parts
 from .cards import CardsLike, check_counts, to_counts
 from .kinds import Kind
+from .pickling import FORMAT as PICKLE_FORMAT, load_solver
 from .rules import Rules, RulesLike, resolve_rules
 
 if TYPE_CHECKING:
@@ -257,7 +258,7 @@ class Solver:
         # A copy or an unpickled Solver is a new one of the same size: the
         # table is a cache (results never depend on it), not state to share.
         self._ready()
-        return (Solver, (self.table_mb,))
+        return (load_solver, ((PICKLE_FORMAT, self.table_mb),))
 
     def _ready(self) -> _Engine:
         engine = self._engine
