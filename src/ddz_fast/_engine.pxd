@@ -117,9 +117,14 @@ cdef void gs_sample_world(const GState* s, int player, uint64_t* rs, unsigned ch
 # A new Game holding a copy of the state (``rules``: the Rules object the
 # state was set up for, by gs_init with rules_by_id(rules_id(rules))).
 cdef object game_from_state(const GState* s, object rules)
-# Game.auction_level and Game.auction_leader (-1: None), for the encoders.
+# Game.auction_level and Game.auction_leader (-1: None).
 cdef int gs_auction_level(const GState* s) noexcept nogil
 cdef int gs_auction_leader(const GState* s) noexcept nogil
+# The observation tensor (its fields: _OBS in _engine.pyx, the one
+# description of it): obs_size(players) floats, and the encoder that writes
+# every one of them for seat `player` (Game.observation_tensor).
+cdef int obs_size(int players) noexcept nogil
+cdef void gs_encode_obs(const GState* s, int player, float* out) noexcept nogil
 # The state of a Game (read-only use; TypeError for a non-Game or one never
 # initialised).
 cdef const GState* game_state(object game) except NULL

@@ -38,13 +38,12 @@ import threading
 
 import numpy as np
 
-from ._kernels cimport MoveInfo, Out, RulesC, ROW, KIND_BYTE, out_init, out_free, row_info
+from ._kernels cimport MoveInfo, Out, RulesC, ROW, out_init, out_free, row_info
 from ._engine cimport (
     GState, gs_alloc, gs_free, gs_init, gs_new_game, gs_choices,
-    gs_auction_step, gs_gen, gs_play, game_from_state, gs_auction_level,
-    gs_auction_leader, bot_move, bot_auction, PH_AUCTION, PH_DOUBLING, PH_PLAY, PH_OVER,
-    LAST_NONE, LAST_ORIGIN,
-    N_AUCTION_CODES,
+    gs_auction_step, gs_gen, gs_play, game_from_state,
+    bot_move, bot_auction, obs_size, gs_encode_obs, PH_AUCTION, PH_DOUBLING, PH_PLAY, PH_OVER,
+    LAST_NONE, N_AUCTION_CODES,
 )
 from ._fast cimport rules_id, rules_by_id
 from ._lookup cimport RowTable
@@ -54,7 +53,6 @@ from ._checks import read_only_view
 
 from ._parallel import run_parts
 from .actions import action_space
-from .envs.observation import ObservationLayout
 from .game_values import AUCTION_ACTIONS
 from .rules import check_rules, resolve_rules
 
@@ -72,15 +70,6 @@ NO_ACTION = NO_ACT
 
 # Most tables: table i's seeds are game_seed(seed, i * 2**32 + k).
 cdef long long MAX_TABLES = 1LL << 32
-
-# Offsets of the observation fields (ObservationLayout.fields), by index.
-cdef enum:
-    F_HAND, F_PLAYED, F_SIZES, F_KITTY, F_LAST, F_KIND, F_LASTP, F_ME, F_TO, F_LL, F_PHASE
-    F_LEVEL, F_LEADER, F_BASE, F_BOMBS, F_DOUBLES, N_FIELDS
-
-_FIELD_NAMES = ("hand", "played", "hand_sizes", "kitty", "last_move", "last_kind", "last_player",
-                "me", "to_move", "landlord", "phase", "auction_level", "auction_leader", "base",
-                "bombs", "doubles")
 
 # One (rows, RowTable) per rules: the id -> row table (a private copy) and
 # the row -> id lookup over it (row numbers are the action ids).
@@ -156,8 +145,9 @@ cdef class VecGame:
       simple bot (:func:`ddz_fast.simple_bot`) would play at each table (-1:
       over), for batched play against the bot or bot-only self-play;
     * ``observations`` (n, obs_size) float32, with ``observations=True``
-      (else None): row ``i`` is ``ObservationLayout(rules).encode(game,
-      seat)`` of table ``i`` for the seat to act (the winner when over);
+      (else None): row ``i`` is ``game.observation_tensor(seat)`` of table
+      ``i`` for the seat to act (the winner when over; the fields of
+      :class:`ddz_fast.observation.ObservationLayout`);
     * ``scores`` (n, players) int64 and ``wins`` (n, players) float32: the
       settled scores and +1/-1 (winning side / losing side) of the deals that
       ended with this step, zeros elsewhere;
@@ -187,7 +177,6 @@ cdef class VecGame:
     cdef const RulesC* rc
     cdef uint64_t seed_
     cdef int n_moves_, n_actions_, obs_size_
-    cdef int off[N_FIELDS]
     cdef object _rules, _space, _rows_arr, _lock
     cdef RowTable table
     cdef const uint8_t* rows
@@ -275,10 +264,7 @@ cdef class VecGame:
             raise MemoryError("out of memory")
         for i in range(self.n_moves_):
             row_info(self.rows + i * ROW, &self.id_info[i])
-        layout = ObservationLayout(r)
-        self.obs_size_ = layout.size
-        for j in range(N_FIELDS):
-            self.off[j] = layout.fields[_FIELD_NAMES[j]].start
+        self.obs_size_ = obs_size(self.nplayers)
 
         self.st = <GState**>calloc(count, sizeof(GState*))
         if self.st == NULL:
@@ -677,47 +663,9 @@ cdef class VecGame:
             for k in range(before, p.nids):
                 self.p_masks[i * self.n_actions_ + p.ids[k]] = 1
         if self.want_obs:
-            self._encode(s, s.winner if s.phase == PH_OVER else s.to_move,
-                         self.p_obs + i * self.obs_size_)
+            gs_encode_obs(s, s.winner if s.phase == PH_OVER else s.to_move,
+                          self.p_obs + i * self.obs_size_)
         return True
-
-    cdef void _encode(self, const GState* s, int p, float* o) noexcept nogil:
-        """ObservationLayout.encode(game, p) (see ddz_fast.envs.observation)."""
-        cdef int r, t, lead
-        cdef const unsigned char* row
-        cdef const int* off = self.off
-        memset(o, 0, self.obs_size_ * sizeof(float))
-        for r in range(15):
-            o[off[F_HAND] + r] = s.hands[p][r]
-        for t in range(s.players):
-            for r in range(15):
-                o[off[F_PLAYED] + t * 15 + r] = s.played[t][r]
-            o[off[F_SIZES] + t] = s.ncards[t]
-        if s.kitty_revealed and s.kitty_known:
-            for r in range(15):
-                o[off[F_KITTY] + r] = s.kitty[r]
-        if s.last_src != LAST_NONE:
-            if s.last_src == LAST_ORIGIN:
-                row = &s.o_last[0]
-            else:
-                row = &s.hist[s.last_src].row[0]
-            for r in range(15):
-                o[off[F_LAST] + r] = row[r]
-            o[off[F_KIND] + row[KIND_BYTE]] = 1.0
-            o[off[F_LASTP] + s.last_player] = 1.0
-        o[off[F_ME] + p] = 1.0
-        if s.phase != PH_OVER:
-            o[off[F_TO] + s.to_move] = 1.0
-        if s.landlord >= 0:
-            o[off[F_LL] + s.landlord] = 1.0
-        o[off[F_PHASE] + s.phase] = 1.0
-        o[off[F_LEVEL]] = gs_auction_level(s)
-        lead = gs_auction_leader(s)
-        if lead >= 0:
-            o[off[F_LEADER] + lead] = 1.0
-        o[off[F_BASE]] = s.base
-        o[off[F_BOMBS]] = s.bombs
-        o[off[F_DOUBLES]] = s.doubles
 
     # -- reading --------------------------------------------------------------------------
     def games(self, i):

@@ -17,7 +17,7 @@ Columns (one row per step, the rows of a game together and in order)
                                              steps included)
   ``seat``        int8                       the seat that acted
   ``observation`` fixed_size_binary or       the acting seat's observation before the
-                  fixed_size_list<uint8>     step (:class:`~ddz_fast.envs.ObservationLayout`),
+                  fixed_size_list<uint8>     step (:class:`~ddz_fast.observation.ObservationLayout`),
                                              one byte an entry (every entry is a small
                                              integer); see ``observation_type``
   ``legal_ids``   list<int32>                the legal action ids (VecGame ids: moves
@@ -61,7 +61,7 @@ from ._progress import Progress
 from ._rng import game_seed
 from ._vec import StepRecorder, VecGame
 from ._version import __version__
-from .envs.observation import ObservationLayout
+from .observation import ObservationLayout
 from .rules import Rules, RulesLike, check_rules, resolve_rules
 
 __all__ = ["record", "RecordSummary", "TrajectoryDataset", "COLUMNS", "FORMAT_VERSION"]
@@ -380,7 +380,7 @@ class TrajectoryDataset:
                 ) -> Iterator[Dict[str, npt.NDArray[Any]]]:
         """NumPy batches of ``batch_size`` steps (the last may be shorter), in
         file order.  ``observation`` comes as ``(rows, obs_size)`` float32
-        (the layout of :class:`~ddz_fast.envs.ObservationLayout`), the legal
+        (the layout of :class:`~ddz_fast.observation.ObservationLayout`), the legal
         ids as CSR: ``legal_ids`` int32 and ``legal_offsets`` int64 of
         ``rows + 1`` (row ``i``: ``legal_ids[legal_offsets[i]:legal_offsets[i+1]]``);
         every other column as a 1-D array."""

@@ -143,8 +143,8 @@ class Table:
 
     # -- views -----------------------------------------------------------------
     def observe(self, player: int) -> npt.NDArray[np.float32]:
-        """Seat ``player``'s observation vector (see :mod:`ddz_fast.envs.observation`)."""
-        return self.observations.encode(self.game, player)
+        """Seat ``player``'s observation vector (see :mod:`ddz_fast.observation`)."""
+        return self.game.observation_tensor(player)
 
     def render(self) -> str:
         """The whole table as text (all hands shown: an observer's view)."""
