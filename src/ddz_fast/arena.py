@@ -72,7 +72,9 @@ from .rules import Rules, RulesLike, check_rules, resolve_rules
 
 __all__ = ["play", "ArenaResult", "Stat", "rotations", "load_agent", "AgentError", "BUILTIN_AGENTS", "LANDLORD_MODES"]
 
+#: The names of the built-in agents (``"bot"`` is the simple bot's other name).
 BUILTIN_AGENTS = ("random", "simple", "bot", "pimc")
+#: How the landlord is chosen: by the deal (``"fixed"``) or by the agents' auction.
 LANDLORD_MODES = ("fixed", "auction")
 ROLES = ("all", "landlord", "farmer")
 Z95 = 1.959963984540054

@@ -10,7 +10,7 @@ Needs the optional extra ``pyarrow`` (``pip install ".[datasets]"`` from a
 clone).
 
 Columns (one row per step, the rows of a game together and in order)
-  ==============  =========================  ==========================================
+  =============== =========================  ==========================================
   ``game``        int64                      the game's number in the dataset
                                              (0, 1, ... in the order the games ended)
   ``step``        int16                      the step's index in its game (auction
@@ -31,7 +31,7 @@ Columns (one row per step, the rows of a game together and in order)
   ``win``         int8                       +1 if the acting seat's side won, else -1
   ``landlord``    int8                       the game's landlord
   ``game_seed``   uint64                     ``Game(rules, seed=game_seed)`` deals it again
-  ==============  =========================  ==========================================
+  =============== =========================  ==========================================
 
 ``observation_type="binary"`` (the default) stores each observation as one
 ``obs_size``-byte value (``np.frombuffer(value, np.uint8)``), ``"list"`` as a
