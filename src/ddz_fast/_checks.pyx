@@ -69,7 +69,6 @@ __all__ = ["check_int", "check_seat", "check_seed", "check_env_seed", "check_thr
 MAX_THREADS = 1024
 
 cdef object _MASK = (1 << 64) - 1
-cdef object _MAX_ENV_SEED = 1 << 256     # (larger than any seed anyone types; keeps the repr short)
 cdef object _INTEGER = np.integer
 cdef object _NPBOOL = np.bool_
 cdef object _FLOATING = np.floating
@@ -138,7 +137,10 @@ def check_env_seed(x, what="seed"):
     policy; the library's own seeds (:func:`check_seed`) take any int."""
     if x is None:
         return None
-    return check_int(x, what, 0, _MAX_ENV_SEED)
+    cdef object v = _as_pyint(x, what)
+    if v < 0:
+        raise ValueError(f"{what} must be None or an int >= 0 (as Gymnasium's seeding takes it), not {v}")
+    return v
 
 
 def check_threads(x):
