@@ -366,7 +366,7 @@ def test_illegal_actions_rejected_state_unchanged():
     g.step(Bid(2))
     snap = g.snapshot()
     for bad in (Bid(1), Bid(2), CALL, ROB, DOUBLE, PASS, parse_move("3"), "bid 3", None, 3):
-        with pytest.raises(ValueError) as e:
+        with pytest.raises(d.IllegalActionError) as e:
             g.step(bad)
         assert repr(bad) in str(e.value)
         assert g.snapshot() == snap
@@ -377,7 +377,7 @@ def test_illegal_actions_rejected_state_unchanged():
     not_held = Move(Kind.SOLO, [1 if i == missing else 0 for i in range(15)])
     snap = g.snapshot()
     for bad in (PASS, not_held, Bid(0), DECLINE, "3", None):
-        with pytest.raises(ValueError) as e:
+        with pytest.raises(d.IllegalActionError) as e:
             g.step(bad)
         assert repr(bad) in str(e.value)
         assert g.snapshot() == snap
@@ -386,12 +386,12 @@ def test_illegal_actions_rejected_state_unchanged():
     snap = g.snapshot()
     # A card of the same rank does not beat it; a pair is the wrong kind.
     for bad in (low, Move(Kind.PAIR, "33")):
-        with pytest.raises(ValueError, match="illegal action"):
+        with pytest.raises(d.IllegalActionError, match="illegal action"):
             g.step(bad)
         assert g.snapshot() == snap
     _play_out(g, 1)
     snap = g.snapshot()
-    with pytest.raises(ValueError, match="over"):
+    with pytest.raises(d.IllegalActionError, match="over"):
         g.step(PASS)
     assert g.snapshot() == snap
 

@@ -214,8 +214,9 @@ def test_out_of_range_and_illegal_ids_name_the_table_and_change_nothing(played):
     for bad in (-2, played.n_actions, 2**40):
         a = good.copy()
         a[2] = bad
-        with pytest.raises(ValueError, match="table 2: action id .* out of range"):
+        with pytest.raises(ValueError, match="table 2: action id .* out of range") as e:
             played.step(a)
+        assert not isinstance(e.value, ddz.IllegalActionError)      # no action id at all
         _same(before, _state(played))
     a = np.array(good, dtype=np.uint64)
     a[1] = 2**64 - 1
@@ -226,7 +227,7 @@ def test_out_of_range_and_illegal_ids_name_the_table_and_change_nothing(played):
         wrong = next(x for x in range(played.n_actions) if x not in legal)
         a = good.copy()
         a[i] = wrong
-        with pytest.raises(ValueError, match=f"table {i}: action id {wrong} .* not legal"):
+        with pytest.raises(ddz.IllegalActionError, match=f"table {i}: action id {wrong} .* not legal"):
             played.step(a)
         _same(before, _state(played))
     played.step(good)                     # the earlier tables were not stepped by the refused batches

@@ -48,6 +48,7 @@ from ._checks cimport as_int, as_seed, as_seat, as_threads
 from ._checks import check_int
 
 from ._parallel import run_parts
+from .errors import IllegalActionError
 from .cards import format_cards, to_counts
 from .game_values import AUCTION_ACTIONS, GameResult, Observation, Phase, Rollouts
 from .pickling import FORMAT as PICKLE_FORMAT, load_game
@@ -1359,7 +1360,8 @@ cdef class Game:
         return legal
 
     def step(self, action):
-        """Apply the action of the player to move; ValueError (state
+        """Apply the action of the player to move;
+        :class:`~ddz_fast.IllegalActionError` (a ValueError; the state
         unchanged) when it is not legal now."""
         self._check()
         cdef Move m
@@ -1398,7 +1400,7 @@ cdef class Game:
     cdef object _illegal(self, action):
         cdef GState* s = &self.st
         if s.phase == PH_OVER:
-            return ValueError(f"illegal action {action!r}: the game is over")
+            return IllegalActionError(f"illegal action {action!r}: the game is over")
         who = f"seat {s.to_move}"
         if s.phase == PH_PLAY:
             if isinstance(action, Move):
@@ -1409,11 +1411,11 @@ cdef class Game:
                     why = f"it is not a move of the hand {hand}"
                 else:
                     why = f"it does not beat {self.last_move} or is not in the hand {hand}"
-                return ValueError(f"illegal action {action!r} for {who}: {why}")
-            return ValueError(f"illegal action {action!r} for {who}: the play phase takes a Move")
+                return IllegalActionError(f"illegal action {action!r} for {who}: {why}")
+            return IllegalActionError(f"illegal action {action!r} for {who}: the play phase takes a Move")
         options = ", ".join([str(a) for a in self.legal_actions()])
-        return ValueError(f"illegal action {action!r} for {who} in the {self.phase.name.lower()} "
-                          f"phase; legal: {options}")
+        return IllegalActionError(f"illegal action {action!r} for {who} in the {self.phase.name.lower()} "
+                                  f"phase; legal: {options}")
 
     # -- copies and pickling -------------------------------------------------------
     def clone(self):

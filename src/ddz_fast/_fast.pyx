@@ -362,8 +362,10 @@ cdef object _beats(object a, object b, object rules):
 def parse_move(text, kind=None, *, rules="standard"):
     """Turn card text into one typed Move (``"pass"`` is PASS).
 
-    Raises ``ValueError`` for cards that are no legal move, are not of the
-    given kind, or are ambiguous (several kinds) when no kind is given.
+    Raises :class:`~ddz_fast.InvalidMoveError` for text that is no cards of
+    the rules or no legal move, or not of the given kind, and
+    :class:`~ddz_fast.AmbiguousMoveError` when it reads as several kinds and
+    no kind is given (both ValueErrors).
     """
     return parse_move_with(text, kind, _rules_obj(rules), lambda t: classify(t, rules=rules))
 

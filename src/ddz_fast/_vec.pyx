@@ -52,6 +52,7 @@ from ._checks cimport as_int, as_seed, as_threads
 from ._checks import read_only_view
 
 from ._parallel import run_parts
+from .errors import IllegalActionError
 from .actions import action_space
 from .game_values import AUCTION_ACTIONS
 from .rules import check_rules, resolve_rules
@@ -159,9 +160,10 @@ cdef class VecGame:
     ``step(actions)``: one action id per table (an integer array of shape
     (n,)); ``VecGame.NO_ACTION`` (-1) leaves a table as it is for this step
     (its ``scores`` and ``wins`` read zero; its ``done`` is False unless the
-    table is over with ``auto_reset=False``).  The whole batch is checked first: an id out of range, or not
-    legal at its table, raises ValueError naming the table, and no table
-    changes.  Then every table applies its action; with ``auto_reset`` a
+    table is over with ``auto_reset=False``).  The whole batch is checked first: an id out of range
+    raises ValueError, one not legal at its table
+    :class:`~ddz_fast.IllegalActionError` (a ValueError), naming the table,
+    and no table changes.  Then every table applies its action; with ``auto_reset`` a
     deal that ends starts the table's next game at once (``done``, ``scores``
     and ``wins`` report the end, the other buffers show the new deal).
     With ``auto_reset=False`` a finished table ignores its entry until
@@ -537,8 +539,8 @@ cdef class VecGame:
         lo = self.p_offsets[i]
         hi = self.p_offsets[i + 1]
         legal = ", ".join([str(x) for x in self._ids[lo:hi][:20]]) + (", ..." if hi - lo > 20 else "")
-        return ValueError(f"table {i}: action id {a} ({what}) is not legal for seat {s.to_move} now "
-                          f"(legal ids: {legal}); no table was changed")
+        return IllegalActionError(f"table {i}: action id {a} ({what}) is not legal for seat {s.to_move} "
+                                  f"now (legal ids: {legal}); no table was changed")
 
     # -- stepping ------------------------------------------------------------------------
     cdef int _run(self, bint apply) except -1:
