@@ -5,8 +5,8 @@
 # The packed key: every byte of a move row (15 counts, then the kind) is
 # below 16, so a row packs into one 64-bit word, byte j in bits 4j..4j+3 (the
 # counts in bits 0..59, the kind in 60..63).  Action ids, the id tables
-# (_lookup), MoveList.card_lists and the solver's packed hands depend on this
-# layout.
+# (_lookup), actions.pack_rows, MoveList.card_lists and the solver's packed
+# hands depend on this layout.
 
 from libc.stdint cimport uint64_t
 
@@ -105,11 +105,14 @@ cdef extern from *:
     }
     #endif
     """
-    int ctz "ddz_ctz"(unsigned int x) noexcept nogil                        # x != 0
-    int top_bit "ddz_top_bit"(unsigned int x) noexcept nogil                # x != 0
-    int ctz64 "ddz_ctz64"(uint64_t x) noexcept nogil              # x != 0
-    int top_bit64 "ddz_top_bit64"(uint64_t x) noexcept nogil      # x != 0
-    int popcount "ddz_popcount16"(unsigned int x) noexcept nogil            # x < 2**16
+    # (x != 0 for the four below)
+    int ctz "ddz_ctz"(unsigned int x) noexcept nogil
+    int top_bit "ddz_top_bit"(unsigned int x) noexcept nogil
+    int ctz64 "ddz_ctz64"(uint64_t x) noexcept nogil
+    int top_bit64 "ddz_top_bit64"(uint64_t x) noexcept nogil
+    int popcount "ddz_popcount16"(unsigned int x) noexcept nogil     # x < 2**16
+    # the packed key of a move row; of a hand's 15 counts; of a row of any
+    # bytes, with its number of cards (-1: a byte of 16 or more)
     uint64_t pack_row "ddz_pack_row"(const unsigned char* row) noexcept nogil
     uint64_t pack_hand "ddz_pack_hand"(const unsigned char* h) noexcept nogil
     int row_key "ddz_row_key"(const unsigned char* row, uint64_t* key) noexcept nogil
