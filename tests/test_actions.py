@@ -317,6 +317,26 @@ def test_pack_rows_layout():
     assert np.unique(keys).size == keys.size
 
 
+def test_pack_rows_puts_byte_j_in_bits_4j_of_any_rows():
+    """Random rows of bytes 0..15 (not only move rows), as uint8, wider
+    integers, a list and a strided view, against the key summed in Python;
+    a byte of 16..255 in a uint8 array is refused like a wider one."""
+    rows = np.random.default_rng(30).integers(0, 16, size=(500, 16), dtype=np.uint8)
+    expect = [sum(int(b) << (4 * j) for j, b in enumerate(row)) for row in rows]
+    assert pack_rows(rows).tolist() == expect
+    assert pack_rows(rows.astype(np.int64)).tolist() == expect
+    assert pack_rows(rows[:3].tolist()).tolist() == expect[:3]
+    assert pack_rows(np.repeat(rows, 2, axis=0)[::2]).tolist() == expect
+    assert pack_rows(np.zeros((0, 16), np.uint8)).dtype == np.uint64
+    for byte in (16, 255):
+        bad = rows.copy()
+        bad[321, 15] = byte
+        with pytest.raises(ValueError, match="0..15"):
+            pack_rows(bad)
+    with pytest.raises(ValueError, match="shape"):
+        pack_rows(rows[:, :15])
+
+
 @settings(max_examples=60)
 @given(st.tuples(*(st.integers(0, int(c)) for c in ONE_DECK)).filter(lambda t: sum(t) <= 20))
 def test_mask_property(hand):

@@ -28,59 +28,53 @@ cdef extern from *:
     """
     void DDZ_PREFETCH(const void* p) noexcept nogil
 
-cdef extern from *:
-    """
-    #include <string.h>
-    /* The packed key of a 16-byte move row (byte j in bits 4j..4j+3, as
-       pack_row) and its number of cards (bytes 0..14 added up); -1 for a row
-       with a byte of 16 or more, which is no move row.  On little-endian
-       machines this works on two 64-bit words at once. */
-    static inline int ddz_row_key(const unsigned char* row, unsigned long long* key) {
-    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        unsigned long long lo, hi, a, b;
-        memcpy(&lo, row, 8);
-        memcpy(&hi, row + 8, 8);
-        if ((lo | hi) & 0xF0F0F0F0F0F0F0F0ULL)
-            return -1;
-        a = (lo | (lo >> 4)) & 0x00FF00FF00FF00FFULL;
-        a = (a | (a >> 8)) & 0x0000FFFF0000FFFFULL;
-        a = (a | (a >> 16)) & 0x00000000FFFFFFFFULL;
-        b = (hi | (hi >> 4)) & 0x00FF00FF00FF00FFULL;
-        b = (b | (b >> 8)) & 0x0000FFFF0000FFFFULL;
-        b = (b | (b >> 16)) & 0x00000000FFFFFFFFULL;
-        *key = a | (b << 32);
-        /* every byte <= 15: the byte sums of lo + hi stay below 256 */
-        return (int)(((lo + (hi & 0x00FFFFFFFFFFFFFFULL)) * 0x0101010101010101ULL) >> 56);
-    #else
-        unsigned long long k = 0;
-        int j, n = 0;
-        for (j = 0; j < 16; j++) {
-            if (row[j] >= 16)
-                return -1;
-            k |= (unsigned long long)row[j] << (4 * j);
-            if (j < 15)
-                n += row[j];
-        }
-        *key = k;
-        return n;
-    #endif
-    }
-    """
-    int ddz_row_key(const uint8_t* row, uint64_t* key) noexcept nogil
-
-from ._kernels cimport key_hash
+from ._bits cimport row_key, key_hash, CARD_KEY_BITS
 
 import numpy as np
 
+from ._checks import private_array
+
 cnp.import_array()
 
-__all__ = ["IdFinder", "RowTable", "ReusedMask"]
+__all__ = ["IdFinder", "RowTable", "ReusedMask", "pack_rows"]
 
 cdef uint64_t _EMPTY = 0xFFFFFFFFFFFFFFFF  # above every packed key (kind <= 15)
-cdef uint64_t _CARDS = 0x0FFFFFFFFFFFFFFF  # the key bits of the 15 counts
+cdef uint64_t _CARDS = (<uint64_t>1 << CARD_KEY_BITS) - 1  # the key bits of the 15 counts
 
 cdef enum:
     BLOCK = 64     # rows looked up together (their table lines fetched ahead)
+
+
+def pack_rows(rows):
+    """One ``uint64`` key per ``(M, 16)`` move row: count ``i`` in bits ``4i..4i+3``,
+    the kind in bits 60..63.  Every byte must be below 16 (true of move rows).
+
+    >>> int(pack_rows(np.array([[1] + [0] * 14 + [1]], dtype=np.uint8))[0]) == 1 | 1 << 60
+    True
+    """
+    given = private_array(rows, "rows")
+    if given.dtype == np.bool_ or given.dtype.kind not in "iu":
+        raise TypeError(f"rows must be an integer array, not {given.dtype}")
+    if given.ndim != 2 or given.shape[1] != 16:
+        raise ValueError(f"rows must have shape (M, 16), not {given.shape}")
+    if given.dtype != np.uint8 and given.size and (given.min() < 0 or given.max() > 255):
+        _raise_byte()                     # (before the cast to bytes wraps them)
+    cdef const uint8_t[:, ::1] r = np.ascontiguousarray(given, dtype=np.uint8)
+    cdef cnp.ndarray keys = np.empty(r.shape[0], dtype=np.uint64)
+    cdef uint64_t* out = <uint64_t*>cnp.PyArray_DATA(keys)
+    cdef Py_ssize_t i, bad = -1
+    with nogil:
+        for i in range(r.shape[0]):
+            if row_key(&r[i, 0], &out[i]) < 0:
+                bad = i
+                break
+    if bad >= 0:
+        _raise_byte()
+    return keys
+
+
+cdef int _raise_byte() except -1:
+    raise ValueError("every byte of a move row must be 0..15 (4 bits of the key)")
 
 
 cdef cnp.ndarray _output(object out, int ndim, cnp.npy_intp* dims):
@@ -231,7 +225,7 @@ cdef class RowTable(IdFinder):
             per_size[n] = 0
         cdef uint64_t key, slot
         for i in range(rows.shape[0]):
-            n = ddz_row_key(&rows[i, 0], &key)
+            n = row_key(&rows[i, 0], &key)
             if n < 0:
                 raise ValueError(f"row {i} is not a move row (a byte of 16 or more)")
             per_size[n] += 1
@@ -247,7 +241,7 @@ cdef class RowTable(IdFinder):
         self.n_rows = rows.shape[0]
         self.ignore_kind = ignore_kind
         for i in range(rows.shape[0]):
-            n = ddz_row_key(&rows[i, 0], &key)
+            n = row_key(&rows[i, 0], &key)
             if self.ignore_kind:
                 key &= _CARDS
             slot = self._home(key, n)
@@ -263,7 +257,7 @@ cdef class RowTable(IdFinder):
 
     cdef int64_t find_row(self, const uint8_t* row) noexcept nogil:
         cdef uint64_t key
-        cdef int n = ddz_row_key(row, &key)
+        cdef int n = row_key(row, &key)
         if n < 0:  # not a move row (bytes of 16 or more): in no region
             return -1
         if self.ignore_kind:
@@ -293,7 +287,7 @@ cdef class RowTable(IdFinder):
         while start < m:
             stop = min(m - start, <Py_ssize_t>BLOCK)
             for k in range(stop):
-                n = ddz_row_key(rows + 16 * (start + k), &key)
+                n = row_key(rows + 16 * (start + k), &key)
                 sizes[k] = n
                 if n < 0:
                     continue

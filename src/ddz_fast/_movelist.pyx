@@ -26,10 +26,8 @@ from ._checks import frozen
 from .pickling import FORMAT as PICKLE_FORMAT, load_move_batch, load_move_list
 
 from ._move cimport Move, row_move
-from ._kernels cimport (
-    RulesC, MoveInfo, Out, ROW, KIND_BYTE, K_ROCKET, row_info, valid_move_c, pack_row, key_hash,
-    CARD_KEY_BITS,
-)
+from ._kernels cimport RulesC, MoveInfo, Out, ROW, KIND_BYTE, K_ROCKET, row_info, valid_move_c
+from ._bits cimport pack_row, key_hash, CARD_KEY_BITS
 from ._registry cimport rules_id, rules_c, rules_of
 
 cnp.import_array()

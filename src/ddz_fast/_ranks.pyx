@@ -37,12 +37,13 @@ import numpy as np
 from ._checks import frozen
 
 from ._kernels cimport (
-    u64, ctz, top_bit, _ge_mask, _row_ge_mask, _windows, CHAIN_RANKS, ROW, KIND_BYTE, N_KINDS,
+    u64, _ge_mask, _row_ge_mask, _windows, CHAIN_RANKS, ROW, KIND_BYTE, N_KINDS,
     K_PASS, K_SOLO, K_TRIO, K_TRIO_SOLO, K_TRIO_PAIR, K_CHAIN,
     K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_SOLO, K_FOUR_TWO_PAIR,
     K_BOMB, K_ROCKET,
 )
 from ._kernels cimport RulesC, Out, IdSink, out_init, out_free, gen_lead
+from ._bits cimport ctz, top_bit, popcount
 from ._lookup cimport IdFinder, ReusedMask
 from ._registry cimport rules_id, rules_by_id
 from ._fast cimport _generate, FIRST_BYTES
@@ -52,19 +53,6 @@ from .rules import resolve_rules
 cnp.import_array()
 
 __all__ = ["MoveRanks", "ActionMasks"]
-
-cdef extern from *:
-    """
-    /* bits set in a 16-bit mask, without the popcnt instruction (not
-       baseline x86-64: __builtin_popcount would be a library call) */
-    static inline int ddz_bits(unsigned int x) {
-        x = x - ((x >> 1) & 0x5555u);
-        x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
-        x = (x + (x >> 4)) & 0x0F0Fu;
-        return (int)((x + (x >> 8)) & 0x1Fu);
-    }
-    """
-    int bits "ddz_bits"(unsigned int x) noexcept nogil      # x < 2**16
 
 cdef enum:
     LOW = 13
@@ -159,7 +147,7 @@ cdef int64_t _kick_walk(const KickGroup* g, const uint8_t* row, unsigned int kic
     while kick:
         y = ctz(kick)
         kick &= kick - 1
-        j = bits(g.cand & ((1u << y) - 1))
+        j = popcount(g.cand & ((1u << y) - 1))
         c = _kick_units(g, row, j)
         if c > <unsigned int>r or not (_allowed(g, j, low_taken) >> c) & 1:
             return -1
@@ -245,7 +233,7 @@ cdef inline int64_t _rank(MoveRanks self, const uint8_t* row) noexcept nogil:
     if not m1:
         return -1
     if kind <= K_TRIO or K_CHAIN <= kind <= K_AIRPLANE or kind == K_ROCKET:
-        return self.base[kind][bits(m1)][ctz(m1)]
+        return self.base[kind][popcount(m1)][ctz(m1)]
     if kind <= K_TRIO_PAIR:
         body = _ge_mask(lo, hi, 3)
         if not body:
@@ -582,7 +570,7 @@ cdef class MoveRanks(IdFinder):
         if not m1:
             return False
         if kind <= K_TRIO or K_CHAIN <= kind <= K_AIRPLANE or kind == K_BOMB or kind == K_ROCKET:
-            k = _cards(lo, hi) if kind == K_BOMB else bits(m1)
+            k = _cards(lo, hi) if kind == K_BOMB else popcount(m1)
             if k >= N_SHAPES:
                 return False
             if self.base[kind][k][ctz(m1)] < 0:

@@ -24,8 +24,9 @@ from typing import Any, NoReturn, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import check_index, private_array
+from ._checks import check_index
 from ._fast import MoveBatch, MoveList, legal_moves, legal_moves_batch
+from ._lookup import pack_rows
 from ._ranks import ActionMasks, MoveRanks
 from ._move import PASS, Move
 from ._movelist import _movelist_from_rows
@@ -41,26 +42,6 @@ __all__ = ["ActionSpace", "action_space", "max_hand", "MovesLike", "pack_rows", 
 MovesLike = Union[MoveList, MoveBatch, Sequence[Move]]
 
 _ROW = N_RANKS + 1
-# Weight of each byte of a move row in its packed key: 4 bits a byte.
-_KEY_WEIGHTS = np.left_shift(np.uint64(1), np.arange(_ROW, dtype=np.uint64) * np.uint64(4))
-
-
-def pack_rows(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint64]:
-    """One ``uint64`` key per ``(M, 16)`` move row: count ``i`` in bits ``4i..4i+3``,
-    the kind in bits 60..63.  Every byte must be below 16 (true of move rows).
-
-    >>> int(pack_rows(np.array([[1] + [0] * 14 + [1]], dtype=np.uint8))[0]) == 1 | 1 << 60
-    True
-    """
-    given = private_array(rows if isinstance(rows, np.ndarray) else np.array(rows), "rows")
-    if given.dtype == np.bool_ or given.dtype.kind not in "iu":
-        raise TypeError(f"rows must be an integer array, not {given.dtype}")
-    if given.ndim != 2 or given.shape[1] != _ROW:
-        raise ValueError(f"rows must have shape (M, {_ROW}), not {given.shape}")
-    if given.size and (given.min() < 0 or given.max() > 15):
-        raise ValueError("every byte of a move row must be 0..15 (4 bits of the key)")
-    keys: npt.NDArray[np.uint64] = given.astype(np.uint8) @ _KEY_WEIGHTS
-    return keys
 
 
 def move_rows(moves: MovesLike) -> npt.NDArray[np.uint8]:
