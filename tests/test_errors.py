@@ -32,6 +32,9 @@ def test_the_errors_subclass_what_was_raised_before():
 
 
 def test_each_error_is_one_object_under_every_name():
+    import ddz_fast.arena
+    import ddz_fast.envs  # noqa: F401  (not loaded by import ddz_fast)
+
     assert d.arena.AgentError is AgentError is d.errors.AgentError
     assert d.IllegalActionError is d.errors.IllegalActionError
     assert d.envs.IllegalActionError is IllegalActionError
