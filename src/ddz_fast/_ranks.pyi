@@ -10,7 +10,7 @@ from ._move import Move
 from .cards import CardsLike
 from .rules import Rules, RulesLike
 
-__all__ = ["MoveRanks", "ActionMasks"]
+__all__ = ["MoveRanks", "ActionMasks", "space_ranks", "max_hand", "FIRST_MOVE_ID"]
 
 @final
 class MoveRanks(IdFinder):
@@ -36,3 +36,10 @@ class ActionMasks:
     def mask(
         self, hand: CardsLike, last: Move | None = None, *, out: npt.NDArray[np.bool_] | None = None
     ) -> npt.NDArray[np.bool_]: ...
+
+FIRST_MOVE_ID: int
+
+def max_hand(rules: RulesLike) -> int:
+    """The most cards a player holds in a game under `rules`."""
+def space_ranks(rules: RulesLike) -> MoveRanks:
+    """The cached ``MoveRanks`` of the action space of `rules`."""

@@ -32,6 +32,8 @@ from libc.stdint cimport uint8_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
+import threading
+
 import numpy as np
 
 from ._checks import frozen
@@ -46,12 +48,17 @@ from ._kernels cimport RulesC, Out, IdSink, out_init, out_free, gen_lead
 from ._lookup cimport IdFinder, ReusedMask
 from ._registry cimport rules_id, rules_by_id
 from ._fast cimport _generate, FIRST_BYTES
+from ._engine cimport MOVE_ID0
 
-from .rules import resolve_rules
+from .rules import check_rules, resolve_rules
 
 cnp.import_array()
 
-__all__ = ["MoveRanks", "ActionMasks"]
+__all__ = ["MoveRanks", "ActionMasks", "space_ranks", "max_hand", "FIRST_MOVE_ID"]
+
+#: The game action id of move 0 (the play-phase PASS): the auction and
+#: doubling codes come first (see _engine.pxd and docs/actions.md).
+FIRST_MOVE_ID = MOVE_ID0
 
 cdef extern from *:
     """
@@ -288,10 +295,11 @@ cdef object _space_table(const RulesC* rc, Py_ssize_t max_cards):
 
 
 cdef inline int64_t _mark(uint8_t* flags, int64_t i, uint64_t n) noexcept nogil:
-    # Set entry i of a mask of n entries: 0, or -1 (nothing set) when i is no
-    # id (negative: the ranking found none)
+    # Set entry i of a mask of n entries (none when flags is NULL: ids only):
+    # 0, or -1 (nothing set) when i is no id (negative: the ranking found none)
     if <uint64_t>i < n:
-        flags[i] = 1
+        if flags != NULL:
+            flags[i] = 1
         return 0
     return -1
 
@@ -702,6 +710,9 @@ cdef class MoveRanks(IdFinder):
     cdef int64_t rank_row(self, const uint8_t* row) noexcept nogil:
         return _rank(self, row)
 
+    cdef int64_t rank_generated(self, const uint8_t* rows, Py_ssize_t m, int64_t* ids) noexcept nogil:
+        return _rank_generated(self, rows, m, ids, NULL)
+
     cdef int64_t _rank_kicked(self, const uint8_t* row, u64 lo, u64 hi, unsigned int m1,
                               int kind) noexcept nogil:
         # _rank of a four with two kickers or an airplane with kickers
@@ -776,3 +787,33 @@ cdef class ActionMasks:
         if result is None:
             self._reject_move(hand, last, bad)
         return result
+
+
+def max_hand(rules):
+    """The most cards a player holds in a game under `rules`: the landlord's
+    hand after taking the kitty (20 with one deck, 33 with two)."""
+    r = resolve_rules(rules)
+    check_rules(r)   # (fields changed with object.__setattr__ would size the tables)
+    return r.hand_size + r.kitty_size
+
+
+# One MoveRanks per rules, shared by every consumer of the action ids.
+cdef dict _RANKS = {}
+_RANKS_LOCK = threading.Lock()
+
+
+cdef MoveRanks ranks_for(object rules):
+    r = resolve_rules(rules)
+    with _RANKS_LOCK:
+        hit = _RANKS.get(r)
+    if hit is None:
+        built = MoveRanks(r, max_hand(r))       # (outside the lock: it takes a while)
+        with _RANKS_LOCK:
+            hit = _RANKS.setdefault(r, built)
+    return <MoveRanks>hit
+
+
+def space_ranks(rules):
+    """The (cached) :class:`MoveRanks` of the action space of `rules`: the
+    moves of at most :func:`max_hand` cards."""
+    return ranks_for(rules)
