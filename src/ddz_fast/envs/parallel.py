@@ -48,7 +48,7 @@ from .table import Table, env_seed
 
 __all__ = ["parallel_env", "ENV_NAME"]
 
-ENV_NAME = "ddz_fast_parallel_v0"
+ENV_NAME = "ddz_fast_parallel_v1"
 _ILLEGAL = ("terminate", "raise")
 
 Obs = Dict[str, npt.NDArray[Any]]

@@ -37,7 +37,7 @@ Needs Gymnasium (from a clone, ``pip install ".[pettingzoo]"`` installs it)::
   ValueError) is raised and the state is unchanged.
 * ``reset(seed=s)`` makes the episode (and the later unseeded resets)
   reproducible; the constructor's ``seed`` is used by the first reset when it
-  gets none.  Registered with Gymnasium as ``"ddz_fast/DouDizhuSingle-v0"``.
+  gets none.  Registered with Gymnasium as ``"ddz_fast/DouDizhuSingle-v1"``.
 """
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ from .table import Table, env_seed
 
 __all__ = ["DouDizhuSingleAgentEnv", "ENV_ID"]
 
-ENV_ID = "ddz_fast/DouDizhuSingle-v0"
+ENV_ID = "ddz_fast/DouDizhuSingle-v1"
 _RENDER_MODES = ("ansi", "human")
 _ILLEGAL = ("terminate", "raise")
 
