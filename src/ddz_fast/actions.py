@@ -36,7 +36,7 @@ from ._movelist import _movelist_from_rows
 from .cards import N_RANKS, RANKS, CardsLike
 from .kinds import Kind
 from .convert import CountsBatchLike, to_counts_batch
-from .rules import Rules, RulesLike, check_rules, resolve_rules
+from .rules import Rules, RulesLike, resolve_rules
 
 __all__ = ["ActionSpace", "action_space", "max_hand", "MovesLike", "pack_rows", "move_rows",
            "FIRST_MOVE_ID"]
