@@ -543,3 +543,24 @@ def test_ranking_not_built_finds_nothing():
         built.__init__("strict", 20)
     with pytest.raises(ValueError, match="over this MoveRanks"):
         built.legal_mask("3", None, ReusedMask(blank), None)
+
+
+def test_translated_ids_renumber_the_moves_of_a_space():
+    from ddz_fast._ranks import TranslatedIds, space_ranks
+
+    ranks = space_ranks("standard")
+    of_move = np.arange(ranks.n_rows)[::-1] % 1000          # many moves to one id
+    of_move[5] = -1
+    t = TranslatedIds(ranks, of_move, 1000)
+    assert t.n_rows == 1000
+    rows = ranks.table[[0, 5, 7]].copy()
+    assert t.find(rows).tolist() == [of_move[0], -1, of_move[7]]
+    assert np.flatnonzero(t.mask(rows[[0, 2]].copy())).tolist() == sorted({of_move[0], of_move[7]})
+    with pytest.raises(KeyError):
+        t.mask(rows)
+    nonsense = np.full((1, 16), 9, dtype=np.uint8)         # no move of the space
+    assert t.find(nonsense).tolist() == [-1]
+    with pytest.raises(ValueError, match="shape"):
+        TranslatedIds(ranks, of_move[:-1], 1000)
+    with pytest.raises(ValueError, match="ids -1 .. 999"):
+        TranslatedIds(ranks, of_move + 1, 1000)

@@ -10,7 +10,7 @@ from ._move import Move
 from .cards import CardsLike
 from .rules import Rules, RulesLike
 
-__all__ = ["MoveRanks", "ActionMasks", "space_ranks", "max_hand", "FIRST_MOVE_ID"]
+__all__ = ["MoveRanks", "ActionMasks", "TranslatedIds", "space_ranks", "max_hand", "FIRST_MOVE_ID"]
 
 @final
 class MoveRanks(IdFinder):
@@ -28,6 +28,12 @@ class MoveRanks(IdFinder):
         reused: ReusedMask,
         out: npt.NDArray[np.bool_] | None,
     ) -> npt.NDArray[np.bool_]: ...
+
+@final
+class TranslatedIds(IdFinder):
+    """Another numbering of the moves of a space: ``of_move[k]`` for move ``k``."""
+
+    def __init__(self, ranks: MoveRanks, of_move: npt.ArrayLike, n_ids: int) -> None: ...
 
 class ActionMasks:
     """The compiled base of ``ActionSpace``: its ``mask``."""

@@ -54,7 +54,7 @@ from .rules import check_rules, resolve_rules
 
 cnp.import_array()
 
-__all__ = ["MoveRanks", "ActionMasks", "space_ranks", "max_hand", "FIRST_MOVE_ID"]
+__all__ = ["MoveRanks", "ActionMasks", "TranslatedIds", "space_ranks", "max_hand", "FIRST_MOVE_ID"]
 
 #: The game action id of move 0 (the play-phase PASS): the auction and
 #: doubling codes come first (see _engine.pxd and docs/actions.md).
@@ -817,3 +817,39 @@ def space_ranks(rules):
     """The (cached) :class:`MoveRanks` of the action space of `rules`: the
     moves of at most :func:`max_hand` cards."""
     return ranks_for(rules)
+
+
+@cython.final
+cdef class TranslatedIds(IdFinder):
+    """Another numbering of the moves of a space (a foreign format's ids):
+    ``TranslatedIds(ranks, of_move, n_ids)`` gives a row the id
+    ``of_move[k]`` of its move ``k`` under ``ranks`` (-1: none, or a row that
+    is no move of the space); ``n_rows`` is ``n_ids``."""
+
+    cdef MoveRanks ranks
+    cdef object _of_move
+    cdef const int64_t* of_move
+
+    def __init__(self, MoveRanks ranks not None, of_move, Py_ssize_t n_ids):
+        if self._of_move is not None:
+            raise TypeError("TranslatedIds is initialised once")
+        table = np.array(of_move, dtype=np.int64, copy=True)
+        if table.shape != (ranks.n_rows,):
+            raise ValueError(f"of_move must have shape ({ranks.n_rows},), not {table.shape}")
+        if n_ids < 0 or table.size and (table.min() < -1 or table.max() >= n_ids):
+            raise ValueError(f"of_move must hold ids -1 .. {n_ids - 1}")
+        self._of_move = frozen(table)       # (kept: of_move points into it)
+        self.of_move = <const int64_t*>cnp.PyArray_DATA(<cnp.ndarray>self._of_move)
+        self.ranks = ranks
+        self.n_rows = n_ids
+
+    cdef void find_rows(self, const uint8_t* rows, Py_ssize_t m, int64_t* ids) noexcept nogil:
+        cdef Py_ssize_t k
+        if self.of_move == NULL:
+            for k in range(m):
+                ids[k] = -1
+            return
+        self.ranks.find_rows(rows, m, ids)
+        for k in range(m):
+            if ids[k] >= 0:
+                ids[k] = self.of_move[ids[k]]

@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from .._checks import check_index
 from .._fast import legal_moves
-from .._ranks import MoveRanks, space_ranks
+from .._ranks import TranslatedIds, space_ranks
 from .._move import Move
 from ..actions import MovesLike, move_rows, pack_rows
 from ..cards import HIGH_JOKER, LOW_JOKER, N_RANKS, CardsLike
@@ -125,8 +125,7 @@ class _Table(NamedTuple):
     # A move row -> its RLCard id, whatever its kind: the preset's action id
     # of the row (the game's ranking), translated; a row that reads as no
     # move of the preset is looked up by its cards.
-    ranks: MoveRanks
-    of_move: npt.NDArray[np.int64]   # RLCard id of each move of the preset's space; -1: none
+    lookup: TranslatedIds            # (the RLCard id of each move of the preset's space)
     keys: npt.NDArray[np.uint64]     # the card keys of RLCard's actions, sorted ...
     key_ids: npt.NDArray[np.int64]   # ... and their ids
 
@@ -162,9 +161,10 @@ def _table() -> _Table:
     keys = pack_rows(rows) & _CARDS_MASK
     by_key = np.argsort(keys)
     ranks = space_ranks(rules)
-    t = _Table(actions=actions, by_text={t: i for i, t in enumerate(actions)}, ranks=ranks,
-               of_move=np.zeros(0, dtype=np.int64), keys=keys[by_key], key_ids=by_key.astype(np.int64))
-    return t._replace(of_move=_by_cards(t, ranks.table))
+    t = _Table(actions=actions, by_text={t: i for i, t in enumerate(actions)},
+               lookup=TranslatedIds(ranks, np.full(ranks.n_rows, -1), RLCARD_NUM_ACTIONS),
+               keys=keys[by_key], key_ids=by_key.astype(np.int64))
+    return t._replace(lookup=TranslatedIds(ranks, _by_cards(t, ranks.table), RLCARD_NUM_ACTIONS))
 
 
 def rlcard_actions() -> tuple[str, ...]:
@@ -211,13 +211,12 @@ def _reject(rows: npt.NDArray[np.uint8], bad: int) -> NoReturn:
 def _ids_of_rows(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
     t = _table()
     rows = np.ascontiguousarray(rows, dtype=np.uint8)
-    k = t.ranks.find(rows)
-    ids: npt.NDArray[np.int64] = t.of_move[k]
-    other = k < 0
-    if other.any():                      # (a reading the preset does not have)
-        ids[other] = _by_cards(t, rows[other])
+    ids: npt.NDArray[np.int64] = t.lookup.find(rows)
     if ids.size and ids.min() < 0:
-        _reject(rows, int(np.argmin(ids)))
+        other = ids < 0                  # (a reading the preset does not have)
+        ids[other] = _by_cards(t, rows[other])
+        if ids.min() < 0:
+            _reject(rows, int(np.argmin(ids)))
     return ids
 
 
@@ -247,7 +246,12 @@ def rlcard_mask(
     >>> np.flatnonzero(rlcard_mask("33")).tolist()
     [0, 15]
     """
-    ids = _ids_of_rows(legal_moves(hand, last, rules=rules).rows)
+    rows = legal_moves(hand, last, rules=rules).rows
+    try:
+        found: npt.NDArray[np.bool_] = _table().lookup.mask(rows, out)
+        return found
+    except KeyError:                     # a reading the preset does not have (or no RLCard action)
+        ids = _ids_of_rows(rows)
     if out is None:
         mask = np.zeros(RLCARD_NUM_ACTIONS, dtype=np.bool_)
     else:
