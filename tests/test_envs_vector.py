@@ -128,7 +128,7 @@ def test_win_rewards_and_random_opponents_are_seeded():
 
 
 def test_spaces_make_vec_and_masks():
-    env = gym.make_vec("ddz_fast/DouDizhuVector-v0", num_envs=3, opponent="simple")
+    env = gym.make_vec("ddz_fast/DouDizhuVector-v1", num_envs=3, opponent="simple")
     obs, _ = env.reset(seed=2)
     assert env.observation_space.contains(obs)
     assert env.action_space.shape == (3,)

@@ -32,6 +32,12 @@ cdef enum:
     N_AUCTION_CODES = 9
     A_MOVE = 15
 
+    # The game's action ids (docs/actions.md), one layout for every rules:
+    # ids 0 .. N_AUCTION_CODES-1 are the codes above (id == code; an auction
+    # uses only its own), then the moves: id MOVE_ID0 + k is move k of the
+    # rules' action space (_ranks.MoveRanks; k = 0 is the play-phase PASS).
+    MOVE_ID0 = N_AUCTION_CODES
+
     ORIGIN_DEAL = 0          # dealt from a seed (auction first)
     ORIGIN_POSITION = 1      # a given play-phase position
 

@@ -45,6 +45,7 @@ from ._move cimport Move, K_PASS, K_BOMB, K_ROCKET
 from ._fast cimport rules_id, rules_by_id, movelist_from_out, row_move
 from ._rng cimport ddz_below, ddz_game_seed, ddz_policy_seed
 from ._checks cimport as_int, as_seed, as_seat, as_threads
+from ._ranks cimport MoveRanks, ranks_for
 from ._checks import check_int
 
 from ._parallel import run_parts
@@ -963,6 +964,7 @@ cdef class Game:
     cdef const RulesC* rc
     cdef object _rules
     cdef object _legal            # legal actions of the current state, or None
+    cdef MoveRanks _ranks         # the action ids of the rules (on first use)
     cdef bint _ready
 
     def __cinit__(self):
@@ -1387,6 +1389,76 @@ cdef class Game:
             if code < 0 or not gs_auction_legal(s, code):
                 raise self._illegal(action)
             gs_auction_step(s, code)
+        self._legal = None
+
+    cdef MoveRanks _space(self):
+        if self._ranks is None:
+            self._ranks = ranks_for(self._rules)
+        return self._ranks
+
+    def legal_ids(self):
+        """The game action ids (docs/actions.md) of the legal actions of the
+        player to move, in :meth:`legal_actions` order, as an ``int64``
+        array (empty when the game is over): the auction codes themselves in
+        the auction and doubling phases, ``FIRST_MOVE_ID + k`` for move
+        ``k`` of ``action_space(rules)`` in the play phase."""
+        self._check()
+        cdef Out o
+        cdef unsigned char codes[4]
+        cdef cnp.npy_intp n
+        cdef Py_ssize_t i
+        cdef int64_t* p
+        cdef int64_t missing
+        cdef MoveRanks ranks
+        if self.st.phase == PH_PLAY:
+            ranks = self._space()
+            if not out_init(&o, 64, False):
+                raise MemoryError("out of memory generating moves")
+            try:
+                gs_gen(&self.st, self.rc, &o)
+                if o.oom:
+                    raise MemoryError("out of memory generating moves")
+                n = o.n
+                ids = cnp.PyArray_EMPTY(1, &n, cnp.NPY_INT64, 0)
+                p = <int64_t*>cnp.PyArray_DATA(ids)
+                with nogil:
+                    missing = ranks.rank_generated(o.data, o.n, p)
+                    if missing == 0:
+                        for i in range(o.n):
+                            p[i] += MOVE_ID0
+                if missing < 0:
+                    i = int(np.argmin(ids))
+                    raise ValueError(f"legal move {i} ({row_move(o.data + i * ROW, self.st.cid)}) has "
+                                     f"no action id: no hand of {self._rules.name!r} holds that many cards")
+            finally:
+                out_free(&o)
+            return ids
+        n = 0 if self.st.phase == PH_OVER else gs_choices(&self.st, codes)
+        ids = cnp.PyArray_EMPTY(1, &n, cnp.NPY_INT64, 0)
+        p = <int64_t*>cnp.PyArray_DATA(ids)
+        for i in range(n):
+            p[i] = codes[i]          # (an auction action's id is its code)
+        return ids
+
+    def step_id(self, action_id):
+        """:meth:`step` with the action of a game action id (see
+        :meth:`legal_ids`): TypeError for a non-integer, ValueError for an
+        id out of range, or (the state unchanged) not legal now."""
+        self._check()
+        cdef MoveRanks ranks = self._space()
+        cdef int64_t a = as_int(action_id, "action id", 0, MOVE_ID0 + ranks.n_rows - 1)
+        cdef const unsigned char* row
+        cdef MoveInfo mi
+        cdef GState* s = &self.st
+        if a < MOVE_ID0:
+            if (s.phase != PH_AUCTION and s.phase != PH_DOUBLING) or not gs_auction_legal(s, <int>a):
+                raise self._illegal(AUCTION_ACTIONS[a])
+            gs_auction_step(s, <int>a)
+        else:
+            row = ranks.rows + (a - MOVE_ID0) * ROW
+            if s.phase != PH_PLAY or not gs_move_legal(s, self.rc, row, &mi):
+                raise self._illegal(row_move(row, s.cid))
+            gs_play(s, row, &mi)
         self._legal = None
 
     def undo(self):

@@ -32,6 +32,8 @@ from libc.stdint cimport uint8_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
+import threading
+
 import numpy as np
 
 from ._checks import frozen
@@ -47,12 +49,17 @@ from ._bits cimport ctz, top_bit, popcount
 from ._lookup cimport IdFinder, ReusedMask
 from ._registry cimport rules_id, rules_by_id
 from ._fast cimport _generate, FIRST_BYTES
+from ._engine cimport MOVE_ID0
 
-from .rules import resolve_rules
+from .rules import check_rules, resolve_rules
 
 cnp.import_array()
 
-__all__ = ["MoveRanks", "ActionMasks"]
+__all__ = ["MoveRanks", "ActionMasks", "TranslatedIds", "space_ranks", "max_hand", "FIRST_MOVE_ID"]
+
+#: The game action id of move 0 (the play-phase PASS): the auction and
+#: doubling codes come first (see _engine.pxd and docs/actions.md).
+FIRST_MOVE_ID = MOVE_ID0
 
 cdef enum:
     LOW = 13
@@ -276,10 +283,11 @@ cdef object _space_table(const RulesC* rc, Py_ssize_t max_cards):
 
 
 cdef inline int64_t _mark(uint8_t* flags, int64_t i, uint64_t n) noexcept nogil:
-    # Set entry i of a mask of n entries: 0, or -1 (nothing set) when i is no
-    # id (negative: the ranking found none)
+    # Set entry i of a mask of n entries (none when flags is NULL: ids only):
+    # 0, or -1 (nothing set) when i is no id (negative: the ranking found none)
     if <uint64_t>i < n:
-        flags[i] = 1
+        if flags != NULL:
+            flags[i] = 1
         return 0
     return -1
 
@@ -690,6 +698,9 @@ cdef class MoveRanks(IdFinder):
     cdef int64_t rank_row(self, const uint8_t* row) noexcept nogil:
         return _rank(self, row)
 
+    cdef int64_t rank_generated(self, const uint8_t* rows, Py_ssize_t m, int64_t* ids) noexcept nogil:
+        return _rank_generated(self, rows, m, ids, NULL)
+
     cdef int64_t _rank_kicked(self, const uint8_t* row, u64 lo, u64 hi, unsigned int m1,
                               int kind) noexcept nogil:
         # _rank of a four with two kickers or an airplane with kickers
@@ -764,3 +775,69 @@ cdef class ActionMasks:
         if result is None:
             self._reject_move(hand, last, bad)
         return result
+
+
+def max_hand(rules):
+    """The most cards a player holds in a game under `rules`: the landlord's
+    hand after taking the kitty (20 with one deck, 33 with two)."""
+    r = resolve_rules(rules)
+    check_rules(r)   # (fields changed with object.__setattr__ would size the tables)
+    return r.hand_size + r.kitty_size
+
+
+# One MoveRanks per rules, shared by every consumer of the action ids.
+cdef dict _RANKS = {}
+_RANKS_LOCK = threading.Lock()
+
+
+cdef MoveRanks ranks_for(object rules):
+    r = resolve_rules(rules)
+    with _RANKS_LOCK:
+        hit = _RANKS.get(r)
+    if hit is None:
+        built = MoveRanks(r, max_hand(r))       # (outside the lock: it takes a while)
+        with _RANKS_LOCK:
+            hit = _RANKS.setdefault(r, built)
+    return <MoveRanks>hit
+
+
+def space_ranks(rules):
+    """The (cached) :class:`MoveRanks` of the action space of `rules`: the
+    moves of at most :func:`max_hand` cards."""
+    return ranks_for(rules)
+
+
+@cython.final
+cdef class TranslatedIds(IdFinder):
+    """Another numbering of the moves of a space (a foreign format's ids):
+    ``TranslatedIds(ranks, of_move, n_ids)`` gives a row the id
+    ``of_move[k]`` of its move ``k`` under ``ranks`` (-1: none, or a row that
+    is no move of the space); ``n_rows`` is ``n_ids``."""
+
+    cdef MoveRanks ranks
+    cdef object _of_move
+    cdef const int64_t* of_move
+
+    def __init__(self, MoveRanks ranks not None, of_move, Py_ssize_t n_ids):
+        if self._of_move is not None:
+            raise TypeError("TranslatedIds is initialised once")
+        table = np.array(of_move, dtype=np.int64, copy=True)
+        if table.shape != (ranks.n_rows,):
+            raise ValueError(f"of_move must have shape ({ranks.n_rows},), not {table.shape}")
+        if n_ids < 0 or table.size and (table.min() < -1 or table.max() >= n_ids):
+            raise ValueError(f"of_move must hold ids -1 .. {n_ids - 1}")
+        self._of_move = frozen(table)       # (kept: of_move points into it)
+        self.of_move = <const int64_t*>cnp.PyArray_DATA(<cnp.ndarray>self._of_move)
+        self.ranks = ranks
+        self.n_rows = n_ids
+
+    cdef void find_rows(self, const uint8_t* rows, Py_ssize_t m, int64_t* ids) noexcept nogil:
+        cdef Py_ssize_t k
+        if self.of_move == NULL:
+            for k in range(m):
+                ids[k] = -1
+            return
+        self.ranks.find_rows(rows, m, ids)
+        for k in range(m):
+            if ids[k] >= 0:
+                ids[k] = self.of_move[ids[k]]

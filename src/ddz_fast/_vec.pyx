@@ -7,14 +7,15 @@ ids, entirely in C without the GIL (optionally on several threads).  The
 rules are the engine's: every action is checked and applied by the engine's
 own functions, and every legal action comes from its move generator.
 
-Action ids (``n_actions = n_moves + 9``)
-  * ``0 .. n_moves-1``: the moves, with the dense ids of
-    :func:`ddz_fast.action_space` for the rules (``n_moves`` is its
-    ``size``; id 0 is the play-phase PASS);
-  * ``n_moves + code``: the auction and doubling actions, ``code`` indexing
+Action ids: the game's (``docs/actions.md``, the same as
+:meth:`Game.legal_ids <ddz_fast.Game.legal_ids>`; ``n_actions = 9 + n_moves``)
+  * ``0 .. 8``: the auction and doubling actions, the id indexing
     ``ddz_fast.game_values.AUCTION_ACTIONS``: ``Bid(0)`` (the bid pass),
     ``Bid(1)``, ``Bid(2)``, ``Bid(3)``, ``DECLINE``, ``CALL``, ``ROB``,
-    ``NO_DOUBLE``, ``DOUBLE`` (codes 0..8; an auction uses only its own).
+    ``NO_DOUBLE``, ``DOUBLE`` (an auction uses only its own);
+  * ``FIRST_MOVE_ID + k`` (``FIRST_MOVE_ID == 9``): move ``k`` of
+    :func:`ddz_fast.action_space` for the rules (``n_moves`` is its
+    ``size``; ``k = 0`` is the play-phase PASS).
 
 Seeds
   Table ``i``'s ``k``-th game (``k = 0`` at construction and after
@@ -43,10 +44,10 @@ from ._engine cimport (
     GState, gs_alloc, gs_free, gs_init, gs_new_game, gs_choices,
     gs_auction_step, gs_gen, gs_play, game_from_state,
     bot_move, bot_auction, obs_size, gs_encode_obs, PH_AUCTION, PH_DOUBLING, PH_PLAY, PH_OVER,
-    LAST_NONE, N_AUCTION_CODES,
+    LAST_NONE, LAST_ORIGIN, N_AUCTION_CODES, MOVE_ID0,
 )
 from ._fast cimport rules_id, rules_by_id
-from ._lookup cimport RowTable
+from ._ranks cimport MoveRanks, ranks_for
 from ._rng cimport ddz_game_seed
 from ._checks cimport as_int, as_seed, as_threads
 from ._checks import read_only_view
@@ -55,14 +56,17 @@ from ._parallel import run_parts
 from .errors import IllegalActionError
 from .actions import action_space
 from .game_values import AUCTION_ACTIONS
+from ._move import Move
 from .rules import check_rules, resolve_rules
 
 cnp.import_array()
 
-__all__ = ["VecGame", "StepRecorder", "N_AUCTION_IDS", "NO_ACTION"]
+__all__ = ["VecGame", "StepRecorder", "N_AUCTION_IDS", "NO_ACTION", "FIRST_MOVE_ID"]
 
-#: Auction and doubling ids after the move ids (the engine's action codes).
+#: Auction and doubling ids, before the move ids (the engine's action codes).
 N_AUCTION_IDS = N_AUCTION_CODES
+#: The id of move 0 (the play-phase PASS).
+FIRST_MOVE_ID = MOVE_ID0
 
 cdef enum:
     NO_ACT = -1
@@ -72,22 +76,6 @@ NO_ACTION = NO_ACT
 # Most tables: table i's seeds are game_seed(seed, i * 2**32 + k).
 cdef long long MAX_TABLES = 1LL << 32
 
-# One (rows, RowTable) per rules: the id -> row table (a private copy) and
-# the row -> id lookup over it (row numbers are the action ids).
-cdef dict _TABLES = {}
-_TABLES_LOCK = threading.Lock()
-
-
-cdef tuple _id_tables(object space):
-    key = space.rules
-    with _TABLES_LOCK:
-        hit = _TABLES.get(key)
-        if hit is None or (<tuple>hit)[0].shape[0] != space.size:
-            rows = np.array(space.rows, dtype=np.uint8, order="C", copy=True)
-            rows.setflags(write=False)
-            hit = _TABLES[key] = (rows, RowTable(rows))
-    return <tuple>hit
-
 
 cdef struct Part:
     # One contiguous range of tables, stepped by one thread.
@@ -95,6 +83,8 @@ cdef struct Part:
     Out out                  # legal move rows of one table
     int32_t* ids             # this step's legal ids of the part's tables, in table order
     Py_ssize_t nids, cap
+    int64_t* ranks           # one table's move ranks (scratch of rank_generated)
+    Py_ssize_t ranks_cap
     bint oom
     Py_ssize_t missing       # a table with a legal move outside the action space, or -1
 
@@ -179,8 +169,8 @@ cdef class VecGame:
     cdef const RulesC* rc
     cdef uint64_t seed_
     cdef int n_moves_, n_actions_, obs_size_
-    cdef object _rules, _space, _rows_arr, _lock
-    cdef RowTable table
+    cdef object _rules, _space, _lock
+    cdef MoveRanks table      # move row <-> move index k (id MOVE_ID0 + k)
     cdef const uint8_t* rows
     cdef MoveInfo* id_info    # per move id: its MoveInfo (what gs_play needs)
     cdef Part* parts
@@ -224,6 +214,7 @@ cdef class VecGame:
             for i in range(self.nparts):
                 out_free(&self.parts[i].out)
                 free(self.parts[i].ids)
+                free(self.parts[i].ranks)
             free(self.parts)
         free(self.act)
         free(self.mi)
@@ -254,13 +245,11 @@ cdef class VecGame:
         self.want_bot = bot
         self.skip_auction_ = skip_auction
         self._lock = threading.Lock()
-        space = self._space = action_space(r)
-        rows_arr, table = _id_tables(space)
-        self._rows_arr = rows_arr
-        self.table = <RowTable>table
-        self.rows = <const uint8_t*>cnp.PyArray_DATA(<cnp.ndarray>rows_arr)
-        self.n_moves_ = <int>space.size
-        self.n_actions_ = self.n_moves_ + N_AUCTION_CODES
+        self._space = action_space(r)
+        self.table = ranks_for(r)
+        self.rows = self.table.rows
+        self.n_moves_ = <int>self.table.n_rows
+        self.n_actions_ = MOVE_ID0 + self.n_moves_
         self.id_info = <MoveInfo*>malloc(self.n_moves_ * sizeof(MoveInfo))
         if self.id_info == NULL:
             raise MemoryError("out of memory")
@@ -523,19 +512,19 @@ cdef class VecGame:
                             break
                     if not found:
                         return i
-                    if a < self.n_moves_:
-                        self.mi[i] = self.id_info[a]
+                    if a >= MOVE_ID0:
+                        self.mi[i] = self.id_info[a - MOVE_ID0]
                 at += self.counts[i]
         return -1
 
     cdef object _illegal(self, Py_ssize_t i):
         cdef int64_t a = self.act[i]
         cdef GState* s = self.st[i]
-        if a < self.n_moves_:
-            m = self._space.id_to_move(int(a))
+        if a >= MOVE_ID0:
+            m = self._space.id_to_move(int(a - MOVE_ID0))
             what = "pass" if m.is_pass else f"{m.cards} ({m.kind.name})"
         else:
-            what = str(AUCTION_ACTIONS[a - self.n_moves_])
+            what = str(AUCTION_ACTIONS[a])
         lo = self.p_offsets[i]
         hi = self.p_offsets[i + 1]
         legal = ", ".join([str(x) for x in self._ids[lo:hi][:20]]) + (", ..." if hi - lo > 20 else "")
@@ -599,10 +588,10 @@ cdef class VecGame:
                 memset(self.p_wins + i * self.nplayers, 0, self.nplayers * sizeof(float))
                 if s.phase != PH_OVER and self.act[i] != NO_ACT:
                     a = self.act[i]
-                    if a < self.n_moves_:
-                        gs_play(s, self.rows + a * ROW, &self.mi[i])
+                    if a >= MOVE_ID0:
+                        gs_play(s, self.rows + (a - MOVE_ID0) * ROW, &self.mi[i])
                     else:
-                        gs_auction_step(s, <int>(a - self.n_moves_))
+                        gs_auction_step(s, <int>a)
                     if s.phase == PH_OVER:
                         self._settle(i, s)
             else:
@@ -628,7 +617,7 @@ cdef class VecGame:
         """to_move, legal ids, bot action, mask and observation of table i."""
         cdef unsigned char codes[4]
         cdef Py_ssize_t before = p.nids, k, pick = -1
-        cdef int64_t found
+        cdef int64_t* grown
         cdef int c, nc
         self.p_to_move[i] = -1 if s.phase == PH_OVER else s.to_move
         if s.phase == PH_PLAY:
@@ -641,23 +630,29 @@ cdef class VecGame:
                 pick = bot_move(p.out.data, p.out.n, s.to_move, s.landlord,
                                 -1 if s.last_src == LAST_NONE else s.last_player, s.ncards, s.players)
                 self.p_bot[i] = -1
+            if p.out.n > p.ranks_cap:
+                grown = <int64_t*>realloc(p.ranks, (p.out.n + 256) * sizeof(int64_t))
+                if grown == NULL:
+                    p.oom = True
+                    return False
+                p.ranks = grown
+                p.ranks_cap = p.out.n + 256
+            if self.table.rank_generated(p.out.data, p.out.n, p.ranks) < 0 and p.missing < 0:
+                p.missing = i
             for k in range(p.out.n):
-                found = self.table.find_row(p.out.data + k * ROW)
-                if found < 0:
-                    if p.missing < 0:
-                        p.missing = i
+                if p.ranks[k] < 0:
                     continue
                 if k == pick:
-                    self.p_bot[i] = <int32_t>found
-                if not _push(p, <int32_t>found):
+                    self.p_bot[i] = <int32_t>(MOVE_ID0 + p.ranks[k])
+                if not _push(p, <int32_t>(MOVE_ID0 + p.ranks[k])):
                     return False
         elif s.phase != PH_OVER:
             nc = gs_choices(s, codes)
             for c in range(nc):
-                if not _push(p, self.n_moves_ + codes[c]):
+                if not _push(p, codes[c]):      # (an auction action's id is its code)
                     return False
             if self.want_bot:
-                self.p_bot[i] = self.n_moves_ + codes[bot_auction(s.hands[s.to_move], codes, nc)]
+                self.p_bot[i] = codes[bot_auction(s.hands[s.to_move], codes, nc)]
         elif self.want_bot:
             self.p_bot[i] = -1
         self.counts[i] = p.nids - before
@@ -717,13 +712,13 @@ cdef class VecGame:
 
     @property
     def n_moves(self):
-        """Move ids: 0..n_moves-1 (``action_space(rules).size``); the auction ids follow."""
+        """Number of move ids (``action_space(rules).size``): FIRST_MOVE_ID .. FIRST_MOVE_ID + n_moves - 1."""
         self._check()
         return self.n_moves_
 
     @property
     def n_actions(self):
-        """All action ids: ``n_moves + 9``."""
+        """All action ids: ``FIRST_MOVE_ID + n_moves`` (the auction ids come first)."""
         self._check()
         return self.n_actions_
 
@@ -738,20 +733,28 @@ cdef class VecGame:
         return self._space
 
     def auction_id(self, action):
-        """The id of an auction or doubling action (``n_moves + code``)."""
+        """The id of an auction or doubling action (its code: its index in ``AUCTION_ACTIONS``)."""
         self._check()
         for c in range(N_AUCTION_CODES):
             if AUCTION_ACTIONS[c] == action and type(AUCTION_ACTIONS[c]) is type(action):
-                return self.n_moves_ + c
+                return c
         raise ValueError(f"{action!r} is not an auction or doubling action")
+
+    def action_id(self, action):
+        """The id of a Move (``FIRST_MOVE_ID`` + its ``action_space`` id) or of
+        an auction or doubling action; ValueError when it has none."""
+        if isinstance(action, Move):
+            self._check()
+            return MOVE_ID0 + self._space.move_to_id(action)
+        return self.auction_id(action)
 
     def action(self, action_id):
         """The action (a Move or an auction action) of an id."""
         self._check()
         cdef int64_t a = as_int(action_id, "action id", 0, self.n_actions_ - 1)
-        if a < self.n_moves_:
-            return self._space.id_to_move(int(a))
-        return AUCTION_ACTIONS[a - self.n_moves_]
+        if a >= MOVE_ID0:
+            return self._space.id_to_move(int(a - MOVE_ID0))
+        return AUCTION_ACTIONS[a]
 
     @property
     def to_move(self):

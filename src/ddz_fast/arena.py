@@ -224,7 +224,7 @@ class _PerObservation(_Player):
                 raise TypeError(f"agent {self.name!r} returned a {type(a).__name__}, not a Move or an "
                                 "auction action")
             try:
-                out[j] = vg.action_space.move_to_id(a) if isinstance(a, Move) else vg.auction_id(a)
+                out[j] = vg.action_id(a)
             except (TypeError, ValueError) as e:
                 raise IllegalActionError(f"agent {self.name!r} returned {a!r}, not an action of this "
                                          f"game (seat {seat}): {e}") from None

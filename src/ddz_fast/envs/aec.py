@@ -68,7 +68,7 @@ from .table import Table
 
 __all__ = ["raw_env", "env", "ENV_NAME"]
 
-ENV_NAME = "ddz_fast_v0"
+ENV_NAME = "ddz_fast_v1"
 _RENDER_MODES = ("ansi", "human")
 
 Obs = Dict[str, npt.NDArray[Any]]

@@ -51,7 +51,7 @@ from .table import Table
 
 __all__ = ["parallel_env", "ENV_NAME"]
 
-ENV_NAME = "ddz_fast_parallel_v0"
+ENV_NAME = "ddz_fast_parallel_v1"
 
 Obs = Dict[str, npt.NDArray[Any]]
 

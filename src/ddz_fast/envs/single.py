@@ -38,7 +38,7 @@ Needs Gymnasium (from a clone, ``pip install ".[pettingzoo]"`` installs it)::
   by all the environments).
 * ``reset(seed=s)`` makes the episode (and the later unseeded resets)
   reproducible; the constructor's ``seed`` is used by the first reset when it
-  gets none.  Registered with Gymnasium as ``"ddz_fast/DouDizhuSingle-v0"``.
+  gets none.  Registered with Gymnasium as ``"ddz_fast/DouDizhuSingle-v1"``.
 """
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ from .table import Table
 
 __all__ = ["DouDizhuSingleAgentEnv", "ENV_ID"]
 
-ENV_ID = "ddz_fast/DouDizhuSingle-v0"
+ENV_ID = "ddz_fast/DouDizhuSingle-v1"
 _RENDER_MODES = ("ansi", "human")
 
 Obs = Dict[str, Any]           # "observation": float32 vector, "action_mask": int8 mask

@@ -79,7 +79,7 @@ class Table:
     def _ids(self) -> npt.NDArray[np.int64]:
         ids = self._legal_ids
         if ids is None:
-            ids = self._legal_ids = self.actions.ids(self.game.legal_actions())
+            ids = self._legal_ids = self.game.legal_ids()
         return ids
 
     def action_mask(self, player: Optional[int] = None) -> npt.NDArray[np.int8]:
@@ -125,11 +125,9 @@ class Table:
         why = self.illegal_reason(i)
         if why is not None:
             raise IllegalActionError(why)
-        hits = np.flatnonzero(self._ids() == i)
-        action: Action = g.legal_actions()[int(hits[0])]
-        g.step(action)
+        g.step_id(i)
         self._legal_ids = None
-        return action
+        return self.actions.action(i)
 
     def describe(self, action_id: int) -> str:
         """Human-readable text of an action id (``"bid 2"``, ``"33 (PAIR)"``...)."""

@@ -2,8 +2,8 @@
 built-in bots, on the batched game (:class:`~ddz_fast.VecGame`).
 
 It is :class:`~ddz_fast.envs.single.DouDizhuSingleAgentEnv` for many tables
-at once: the same action ids (:class:`~ddz_fast.envs.ActionLayout`, auction
-first), the same observation dict (``"observation"`` float32 and
+at once: the same action ids (the game's, :class:`~ddz_fast.envs.ActionLayout`:
+auction first; those of the ``VecGame`` too), the same observation dict (``"observation"`` float32 and
 ``"action_mask"`` int8, each with a leading ``num_envs`` axis) and the same
 reward (0 until a deal ends, then the seat's settled score, or +1/-1 with
 ``reward="win"``).  Every table is stepped by the engine in one compiled call
@@ -52,29 +52,15 @@ except ImportError as e:  # pragma: no cover - exercised without gymnasium insta
 from .._checks import check_env_seed, check_int, check_seat, check_threads
 from .._rng import game_seed
 from .._vec import VecGame
-from ..game_values import AUCTION_ACTIONS
 from ..rules import RulesLike, resolve_rules
 from .action_layout import ActionLayout
 from .illegal import IllegalActionPolicy
 from .spaces import env_spaces
 
-__all__ = ["DouDizhuVectorEnv", "vec_to_layout_ids"]
+__all__ = ["DouDizhuVectorEnv"]
 
 _OPPONENTS = ("random", "simple")
 _REWARDS = ("score", "win")
-
-
-def vec_to_layout_ids(layout: ActionLayout, n_moves: int) -> npt.NDArray[np.int64]:
-    """For every VecGame action id, the :class:`ActionLayout` id of the same
-    action (-1 for auction codes the rules' auction does not use)."""
-    out = np.full(n_moves + len(AUCTION_ACTIONS), -1, dtype=np.int64)
-    out[:n_moves] = np.arange(n_moves) + layout.play_offset
-    for code, action in enumerate(AUCTION_ACTIONS):
-        try:
-            out[n_moves + code] = layout.auction_id(action)
-        except ValueError:
-            pass
-    return out
 
 
 class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
@@ -105,11 +91,7 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         seed = check_env_seed(seed)
         self._seed: int = secrets.randbits(64) if seed is None else seed
         self.vg = VecGame(n, r, self._seed, threads=check_threads(threads), bot=opponent == "simple")
-        self.layout = ActionLayout(r)
-        self._to_layout = vec_to_layout_ids(self.layout, self.vg.n_moves)
-        self._to_vec = np.full(self.layout.size, -1, dtype=np.int64)
-        ok = self._to_layout >= 0
-        self._to_vec[self._to_layout[ok]] = np.flatnonzero(ok)
+        self.layout = ActionLayout(r)          # (the same ids as the VecGame's: the game's)
         size = self.layout.size
         self.single_action_space, self.single_observation_space = env_spaces(r)
         self.action_space = batch_space(self.single_action_space, n)
@@ -156,7 +138,7 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
             reward = self._illegal.reject(   # ("raise": IllegalActionError, nothing changed)
                 f"table {i}: action id {a[i]} ({self.layout.action(int(a[i]))}) is not legal for seat "
                 f"{int(self.vg.to_move[i])} now; no table was changed")
-        acts = self._to_vec[a]
+        acts = a.copy()
         acts[bad] = VecGame.NO_ACTION           # (those tables sit the step out, then deal again)
         self.vg.step(acts)                      # (the engine checks the ids again)
         rewards = np.zeros(self.num_envs, dtype=np.float64)
@@ -229,7 +211,7 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         off = vg.legal_offsets
         counts = np.diff(off)
         rows = np.repeat(np.arange(self.num_envs, dtype=np.int64), counts)
-        cols = self._to_layout[vg.legal_ids[:off[-1]]]
+        cols = vg.legal_ids[:off[-1]]
         self._set_rows = rows * self.layout.size + cols
         flat[self._set_rows] = 1
         obs = vg.observations
@@ -237,4 +219,4 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         return {"observation": obs.copy(), "action_mask": self._mask.copy()}
 
 
-gym.register(id="ddz_fast/DouDizhuVector-v0", vector_entry_point=f"{__name__}:DouDizhuVectorEnv")
+gym.register(id="ddz_fast/DouDizhuVector-v1", vector_entry_point=f"{__name__}:DouDizhuVectorEnv")
