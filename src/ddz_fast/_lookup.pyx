@@ -9,7 +9,7 @@ call after call.
 """
 cimport cython
 cimport numpy as cnp
-from libc.stdint cimport uint8_t, int64_t
+from libc.stdint cimport uint8_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 
