@@ -77,12 +77,16 @@ if SANITIZE or FUZZER:
     compile_args = compile_args + flags + ([] if DEBUG else ["-O1"])
     link_args = flags
 
-modules = ["_kernels", "_registry", "_move", "_movelist", "_checks", "_rng", "_fast",
-           "_engine", "_lookup", "_ranks", "_vec", "_solver", "_douzero", "_testing"]
+# The compiled modules, by their dotted names under ddz_fast (see CONTRIBUTING's layout).
+modules = [
+    "_core.kernels", "_core.registry", "_core.move", "_core.movelist", "_util.checks", "_util.rng",
+    "_core.entry", "_engine.engine", "_core.lookup", "_core.ranks", "_engine.vec",
+    "_search.solver", "_engine.douzero", "_core.testing"
+]
 extensions = [
     Extension(
         f"ddz_fast.{name}",
-        [f"src/ddz_fast/{name}.pyx"],
+        [f"src/ddz_fast/{name.replace('.', '/')}.pyx"],
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=compile_args,

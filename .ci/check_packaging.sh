@@ -82,7 +82,8 @@ for f in tracked.read_text().split():
 problems += [f"sdist lacks {f}" for f in sorted(want - names)]
 problems += [f"sdist ships generated {n}" for n in sorted(names) if n.endswith((".c", ".so", ".pyd"))]
 
-modules = sorted(p.stem for p in (root / "src/ddz_fast").glob("*.pyx"))
+modules = sorted(p.relative_to(root / "src/ddz_fast").with_suffix("").as_posix()
+                 for p in (root / "src/ddz_fast").rglob("*.pyx"))
 with zipfile.ZipFile(wheel) as zf:
     wnames = set(zf.namelist())
     metadata = zf.read(f"ddz_fast-{version}.dist-info/METADATA").decode()
@@ -92,7 +93,8 @@ for m in modules:
     for ext in (".pyx",):
         if f"ddz_fast/{m}{ext}" not in wnames:
             problems.append(f"wheel lacks ddz_fast/{m}{ext}")
-for n in ["ddz_fast/py.typed", "ddz_fast/_move.pyi", "ddz_fast/_fast.pyi", "ddz_fast/_engine.pyi", "ddz_fast/_rng.pyi", "ddz_fast/_checks.pyi",
+for n in ["ddz_fast/py.typed", "ddz_fast/_core/move.pyi", "ddz_fast/_core/entry.pyi", "ddz_fast/_engine/engine.pyi",
+          "ddz_fast/_util/rng.pyi", "ddz_fast/_util/checks.pyi", "ddz_fast/_core/bits.pxd",
           f"ddz_fast-{version}.dist-info/licenses/LICENSE"]:
     if n not in wnames:
         problems.append(f"wheel lacks {n}")

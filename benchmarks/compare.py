@@ -526,9 +526,9 @@ def _batch_call(f, hands, lasts, threads):
 
 def kernel_section(out, args, ours, deals, prevs_all, results):
     """The kernels alone, called from C in a loop over distinct hands
-    (ddz_fast._testing.time_kernel), against a memcpy of the same output
+    (ddz_fast._core.testing.time_kernel), against a memcpy of the same output
     bytes, and the closed-form counter against generation."""
-    from ddz_fast._testing import time_kernel
+    from ddz_fast._core.testing import time_kernel
     out.heading(f"Kernels from C: {len(deals)} distinct deals")
     lead_h = np.array([d["landlord"] for d in deals], dtype=np.uint8)
     resp_h = np.array([d["farmer1"] for d in deals], dtype=np.uint8)
@@ -582,7 +582,7 @@ def dle_section(out, args, deals, results):
     and g++."""
     import struct
     import tempfile
-    from ddz_fast._testing import time_kernel
+    from ddz_fast._core.testing import time_kernel
     src = os.environ.get("DDZ_DLE_DIR")
     if not src:
         results["dle"] = "DDZ_DLE_DIR not set"
@@ -623,7 +623,7 @@ def dle_section(out, args, deals, results):
     out.note("DLE: its play-phase LegalMoves body (PASS for a response, the rocket, then "
              "SearchForAllMoves / SearchForSingleRankMoves into a reused std::vector), timed in C++ "
              "by benchmarks/dle/dle_kernel.cc; ddz-fast: gen_moves into one reused buffer "
-             "(ddz_fast._testing.time_kernel). The move sets differ where the rules do (DLE's "
+             "(ddz_fast._core.testing.time_kernel). The move sets differ where the rules do (DLE's "
              "responses to a single hold no bombs).")
 
 

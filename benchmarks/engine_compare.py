@@ -62,7 +62,7 @@ LEGAL_CHUNK = 256           # positions per self-timed chunk of fresh legal_acti
 def python_rollout(game, seed):
     """One random rollout of ``game`` in a Python loop; plays exactly the
     game ``game.rollout(1, seed=seed)`` plays.  Returns the deal's plies."""
-    from ddz_fast._rng import SplitMix64, game_seed, policy_seed
+    from ddz_fast._util.rng import SplitMix64, game_seed, policy_seed
     g = game.clone()
     rng = SplitMix64(policy_seed(game_seed(seed, 0)))
     while not g.is_over:
@@ -75,7 +75,7 @@ def openspiel_rollout(state, seed):
     """One random rollout of a pyspiel state in a Python loop (clone, then
     ``legal_actions`` / ``apply_action`` with the same generator as
     python_rollout).  Returns the plies it made."""
-    from ddz_fast._rng import SplitMix64
+    from ddz_fast._util.rng import SplitMix64
     st = state.clone()
     rng = SplitMix64(seed)
     plies = 0

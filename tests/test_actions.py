@@ -7,7 +7,7 @@ holds PASS and every move of at most as many cards as the largest hand of the
 game (20 with one deck, 33 with two).  Ids and masks
 are checked against plain Python lookups over the space's own move table and
 against legal_moves; the ranking that computes ids from the cards
-(ddz_fast._ranks) is checked against the row number of every row of the
+(ddz_fast._core.ranks) is checked against the row number of every row of the
 table, for every preset and every set of move options.
 """
 import pickle
@@ -402,7 +402,7 @@ def test_mask_of_a_space_never_initialised_is_refused():
     blank = ActionSpace.__new__(ActionSpace)
     with pytest.raises(TypeError, match="ActionSpace was never initialised"):
         blank.mask("3345")
-    from ddz_fast._ranks import MoveRanks
+    from ddz_fast._core.ranks import MoveRanks
 
     with pytest.raises(TypeError, match="set once"):
         action_space("standard")._set_ranks(MoveRanks("standard", 20))
@@ -462,7 +462,7 @@ def _rows_with_ids(space):
 def test_ranking_gives_every_id_of_the_table(preset):
     """MoveRanks computes each id from the cards: it equals the row number of
     every row of the table, in a shuffled order too."""
-    from ddz_fast._ranks import MoveRanks
+    from ddz_fast._core.ranks import MoveRanks
 
     space = action_space(preset)
     ranks = MoveRanks(preset, max_hand(space.rules))
@@ -491,7 +491,7 @@ def test_ranking_fits_every_set_of_move_options():
     """Every set of move options (3 players; 4 players without single
     kickers): the ranking built from the space's table gives every id back
     (ActionSpace builds it, and building checks every row)."""
-    from ddz_fast._ranks import MoveRanks
+    from ddz_fast._core.ranks import MoveRanks
 
     seen = 0
     for rules in _move_option_rules():
@@ -549,8 +549,8 @@ def test_ranking_never_gives_an_id_to_a_row_not_in_the_table(preset, seed):
 
 
 def test_ranking_not_built_finds_nothing():
-    from ddz_fast._lookup import ReusedMask
-    from ddz_fast._ranks import MoveRanks
+    from ddz_fast._core.lookup import ReusedMask
+    from ddz_fast._core.ranks import MoveRanks
 
     rows = action_space("standard").rows
     blank = MoveRanks.__new__(MoveRanks)
@@ -566,7 +566,7 @@ def test_ranking_not_built_finds_nothing():
 
 
 def test_translated_ids_renumber_the_moves_of_a_space():
-    from ddz_fast._ranks import TranslatedIds, space_ranks
+    from ddz_fast._core.ranks import TranslatedIds, space_ranks
 
     ranks = space_ranks("standard")
     of_move = np.arange(ranks.n_rows)[::-1] % 1000          # many moves to one id

@@ -233,10 +233,10 @@ def test_empty_batch():
 
 @pytest.mark.parametrize("rules", ["standard", "four"])
 def test_kernel_timer_runs_the_kernels_of_legal_moves_batch(rules):
-    """The benchmarks' kernel timer (ddz_fast._testing) writes as many rows
+    """The benchmarks' kernel timer (ddz_fast._core.testing) writes as many rows
     as legal_moves_batch returns for the same hands and lasts, and its
     counting mode counts as many; its input is checked the same way."""
-    from ddz_fast._testing import time_kernel
+    from ddz_fast._core.testing import time_kernel
     rng = random.Random(7)
     r = resolve_rules(rules)
     deck = [x for x in range(13) for _ in range(r.max_count)] + [13, 14] * r.max_jokers

@@ -1,6 +1,6 @@
 """The library's exceptions (ddz_fast.errors) and where they come from, and
 the one policy for numbers, limits, options and environment seeds
-(ddz_fast._checks)."""
+(ddz_fast._util.checks)."""
 import ast
 import importlib
 import doctest
@@ -16,7 +16,7 @@ import ddz_fast.errors
 from ddz_fast.actions import FIRST_MOVE_ID
 from ddz_fast import (AgentError, AmbiguousMoveError, DdzError, Game, IllegalActionError, InvalidMoveError, Kind,
                       Move, PIMCAgent, Solver, VecGame, reference, solve)
-from ddz_fast._checks import check_choice, check_env_seed, check_limit, check_number
+from ddz_fast._util.checks import check_choice, check_env_seed, check_limit, check_number
 
 ENGINES = [pytest.param(d, id="fast"), pytest.param(reference, id="reference")]
 

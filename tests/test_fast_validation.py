@@ -16,7 +16,7 @@ import sys
 import numpy as np
 import pytest
 
-from ddz_fast._checks import MAX_THREADS
+from ddz_fast._util.checks import MAX_THREADS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -405,7 +405,7 @@ def test_bad_rules(rules):
 
 
 def test_parse_pass_with_bad_rules():
-    """BUG (HEAD 492a274; an uncommitted change to _fast.pyx/moves.py fixes
+    """BUG (HEAD 492a274; an uncommitted change to _core/entry.pyx/moves.py fixes
     it): fast.parse_move returns PASS for "pass" without resolving the
     rules: ``parse_move("pass", rules="nope")`` gives Move(PASS) where the
     reference raises ValueError (unknown rules preset 'nope')."""
@@ -666,7 +666,7 @@ def test_thread_count_not_an_int(threads):
 
 
 def test_thread_counts_beyond_the_bound_are_refused_and_large_ones_capped():
-    """threads is 1..MAX_THREADS everywhere (ddz_fast._checks); more threads
+    """threads is 1..MAX_THREADS everywhere (ddz_fast._util.checks); more threads
     than hands run as one per hand, with the same result."""
     want = fast.legal_moves_batch(GOOD)
     got = fast.legal_moves_batch(GOOD, threads=MAX_THREADS)

@@ -146,7 +146,7 @@ def test_unpickling_a_forged_movelist_is_refused():
     # Bug: MoveList's unpickler trusted its rows; a row with kind byte 255
     # made a Move whose kind indexed past the Kind table (garbage or a crash),
     # and rows that are no legal move were trusted as legal by the kernels.
-    from ddz_fast._movelist import _movelist_from_rows
+    from ddz_fast._core.movelist import _movelist_from_rows
     with pytest.raises(ValueError):
         _movelist_from_rows(b"\xff" * 16, "standard")
     with pytest.raises(ValueError):
@@ -159,7 +159,7 @@ def test_unpickling_a_forged_movelist_is_refused():
 
 def test_unpickling_a_forged_movebatch_is_refused():
     import numpy as np
-    from ddz_fast._movelist import _movebatch_from_arrays
+    from ddz_fast._core.movelist import _movebatch_from_arrays
     good = ddz.legal_moves_batch(np.array([[1] * 13 + [0, 0], [0] * 14 + [1]]))
     rows, offsets = np.asarray(good.rows), np.asarray(good.offsets)
     assert pickle.loads(pickle.dumps(good)).rows.tolist() == rows.tolist()

@@ -11,7 +11,7 @@ from ddz_fast import (
     Phase, Rules, Session, SplitMix64, game_seed, parse_move, play_random_games,
     policy_seed, settle,
 )
-from ddz_fast._engine import deal
+from ddz_fast._engine.engine import deal
 
 ROB_STD = Rules(auction="rob")
 ROB_FOUR = d.PRESETS["four"].replace(auction="rob")

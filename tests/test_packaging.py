@@ -27,7 +27,7 @@ PKG = Path(ddz_fast.__file__).resolve().parent
 
 # Compiled modules with a Python API need a stub (.pyi) next to them; these
 # have none (C-level only, cimported by the others).
-NO_PYTHON_API = {"_kernels"}
+NO_PYTHON_API = {"_core.kernels"}
 
 
 def _dist():
@@ -40,14 +40,19 @@ def _dist():
 
 
 def _compiled_modules():
-    """Names of the extension modules in the package directory."""
+    """Dotted names (below ddz_fast) of the extension modules in the package."""
     names = set()
-    for f in PKG.iterdir():
+    for f in PKG.rglob("*"):
         for suffix in importlib.machinery.EXTENSION_SUFFIXES:  # most specific first
             if f.name.endswith(suffix):
-                names.add(f.name[: -len(suffix)])
+                names.add(".".join(f.relative_to(PKG).parts)[: -len(suffix)])
                 break
     return sorted(names)
+
+
+def _path(name):
+    """The package-relative path of compiled module ``name``, without suffix."""
+    return PKG.joinpath(*name.split("."))
 
 
 def test_version_is_single_sourced():
@@ -85,25 +90,27 @@ def test_cli_version_runs():
 
 def test_compiled_modules_are_extensions():
     compiled = _compiled_modules()
-    expected = {"_move", "_kernels", "_registry", "_movelist", "_checks", "_rng", "_fast", "_engine"}
+    expected = {"_core.move", "_core.kernels", "_core.registry", "_core.movelist", "_core.entry",
+                "_util.checks", "_util.rng", "_engine.engine", "_engine.vec", "_search.solver"}
     assert expected <= set(compiled), compiled
     for name in compiled:
         mod = importlib.import_module(f"ddz_fast.{name}")
-        assert Path(mod.__file__).resolve().parent == PKG
+        assert Path(mod.__file__).resolve().parent == _path(name).parent
 
 
 def test_typed_files_ship():
     assert (PKG / "py.typed").is_file()
     for name in _compiled_modules():
         if name not in NO_PYTHON_API:
-            assert (PKG / f"{name}.pyi").is_file(), f"compiled module {name} has no stub {name}.pyi"
+            assert _path(name).with_suffix(".pyi").is_file(), f"compiled module {name} has no stub .pyi"
 
 
 def test_cython_sources_ship():
     for name in _compiled_modules():
-        assert (PKG / f"{name}.pyx").is_file(), name
-    for name in ("_move", "_kernels", "_registry", "_movelist", "_fast"):
-        assert (PKG / f"{name}.pxd").is_file(), name
+        assert _path(name).with_suffix(".pyx").is_file(), name
+    for name in ("_core.move", "_core.kernels", "_core.registry", "_core.movelist", "_core.entry", "_core.bits",
+                 "_engine.engine"):
+        assert _path(name).with_suffix(".pxd").is_file(), name
 
 
 @pytest.mark.skipif(not EXPECT_INSTALLED, reason="set DDZ_FAST_EXPECT_INSTALLED=1 to check an installed copy")
@@ -117,9 +124,9 @@ def test_runs_against_the_installed_package():
     if direct:
         assert not json.loads(direct).get("dir_info", {}).get("editable", False), "an editable install"
     files = {str(f).replace("\\", "/") for f in dist.files or ()}
-    for name in ("ddz_fast/py.typed", "ddz_fast/_move.pyi", "ddz_fast/_registry.pyi", "ddz_fast/_movelist.pyi",
-                 "ddz_fast/_fast.pyi", "ddz_fast/_engine.pyi",
-                 "ddz_fast/_rng.pyi", "ddz_fast/_checks.pyi",
+    for name in ("ddz_fast/py.typed", "ddz_fast/_core/move.pyi", "ddz_fast/_core/registry.pyi",
+                 "ddz_fast/_core/movelist.pyi", "ddz_fast/_core/entry.pyi", "ddz_fast/_engine/engine.pyi",
+                 "ddz_fast/_util/rng.pyi", "ddz_fast/_util/checks.pyi",
                  "ddz_fast/envs/__init__.py", "ddz_fast/envs/aec.py", "ddz_fast/envs/single.py"):
         assert name in files, f"{name} is not in the wheel's RECORD"
     assert any(f.startswith("ddz_fast-") and f.endswith(".dist-info/licenses/LICENSE") for f in files), files

@@ -413,7 +413,7 @@ def test_threads_of_a_reused_solver_find_the_winning_moves_of_one_thread() -> No
 def test_a_shared_root_order_of_another_position_is_refused() -> None:
     """The threads of one solve share the root's move order; an engine given
     the order of another position refuses it instead of searching wrong moves."""
-    from ddz_fast._solver import _Engine, _RootShare
+    from ddz_fast._search.solver import _Engine, _RootShare
 
     hands = bytes(ddz_fast.to_counts("345")) + bytes(ddz_fast.to_counts("6"))
     other = bytes(ddz_fast.to_counts("3456789")) + bytes(ddz_fast.to_counts("6"))
@@ -520,7 +520,7 @@ def test_cli_solve_bad_input(argv: List[str], match: str, capsys: pytest.Capture
 
 def test_the_engine_refuses_unchecked_input_from_direct_callers() -> None:
     """The internal engine keeps the kernels' invariants on its own."""
-    from ddz_fast._solver import _Engine
+    from ddz_fast._search.solver import _Engine
 
     e = _Engine(1 << 16)
     ok = bytes(ddz_fast.to_counts("3")) + bytes(ddz_fast.to_counts("4"))

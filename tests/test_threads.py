@@ -162,7 +162,7 @@ def test_batch_workers_persist_between_calls():
 
 
 def test_run_parts_runs_every_part_and_reraises_the_first_error():
-    from ddz_fast._parallel import run_parts
+    from ddz_fast._util.parallel import run_parts
     done = []
 
     def part(i):

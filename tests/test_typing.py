@@ -16,9 +16,21 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 USAGE = TESTS / "typing_usage.py"
 ALLOWLIST = TESTS / "stubtest-allowlist.txt"
-COMPILED_WITH_API = ["ddz_fast._move", "ddz_fast._registry", "ddz_fast._movelist", "ddz_fast._fast",
-                     "ddz_fast._engine", "ddz_fast._rng", "ddz_fast._checks", "ddz_fast._lookup", "ddz_fast._ranks",
-                     "ddz_fast._vec", "ddz_fast._solver", "ddz_fast._douzero", "ddz_fast._testing"]
+COMPILED_WITH_API = [
+    "ddz_fast._core.move",
+    "ddz_fast._core.registry",
+    "ddz_fast._core.movelist",
+    "ddz_fast._core.entry",
+    "ddz_fast._engine.engine",
+    "ddz_fast._util.rng",
+    "ddz_fast._util.checks",
+    "ddz_fast._core.lookup",
+    "ddz_fast._core.ranks",
+    "ddz_fast._engine.vec",
+    "ddz_fast._search.solver",
+    "ddz_fast._engine.douzero",
+    "ddz_fast._core.testing",
+]
 
 
 def _has_mypy():

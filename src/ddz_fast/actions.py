@@ -12,7 +12,7 @@ returns, in that order (the documented move-list order: kind, length, number
 of cards, rank, attachments).  Moves of more cards are no action of any
 player.  Moves are typed: the same cards read as two kinds are two ids.
 
-Ids are computed from the cards, not looked up (:mod:`ddz_fast._ranks`): the
+Ids are computed from the cards, not looked up (:mod:`ddz_fast._core.ranks`): the
 first id of the move's body (kind, length, rank) plus the rank of its
 attachments among those the body takes.  :meth:`ActionSpace.mask` is one
 compiled call without a ``MoveList``: the generators write the ids of most
@@ -28,12 +28,13 @@ from typing import Any, NoReturn, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import check_index
-from ._fast import MoveBatch, MoveList, legal_moves, legal_moves_batch
-from ._lookup import pack_rows
-from ._ranks import FIRST_MOVE_ID, ActionMasks, max_hand, space_ranks
-from ._move import PASS, Move
-from ._movelist import _movelist_from_rows
+from ._util.checks import check_index
+from ._core.entry import MoveBatch, MoveList, legal_moves, legal_moves_batch
+from ._core.lookup import pack_rows
+from ._core.ranks import ActionMasks, max_hand, space_ranks
+from ._engine.vec import FIRST_MOVE_ID
+from ._core.move import PASS, Move
+from ._core.movelist import _movelist_from_rows
 from .cards import N_RANKS, RANKS, CardsLike
 from .kinds import Kind
 from .convert import CountsBatchLike, to_counts_batch

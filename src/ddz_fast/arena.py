@@ -60,11 +60,11 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import check_int, check_seed
-from ._move import Move
-from ._progress import Progress
-from ._rng import game_seed
-from ._vec import VecGame
+from ._util.checks import check_int, check_seed
+from ._core.move import Move
+from ._util.progress import Progress
+from ._util.rng import game_seed
+from ._engine.vec import VecGame
 from .errors import AgentError, IllegalActionError
 from .game import simple_bot
 from .game_values import AuctionAction
@@ -575,7 +575,7 @@ class ArenaResult:
         """Write a figure (matplotlib, the ``plot`` extra): WP and ADP of each
         agent with their 95% intervals, and how they converge with the number
         of deals (``points`` steps)."""
-        from ._plot import plot_arena
+        from ._util.plot import plot_arena
         plot_arena(self, path, points=points)
 
 
@@ -660,7 +660,7 @@ def play(agents: Sequence[AgentLike], deals: int = 1000, *, seed: int = 0, rules
         if ray is None:
             seats, scores = play_games(agents_, r, sd, ll, 0, G, T, bar.update if progress else None)
         else:
-            from ._ray import play_on_ray
+            from ._util.ray import play_on_ray
             seats, scores = play_on_ray(agents_, r, sd, ll, D, len(rots), T, ray,
                                         int(check_int(chunk_deals, "chunk_deals", 1, 1 << 40)),
                                         bar.update if progress else None)

@@ -24,9 +24,9 @@ from typing import Any, Dict, Optional, Tuple, Union
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import check_int, check_seat, check_seed, check_threads
-from ._engine import Game
-from ._rng import game_seed
+from ._util.checks import check_int, check_seat, check_seed, check_threads
+from ._engine.engine import Game
+from ._util.rng import game_seed
 from ._version import __version__
 from .arena import Stat, clustered_mean
 from .cards import CardsLike, to_counts

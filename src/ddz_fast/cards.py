@@ -14,7 +14,7 @@ from typing import Iterable, Sequence, Union
 
 import numpy as np
 
-from ._checks import bounded_list, private_array
+from ._util.checks import bounded_list, private_array
 from .rules import Rules, RulesLike, resolve_rules
 
 __all__ = [

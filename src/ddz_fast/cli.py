@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional,
 import numpy as np
 
 from . import __version__
-from ._api import classify, legal_moves, parse_move
+from .moves import classify, legal_moves, parse_move
 from .rules import PRESETS, Rules
 
 if TYPE_CHECKING:
@@ -142,8 +142,8 @@ def _cmd_record(args: argparse.Namespace, rules: Rules) -> int:
 
 
 def _cmd_selfplay(args: argparse.Namespace) -> int:
-    from ._engine import PlayoutResults, play_random_games
-    from ._progress import Progress
+    from ._engine.engine import PlayoutResults, play_random_games
+    from ._util.progress import Progress
 
     if args.games < 0:
         raise ValueError(f"--games must be >= 0, not {args.games}")
@@ -292,7 +292,7 @@ def _spaced(counts: Iterable[int]) -> str:
 
 
 def _action_text(a: object) -> str:
-    from ._move import Move
+    from ._core.move import Move
 
     if isinstance(a, Move):
         return "pass" if a.is_pass else f"{a.cards} ({_KIND_NAMES[a.kind.name]})"
@@ -345,7 +345,7 @@ class _Human:
         print(f"   your hand: {_spaced(obs.hand)}")
 
     def _options(self, obs: Observation) -> _Options:
-        from ._move import Move
+        from ._core.move import Move
         from .game import Bid
 
         acts = cast(Sequence[Any], obs.legal_actions)   # a MoveList or auction actions
@@ -357,7 +357,7 @@ class _Human:
         return {i: a for i, a in enumerate(acts)}
 
     def _list(self, options: _Options) -> None:
-        from ._move import Move
+        from ._core.move import Move
 
         by_kind: Dict[str, List[str]] = {}
         for key, a in options.items():
@@ -378,7 +378,7 @@ class _Human:
                 print(f"   {'':<16}{extra}")
 
     def __call__(self, obs: Observation) -> object:
-        from ._move import Move
+        from ._core.move import Move
         from .cards import to_counts
 
         self._show(obs)

@@ -25,9 +25,9 @@ from typing import Any, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import private_array
-from ._fast import MoveBatch, MoveList
-from ._move import Move
+from ._util.checks import private_array
+from ._core.entry import MoveBatch, MoveList
+from ._core.move import Move
 from .cards import LOW_JOKER, N_RANKS, RANKS, CardsLike, check_counts, to_counts
 from .rules import Rules, RulesLike, resolve_rules
 

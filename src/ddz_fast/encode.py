@@ -15,8 +15,8 @@ import numpy as np
 import numpy.typing as npt
 from numpy.typing import DTypeLike
 
-from ._fast import MoveBatch, MoveList
-from ._move import Move
+from ._core.entry import MoveBatch, MoveList
+from ._core.move import Move
 from .cards import LOW_JOKER, CardsLike
 from .convert import CountsBatchLike, card_counts, to_counts_batch
 from .rules import RulesLike, resolve_rules

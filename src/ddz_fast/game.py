@@ -18,7 +18,7 @@ here means seat order ``0 -> 1 -> 2 -> 0`` (``... -> 3 -> 0`` with four).
 The deal
 --------
 ``Game(rules, seed)`` shuffles with the project's SplitMix64 generator (see
-:mod:`ddz_fast._rng`; the same seed gives the same deal on every
+:mod:`ddz_fast._util.rng`; the same seed gives the same deal on every
 platform): Fisher-Yates over the rank-sorted deck, seat s gets the s-th block
 of 17 (25 with four players) cards, the last 3 (8) are the face-down kitty;
 then the first bidder is drawn uniformly.  Hands are ``uint8`` count vectors
@@ -83,7 +83,7 @@ Design decisions where the rules leave room
 
 For search code
 ---------------
-The game is one compiled engine (:mod:`ddz_fast._engine`): the state of a
+The game is one compiled engine (:mod:`ddz_fast._engine.engine`): the state of a
 deal is one C value and its rules are C functions, which :class:`Game`, the
 compiled playouts (:func:`play_random_games`), :meth:`Game.rollout`,
 :meth:`Game.sample_worlds` and the batched tables all run on.  ``Game`` is a
@@ -97,7 +97,7 @@ pickle (as their origin and actions, replayed through the checks).
 
 Game i of ``play_random_games(seed=s)`` is reproduced exactly by stepping
 ``Game(rules, seed=game_seeds[i])`` with the random policy described in
-:mod:`ddz_fast._rng` (the tests check every field).
+:mod:`ddz_fast._util.rng` (the tests check every field).
 """
 from __future__ import annotations
 
@@ -106,8 +106,8 @@ from typing import Callable, List, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 
-from ._checks import check_int, check_seed
-from ._engine import (
+from ._util.checks import check_int, check_seed
+from ._engine.engine import (
     MAX_BASE,
     Game,
     PlayoutResults,
@@ -115,11 +115,12 @@ from ._engine import (
     bot_move_index,
     max_bombs,
     play_random_games,
+    sample_observed_worlds,
     settle_scores,
 )
-from ._fast import MoveList
-from ._move import Move
-from ._rng import SplitMix64, game_seed, policy_seed
+from ._core.entry import MoveList
+from ._core.move import Move
+from ._util.rng import SplitMix64, game_seed, policy_seed
 from .game_values import (
     BID_PASS,
     CALL,
@@ -166,6 +167,7 @@ __all__ = [
     "policy_seed",
     "play_random_games",
     "PlayoutResults",
+    "sample_observed_worlds",
 ]
 
 

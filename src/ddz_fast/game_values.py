@@ -1,7 +1,7 @@
 """The plain values of a game: auction and doubling actions, phases,
 results and observations (everything :class:`ddz_fast.Game` hands out
 besides moves).  No game logic lives here: the rules are decided in the
-compiled engine, :mod:`ddz_fast._engine`.
+compiled engine, :mod:`ddz_fast._engine.engine`.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from ._move import Move
+from ._core.move import Move
 
 __all__ = [
     "AuctionAction", "Bid", "Call", "Rob", "Decline", "Double",

@@ -1,45 +1,35 @@
-"""Helpers for turning card text into one typed move, shared by both engines
-so that they raise the same errors (``pick_reading`` lives with ``Move``,
-whose validating constructor uses it too)."""
+"""Moves: the :class:`Move` value, legal-move generation, classification,
+comparison and parsing, single and batched (the move core, compiled).
+
+Every name here is also importable from the package itself
+(``ddz_fast.legal_moves``); :mod:`ddz_fast.reference` has the pure-Python
+oracle with the same names, signatures and results.  The guide is
+``docs/moves.md``.
+
+>>> from ddz_fast.moves import legal_moves, parse_move
+>>> legal_moves("3345", parse_move("4"))
+MoveList([PASS, 5])
+"""
 from __future__ import annotations
 
-from typing import Callable, List
-
-from ._move import PASS, Move, pick_reading
-from .errors import InvalidMoveError
+from ._core.entry import (
+    MoveBatch,
+    MoveList,
+    beats,
+    classify,
+    count_moves,
+    legal_moves,
+    legal_moves_batch,
+    parse_move,
+)
+from ._core.move import PASS, Move
 from .kinds import Kind
-from .rules import Rules
 
-__all__ = ["pick_reading", "parse_move_with"]
+__all__ = ["Move", "PASS", "Kind", "legal_moves", "classify", "beats", "parse_move", "legal_moves_batch",
+           "count_moves", "MoveList", "MoveBatch"]
 
-
-def parse_move_with(
-    text: object,
-    kind: object,
-    rules: Rules,
-    readings: Callable[[str], List[Move]],
-) -> Move:
-    """``parse_move`` for either engine: ``readings(text)`` is that engine's
-    classify.  ``"pass"`` (any case) is PASS.
-
-    TypeError when ``text`` is no str; :class:`~ddz_fast.InvalidMoveError`
-    when it is no card text of the rules (with the card parser's message) or
-    no move of ``kind``; :class:`~ddz_fast.AmbiguousMoveError` when it reads
-    as several kinds and ``kind`` is None.
-    """
-    if not isinstance(text, str):
-        raise TypeError(f"move text must be a str, not {type(text).__name__}")
-    want = None if kind is None else Kind.coerce(kind)  # type: ignore[arg-type]
-    if text.strip().lower() == "pass":
-        if want not in (None, Kind.PASS):
-            raise InvalidMoveError(f"'pass' is not a {want.name}")
-        return PASS
-    if want is Kind.PASS:
-        raise InvalidMoveError(f"{text!r} is not PASS")
-    try:
-        found = readings(text)
-    except InvalidMoveError:
-        raise
-    except ValueError as e:          # (the card parser: unknown cards, too many of a rank...)
-        raise InvalidMoveError(str(e)) from None
-    return pick_reading(found, want, text, rules)
+# Pickles name the entry points by their public home (the package), never the
+# private module that compiles them.
+for _f in (beats, classify, count_moves, legal_moves, legal_moves_batch, parse_move):
+    _f.__module__ = "ddz_fast"
+del _f

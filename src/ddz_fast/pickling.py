@@ -53,7 +53,7 @@ def _fields(state: object, what: str, n: int) -> Tuple[Any, ...]:
 def load_move(state: Tuple[Any, ...]) -> Any:
     """A :class:`~ddz_fast.Move` from ``(FORMAT, kind, counts, rank, length)``:
     the kind's code, the 15 counts as bytes, the rank and the length."""
-    from ._move import Move
+    from ._core.move import Move
 
     kind, counts, rank, length = _fields(state, "Move", 4)
     if not isinstance(counts, bytes):
@@ -65,7 +65,7 @@ def load_move_list(state: Tuple[Any, ...]) -> Any:
     """A :class:`~ddz_fast.MoveList` from ``(FORMAT, rows, rules)``: 16 bytes
     a move, each checked to be a legal move under ``rules`` (a Rules or
     None)."""
-    from ._movelist import _movelist_from_rows
+    from ._core.movelist import _movelist_from_rows
 
     rows, rules = _fields(state, "MoveList", 2)
     return _movelist_from_rows(rows, rules)
@@ -73,7 +73,7 @@ def load_move_list(state: Tuple[Any, ...]) -> Any:
 
 def load_move_batch(state: Tuple[Any, ...]) -> Any:
     """A :class:`~ddz_fast.MoveBatch` from ``(FORMAT, rows, offsets, rules)``."""
-    from ._movelist import _movebatch_from_arrays
+    from ._core.movelist import _movebatch_from_arrays
 
     rows, offsets, rules = _fields(state, "MoveBatch", 3)
     return _movebatch_from_arrays(rows, offsets, rules)
@@ -85,7 +85,7 @@ def load_game(state: Tuple[Any, ...]) -> Any:
     of :meth:`Game.from_position <ddz_fast.Game.from_position>`) and its
     actions (17 bytes each: the action code and the move row), replayed
     through the checked entry points."""
-    from ._engine import _restore_game
+    from ._engine.engine import _restore_game
 
     rules, origin, actions = _fields(state, "Game", 3)
     return _restore_game(rules, origin, actions)
@@ -93,7 +93,7 @@ def load_game(state: Tuple[Any, ...]) -> Any:
 
 def load_split_mix(state: Tuple[Any, ...]) -> Any:
     """A :class:`~ddz_fast.SplitMix64` from ``(FORMAT, state)``."""
-    from ._rng import SplitMix64
+    from ._util.rng import SplitMix64
 
     (s,) = _fields(state, "SplitMix64", 1)
     return SplitMix64(s)

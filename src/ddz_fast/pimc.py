@@ -34,10 +34,10 @@ from typing import Any, Literal, Optional, Sequence, Tuple, Union, cast
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import check_choice, check_int, check_limit, check_seed, check_threads
-from ._engine import Game, sample_observed_worlds
-from ._move import Move
-from ._rng import game_seed
+from ._util.checks import check_choice, check_int, check_limit, check_seed, check_threads
+from ._engine.engine import Game, sample_observed_worlds
+from ._core.move import Move
+from ._util.rng import game_seed
 from .game import simple_bot
 from .game_values import AuctionAction, Observation, Phase
 from . import pickling as _pickling

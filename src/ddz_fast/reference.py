@@ -13,10 +13,10 @@ from __future__ import annotations
 from itertools import combinations, combinations_with_replacement
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from ._move import PASS, Move
+from ._core.move import PASS, Move
 from .cards import ACE, HIGH_JOKER, LOW_JOKER, N_RANKS, CardsLike, to_counts
 from .kinds import Kind
-from .moves import parse_move_with
+from ._core.parse import parse_move_with
 from .rules import Rules, RulesLike, resolve_rules
 
 __all__ = ["legal_moves", "classify", "beats", "parse_move", "move_order_key", "check_move"]

@@ -8,7 +8,7 @@ of :meth:`ReferenceGame.step`, in the words of :mod:`ddz_fast.game`'s module
 docstring (bid and rob auctions, redeal, doubling, kitty, table clearing,
 spring, scoring).  Play-phase moves come from :func:`ddz_fast.reference.legal_moves`,
 never from the compiled kernels; the deal is a pure-Python SplitMix64 and
-Fisher-Yates shuffle as documented in :mod:`ddz_fast._rng`.  Undo keeps
+Fisher-Yates shuffle as documented in :mod:`ddz_fast._util.rng`.  Undo keeps
 a stack of full copies of the state.
 
 The public API is :class:`~ddz_fast.Game`'s (without ``sample_worlds``,
@@ -24,7 +24,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ._move import Move
+from ._core.move import Move
 from .cards import CardsLike, to_counts
 from .game import (
     BID_PASS, CALL, DECLINE, DOUBLE, NO_DOUBLE, ROB, Bid, GameResult,
@@ -40,7 +40,7 @@ _MASK = (1 << 64) - 1
 
 
 # ---------------------------------------------------------------------------
-# Random numbers and the deal (the algorithm of ddz_fast._rng's docstring)
+# Random numbers and the deal (the algorithm of ddz_fast._util.rng's docstring)
 # ---------------------------------------------------------------------------
 
 class SplitMix64:

@@ -9,7 +9,7 @@ Two forms of the game:
   (three, or four with the ``four`` preset); the landlord plays against the
   farmers, and a farmer who empties his hand wins for every farmer.
 
-The search is compiled (:mod:`ddz_fast._solver`); this module checks the
+The search is compiled (:mod:`ddz_fast._search.solver`); this module checks the
 arguments, turns a :class:`~ddz_fast.Game` into a position, and reads the
 result.  :mod:`ddz_fast.solver_reference` is its pure-Python twin.
 """
@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING, Iterable, List, Optional, Sequence, Tuple, Typ
 
 import numpy as np
 
-from ._api import classify
-from ._checks import check_limit, check_number, check_seat
-from ._move import Move
-from ._solver import MAX_SEATS, _Engine, _RootShare
-from ._parallel import run_parts
+from .moves import classify
+from ._util.checks import check_limit, check_number, check_seat
+from ._core.move import Move
+from ._search.solver import MAX_SEATS, _Engine, _RootShare
+from ._util.parallel import run_parts
 from .cards import CardsLike, check_counts, to_counts
 from .kinds import Kind
 from . import pickling as _pickling

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
-from ._move import Move
+from ._core.move import Move
 from .cards import CardsLike, to_counts
 from .kinds import Kind
 from .reference import legal_moves

@@ -59,10 +59,10 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import check_int, check_seed, check_threads
-from ._progress import Progress
-from ._rng import game_seed
-from ._vec import FIRST_MOVE_ID, StepRecorder, VecGame
+from ._util.checks import check_int, check_seed, check_threads
+from ._util.progress import Progress
+from ._util.rng import game_seed
+from ._engine.vec import FIRST_MOVE_ID, StepRecorder, VecGame
 from ._version import __version__
 from .observation import ObservationLayout
 from .rules import Rules, RulesLike, check_rules, resolve_rules
@@ -220,7 +220,7 @@ def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", se
                     parts.append(_record_run(*c))
                     bar.update(sum(p[1] for p in parts))
             else:
-                from ._ray import map_on_ray
+                from ._util.ray import map_on_ray
                 parts = map_on_ray(ray, _record_run, calls, bar.update, lambda i: calls[i][2])
             files = tuple(f for p in parts for f in p[0])
             done, steps = sum(p[1] for p in parts), sum(p[2] for p in parts)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import ddz_fast
 from ddz_fast import actions, cards, convert, encode
-from ddz_fast._rng import SplitMix64, game_seed, policy_seed
+from ddz_fast._util.rng import SplitMix64, game_seed, policy_seed
 
 _NP_INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
 

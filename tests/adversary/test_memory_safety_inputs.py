@@ -232,7 +232,7 @@ def test_a_part_that_raises_is_reported_after_every_part_has_finished():
     import threading
     import time
 
-    from ddz_fast._parallel import run_parts
+    from ddz_fast._util.parallel import run_parts
 
     finished = []
 

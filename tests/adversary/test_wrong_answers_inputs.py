@@ -6,7 +6,7 @@ import pytest
 
 import ddz_fast
 from ddz_fast import Move, convert, encode
-from ddz_fast._rng import SplitMix64, game_seed, policy_seed
+from ddz_fast._util.rng import SplitMix64, game_seed, policy_seed
 
 
 class _MoveSkippingInit(Move):

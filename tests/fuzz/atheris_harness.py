@@ -31,8 +31,8 @@ from typing import Any, Callable, List, Tuple
 
 import atheris
 
-with atheris.instrument_imports(include=["ddz_fast.cards", "ddz_fast.moves", "ddz_fast.rules", "ddz_fast.kinds",
-                                         "ddz_fast._api"]):
+with atheris.instrument_imports(include=["ddz_fast.cards", "ddz_fast.moves", "ddz_fast._core.parse",
+                                         "ddz_fast.rules", "ddz_fast.kinds"]):
     import numpy as np
 
     import ddz_fast as ddz

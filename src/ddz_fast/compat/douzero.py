@@ -46,8 +46,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .._douzero import POSITIONS, X_SIZES, VecFeatures, game_obs, listed_actions, obs_from_lists
-from .._fast import classify, legal_moves
+from .._engine.douzero import POSITIONS, X_SIZES, VecFeatures, game_obs, listed_actions, obs_from_lists
+from .._core.entry import classify, legal_moves
 from ..convert import DOUZERO_CARDS, douzero_to_counts
 from ..kinds import Kind
 from ..rules import PRESETS

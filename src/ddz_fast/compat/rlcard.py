@@ -33,10 +33,10 @@ from typing import Any, NamedTuple, NoReturn
 import numpy as np
 import numpy.typing as npt
 
-from .._checks import check_index
-from .._fast import legal_moves
-from .._ranks import TranslatedIds, space_ranks
-from .._move import Move
+from .._util.checks import check_index
+from .._core.entry import legal_moves
+from .._core.ranks import TranslatedIds, space_ranks
+from .._core.move import Move
 from ..actions import MovesLike, move_rows, pack_rows
 from ..cards import HIGH_JOKER, LOW_JOKER, N_RANKS, CardsLike
 from ..convert import card_counts, counts_to_rlcard, counts_to_rlcard_batch, rlcard_to_counts

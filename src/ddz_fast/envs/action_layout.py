@@ -25,9 +25,9 @@ from typing import Tuple, Union
 import numpy as np
 import numpy.typing as npt
 
-from .._checks import check_index
-from .._fast import MoveList
-from .._move import Move
+from .._util.checks import check_index
+from .._core.entry import MoveList
+from .._core.move import Move
 from ..actions import FIRST_MOVE_ID, action_space
 from ..game import AuctionAction
 from ..game_values import AUCTION_ACTIONS

@@ -15,7 +15,7 @@ TypeError/ValueError in both modes: it is a bug in the caller, not a move.
 """
 from __future__ import annotations
 
-from .._checks import check_choice, check_number
+from .._util.checks import check_choice, check_number
 from ..errors import IllegalActionError
 
 __all__ = ["IllegalActionPolicy", "ILLEGAL_ACTIONS", "IllegalActionError"]

@@ -42,7 +42,7 @@ except ImportError as e:  # pragma: no cover - exercised without pettingzoo inst
         "(from a clone of ddz-fast: pip install \".[pettingzoo]\") "
         f"({e})") from e
 
-from .._checks import check_env_seed
+from .._util.checks import check_env_seed
 from ..rules import RulesLike, resolve_rules
 from .action_layout import check_action_id
 from .illegal import IllegalActionPolicy

@@ -55,7 +55,7 @@ except ImportError as e:  # pragma: no cover - exercised without gymnasium insta
         "(from a clone of ddz-fast: pip install \".[pettingzoo]\") "
         f"({e})") from e
 
-from .._checks import check_env_seed, check_seat
+from .._util.checks import check_env_seed, check_seat
 from ..game import Game, Observation, simple_bot
 from ..rules import RulesLike, resolve_rules
 from .action_layout import check_action_id

@@ -10,8 +10,8 @@ from typing import List, Optional
 import numpy as np
 import numpy.typing as npt
 
-from .._checks import check_seat
-from .._move import Move
+from .._util.checks import check_seat
+from .._core.move import Move
 from ..cards import format_cards
 from ..errors import IllegalActionError
 from ..game import Game

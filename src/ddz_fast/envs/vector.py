@@ -49,9 +49,9 @@ except ImportError as e:  # pragma: no cover - exercised without gymnasium insta
         "(from a clone of ddz-fast: pip install \".[pettingzoo]\") "
         f"({e})") from e
 
-from .._checks import check_env_seed, check_int, check_seat, check_threads
-from .._rng import game_seed
-from .._vec import VecGame
+from .._util.checks import check_env_seed, check_int, check_seat, check_threads
+from .._util.rng import game_seed
+from .._engine.vec import VecGame
 from ..rules import RulesLike, resolve_rules
 from .action_layout import ActionLayout
 from .illegal import IllegalActionPolicy

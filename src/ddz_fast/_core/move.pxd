@@ -1,0 +1,32 @@
+# The compiled Move value type, shared by the reference engine and the kernels.
+
+# The kind codes live with the kernels' row format; re-exported here for the
+# modules that cimport them together with Move.
+from .kernels cimport (
+    N_RANKS, N_KINDS, K_PASS, K_SOLO, K_PAIR, K_TRIO, K_TRIO_SOLO, K_TRIO_PAIR, K_CHAIN,
+    K_PAIR_CHAIN, K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_SOLO,
+    K_FOUR_TWO_PAIR, K_BOMB, K_ROCKET,
+)
+
+
+cdef class Move:
+    # Invariants: c[] holds the move's cards; kind_ is a K_* code; rank_ is
+    # the top rank of the highest reading (-1 for PASS); length_ the number of
+    # primal groups (0 for PASS).  Immutable once made.
+    cdef unsigned char c[15]
+    cdef signed char kind_
+    cdef signed char rank_
+    cdef signed char length_
+    cdef unsigned char ncards
+    # Bit i set: this move is known legal under the rules with registry id i
+    # (set when a kernel made it or a validation passed; saves re-validating).
+    cdef public unsigned long long _valid_for
+    cdef Py_hash_t hash_
+
+
+cdef Move make_move(int kind, const unsigned char* counts, int rank, int length)
+# A Move made from a kernel row (trusted legal under registry id `cid`).
+cdef Move row_move(const unsigned char* row, int cid)
+# Every reading of the cards `c` as a move under the rules of registry id
+# `cid`: one Move per kind, in kind order (trusted legal under `cid`).
+cdef list readings_of(const unsigned char* c, int cid)

@@ -1,0 +1,136 @@
+# The compiled game engine: the whole state of one deal as one C struct, and
+# the C functions that are the only implementation of the game's rules
+# (auction, table, scoring).  Game, the playouts, rollouts, world sampling
+# and the batched game all run on these.  See _engine/engine.pyx for the rules.
+from libc.stdint cimport uint64_t, int64_t
+
+from .._core.kernels cimport RulesC, MoveInfo, Out
+
+cdef enum:
+    MAXP = 4                 # most players
+    HB = 16                  # bytes per hand row (15 counts and a zero)
+    # History capacity.  A deal has at most 16 auction actions, and at most
+    # one non-pass move per card (54 or 108) each followed by at most
+    # players - 1 passes: 162 plies with three players, 432 with four.
+    HIST_3 = 192
+    HIST_4 = 448
+    MAX_AUCTION = 32         # more auction actions than a deal can have
+
+    PH_AUCTION = 0
+    PH_DOUBLING = 1
+    PH_PLAY = 2
+    PH_OVER = 3
+
+    # Action codes of the auction and doubling phases (also the index into
+    # ddz_fast.game_values.AUCTION_ACTIONS); A_MOVE marks a play-phase move.
+    A_BID0 = 0               # bid auction: pass; A_BID0 + v bids v
+    A_DECLINE = 4
+    A_CALL = 5
+    A_ROB = 6
+    A_NO_DOUBLE = 7
+    A_DOUBLE = 8
+    N_AUCTION_CODES = 9
+    A_MOVE = 15
+
+    # The game's action ids (docs/actions.md), one layout for every rules:
+    # ids 0 .. N_AUCTION_CODES-1 are the codes above (id == code; an auction
+    # uses only its own), then the moves: id MOVE_ID0 + k is move k of the
+    # rules' action space (_ranks.MoveRanks; k = 0 is the play-phase PASS).
+    MOVE_ID0 = N_AUCTION_CODES
+
+    ORIGIN_DEAL = 0          # dealt from a seed (auction first)
+    ORIGIN_POSITION = 1      # a given play-phase position
+
+    LAST_NONE = -1           # last_src: the player to move leads
+    LAST_ORIGIN = -2         # last_src: the move given with the position
+
+    POLICY_RANDOM = 0
+    POLICY_BOT = 1
+
+
+cdef struct Entry:
+    unsigned char row[16]    # the move (counts + kind byte); zeros for auction actions
+    short prev_last          # last_src before this action
+    unsigned char seat
+    unsigned char action     # A_* code
+    unsigned char prev_passes
+
+
+cdef struct GState:
+    # -- the game (fixed) --
+    int cid                  # rules registry id
+    int players, decks, hand_size, kitty_size
+    bint rob                 # auction "rob" (else "bid")
+    int origin               # ORIGIN_*
+    uint64_t seed            # ORIGIN_DEAL: the deal stream's seed
+    # -- the deal (fixed until a redeal) --
+    int deal_number
+    uint64_t rng             # deal stream after this deal's shuffle and first-bidder draw
+    int first_bidder         # -1 for a position
+    unsigned char start[MAXP][HB]   # hands at the origin (before the kitty)
+    unsigned char kitty[HB]
+    bint kitty_known
+    unsigned char gone[HB]   # ORIGIN_POSITION: cards played before the origin (whose unknown)
+    int o_to_move, o_landlord, o_base, o_bombs, o_doubles, o_last_player
+    int o_moves[MAXP]
+    unsigned char o_last[HB]  # the position's move to beat (kind in byte 15)
+    bint o_has_last
+    # -- now --
+    int phase, to_move, landlord
+    int bid, bidder, apasses, caller, robs, qpos, qlen
+    int queue[MAXP]
+    int base, bombs, doubles, plies
+    bint kitty_revealed
+    unsigned char hands[MAXP][HB]
+    unsigned char played[MAXP][HB]  # cards each seat played since the origin
+    int ncards[MAXP]
+    int nmoves[MAXP]         # non-pass moves per seat (the origin's included)
+    int last_src             # entry index of the move to beat, or LAST_*
+    int last_player
+    int passes
+    MoveInfo last
+    # -- the result (phase PH_OVER) --
+    int winner, spring
+    int64_t value
+    int64_t scores[MAXP]
+    # -- the current deal's history (a buffer of `cap` entries owned by
+    #    whoever owns the state; gs_copy keeps the destination's buffer) --
+    int nh
+    int cap
+    Entry* hist
+
+
+cdef int hist_capacity(int players) noexcept nogil
+cdef GState* gs_alloc(int players) noexcept nogil
+cdef void gs_free(GState* s) noexcept nogil
+cdef void gs_copy(GState* dst, const GState* src) noexcept nogil
+cdef void gs_init(GState* s, const RulesC* rc, int players, int hand_size, bint rob) noexcept nogil
+cdef void gs_new_game(GState* s, uint64_t seed) noexcept nogil
+cdef int gs_choices(const GState* s, unsigned char* codes) noexcept nogil
+cdef bint gs_auction_legal(const GState* s, int code) noexcept nogil
+cdef void gs_auction_step(GState* s, int code) noexcept nogil
+cdef bint gs_move_legal(const GState* s, const RulesC* rc, const unsigned char* row, MoveInfo* mi) noexcept nogil
+cdef void gs_play(GState* s, const unsigned char* row, const MoveInfo* mi) noexcept nogil
+cdef int gs_undo(GState* s) noexcept nogil
+cdef void gs_gen(const GState* s, const RulesC* rc, Out* o) noexcept nogil
+cdef int gs_play_out(GState* s, const RulesC* rc, int policy, uint64_t* ps, Out* o) noexcept nogil
+cdef int64_t stake(int base, int bombs, int doubles, int spring) noexcept nogil
+cdef int bot_move(const unsigned char* rows, Py_ssize_t n, int me, int landlord, int last_player,
+                  const int* sizes, int players) noexcept nogil
+cdef int bot_auction(const unsigned char* hand, const unsigned char* codes, int n) noexcept nogil
+cdef void gs_unseen(const GState* s, int player, unsigned char* out) noexcept nogil
+cdef void gs_sample_world(const GState* s, int player, uint64_t* rs, unsigned char* out) noexcept nogil
+# A new Game holding a copy of the state (``rules``: the Rules object the
+# state was set up for, by gs_init with rules_by_id(rules_id(rules))).
+cdef object game_from_state(const GState* s, object rules)
+# Game.auction_level and Game.auction_leader (-1: None).
+cdef int gs_auction_level(const GState* s) noexcept nogil
+cdef int gs_auction_leader(const GState* s) noexcept nogil
+# The observation tensor (its fields: _OBS in _engine/engine.pyx, the one
+# description of it): obs_size(players) floats, and the encoder that writes
+# every one of them for seat `player` (Game.observation_tensor).
+cdef int obs_size(int players) noexcept nogil
+cdef void gs_encode_obs(const GState* s, int player, float* out) noexcept nogil
+# The state of a Game (read-only use; TypeError for a non-Game or one never
+# initialised).
+cdef const GState* game_state(object game) except NULL

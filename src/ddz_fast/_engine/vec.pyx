@@ -1,0 +1,1160 @@
+# cython: language_level=3
+"""The batched game: ``n`` independent tables stepped in one compiled call.
+
+:class:`VecGame` holds ``n`` engine states (:mod:`ddz_fast._engine.engine`'s
+``GState``, allocated once) and steps all of them with one array of action
+ids, entirely in C without the GIL (optionally on several threads).  The
+rules are the engine's: every action is checked and applied by the engine's
+own functions, and every legal action comes from its move generator.
+
+Action ids: the game's (``docs/actions.md``, the same as
+:meth:`Game.legal_ids <ddz_fast.Game.legal_ids>`; ``n_actions = 9 + n_moves``)
+  * ``0 .. 8``: the auction and doubling actions, the id indexing
+    ``ddz_fast.game_values.AUCTION_ACTIONS``: ``Bid(0)`` (the bid pass),
+    ``Bid(1)``, ``Bid(2)``, ``Bid(3)``, ``DECLINE``, ``CALL``, ``ROB``,
+    ``NO_DOUBLE``, ``DOUBLE`` (an auction uses only its own);
+  * ``FIRST_MOVE_ID + k`` (``FIRST_MOVE_ID == 9``): move ``k`` of
+    :func:`ddz_fast.action_space` for the rules (``n_moves`` is its
+    ``size``; ``k = 0`` is the play-phase PASS).
+
+Seeds
+  Table ``i``'s ``k``-th game (``k = 0`` at construction and after
+  :meth:`VecGame.reset`, then one more at each automatic reset) is
+  ``Game(rules, seed=game_seed(seed, i * 2**32 + k))``, so the same seed
+  gives the same games whatever ``threads`` is.
+
+Buffers
+  Every result lives in a NumPy array owned by the object, refilled in place
+  by each :meth:`~VecGame.step` (read-only views; copy what you keep).  The
+  one exception is ``legal_ids``, replaced by a larger array on the rare
+  step whose legal actions do not fit it: read the attribute after each step.
+"""
+cimport cython
+cimport numpy as cnp
+from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
+from libc.stdlib cimport malloc, calloc, free, realloc
+from libc.string cimport memcpy, memset
+
+import threading
+
+import numpy as np
+
+from .._core.kernels cimport MoveInfo, Out, RulesC, ROW, out_init, out_free, row_info
+from .engine cimport (
+    GState, gs_alloc, gs_free, gs_init, gs_new_game, gs_choices,
+    gs_auction_step, gs_gen, gs_play, game_from_state,
+    bot_move, bot_auction, obs_size, gs_encode_obs, PH_AUCTION, PH_DOUBLING, PH_PLAY, PH_OVER,
+    LAST_NONE, N_AUCTION_CODES, MOVE_ID0,
+)
+from .._core.entry cimport rules_id, rules_by_id
+from .._core.ranks cimport MoveRanks, ranks_for
+from .._util.rng cimport ddz_game_seed
+from .._util.checks cimport as_int, as_seed, as_threads
+from .._util.checks import read_only_view
+
+from .._util.parallel import run_parts
+from ..errors import IllegalActionError
+from ..game_values import AUCTION_ACTIONS
+from .._core.move import Move
+from ..rules import check_rules, resolve_rules
+
+cnp.import_array()
+
+__all__ = ["VecGame", "StepRecorder", "N_AUCTION_IDS", "NO_ACTION", "FIRST_MOVE_ID"]
+
+#: Auction and doubling ids, before the move ids (the engine's action codes).
+N_AUCTION_IDS = N_AUCTION_CODES
+#: The id of move 0 (the play-phase PASS).
+FIRST_MOVE_ID = MOVE_ID0
+
+cdef enum:
+    NO_ACT = -1
+#: The action "id" of a table that sits a step out (nothing changes there).
+NO_ACTION = NO_ACT
+
+# Most tables: table i's seeds are game_seed(seed, i * 2**32 + k).
+cdef long long MAX_TABLES = 1LL << 32
+
+
+cdef struct Part:
+    # One contiguous range of tables, stepped by one thread.
+    Py_ssize_t start, stop
+    Out out                  # legal move rows of one table
+    int32_t* ids             # this step's legal ids of the part's tables, in table order
+    Py_ssize_t nids, cap
+    int64_t* ranks           # one table's move ranks (scratch of rank_generated)
+    Py_ssize_t ranks_cap
+    bint oom
+    Py_ssize_t missing       # a table with a legal move outside the action space, or -1
+
+
+cdef bint _push(Part* p, int32_t v) noexcept nogil:
+    cdef int32_t* grown
+    cdef Py_ssize_t cap
+    if p.nids == p.cap:
+        cap = 2 * p.cap if p.cap else 1024
+        grown = <int32_t*>realloc(p.ids, cap * sizeof(int32_t))
+        if grown == NULL:
+            p.oom = True
+            return False
+        p.ids = grown
+        p.cap = cap
+    p.ids[p.nids] = v
+    p.nids += 1
+    return True
+
+
+cdef object _read_only(object a):
+    # (a view whose base is a read-only memoryview: setflags(write=True)
+    # cannot make the engine's own buffers writeable again)
+    return read_only_view(a)
+
+
+@cython.final
+cdef class VecGame:
+    """``n`` tables of Dou Dizhu stepped together (see the module docstring
+    for the action ids, seeds and buffers).
+
+    ``VecGame(n, rules="standard", seed=0, *, threads=1, auto_reset=True,
+    observations=True, masks=False, bot=False, skip_auction=False)``
+
+    With ``skip_auction=True`` every deal starts at card play, the way
+    DouZero trains: the first bidder (drawn by the deal, so a random seat)
+    makes the top bid (``Bid(3)``, or ``CALL`` in a rob auction that nobody
+    then robs), nobody doubles, and the landlord leads.
+
+    After construction, :meth:`reset` and every :meth:`step`:
+
+    * ``to_move`` (n,) int32: the seat to act at each table (-1: over);
+    * ``legal_offsets`` (n+1,) int64 and ``legal_ids`` (capacity,) int32: the
+      legal action ids of table ``i`` are
+      ``legal_ids[legal_offsets[i]:legal_offsets[i+1]]``, in
+      ``Game.legal_actions()`` order;
+    * ``masks`` (n, n_actions) bool, with ``masks=True`` (else None);
+    * ``bot_actions`` (n,) int32, with ``bot=True`` (else None): the id the
+      simple bot (:func:`ddz_fast.simple_bot`) would play at each table (-1:
+      over), for batched play against the bot or bot-only self-play;
+    * ``observations`` (n, obs_size) float32, with ``observations=True``
+      (else None): row ``i`` is ``game.observation_tensor(seat)`` of table
+      ``i`` for the seat to act (the winner when over; the fields of
+      :class:`ddz_fast.observation.ObservationLayout`);
+    * ``scores`` (n, players) int64 and ``wins`` (n, players) float32: the
+      settled scores and +1/-1 (winning side / losing side) of the deals that
+      ended with this step, zeros elsewhere;
+    * ``done`` (n,) bool: the deal ended with this step (with
+      ``auto_reset=False``: the table is over);
+    * ``episodes`` (n,) int64 and ``game_seeds`` (n,) uint64: ``k`` and the
+      seed of each table's current game.
+
+    ``step(actions)``: one action id per table (an integer array of shape
+    (n,)); ``VecGame.NO_ACTION`` (-1) leaves a table as it is for this step
+    (its ``scores`` and ``wins`` read zero; its ``done`` is False unless the
+    table is over with ``auto_reset=False``).  The whole batch is checked first: an id out of range
+    raises ValueError, one not legal at its table
+    :class:`~ddz_fast.IllegalActionError` (a ValueError), naming the table,
+    and no table changes.  Then every table applies its action; with ``auto_reset`` a
+    deal that ends starts the table's next game at once (``done``, ``scores``
+    and ``wins`` report the end, the other buffers show the new deal).
+    With ``auto_reset=False`` a finished table ignores its entry until
+    :meth:`reset`.
+    """
+    #: The action id of a table that sits a step out.
+    NO_ACTION = NO_ACT
+
+    cdef GState** st
+    cdef Py_ssize_t n
+    cdef int nplayers, hand_size, nparts
+    cdef bint rob, auto_reset_, want_obs, want_masks, want_bot, skip_auction_, _ready
+    cdef const RulesC* rc
+    cdef uint64_t seed_
+    cdef int n_moves_, n_actions_, obs_size_
+    cdef object _rules, _space, _lock
+    cdef MoveRanks table      # move row <-> move index k (id MOVE_ID0 + k)
+    cdef const uint8_t* rows
+    cdef MoveInfo* id_info    # per move id: its MoveInfo (what gs_play needs)
+    cdef Part* parts
+    cdef int64_t* act
+    cdef MoveInfo* mi
+    cdef int64_t* counts      # per table: number of legal ids (previous step until refilled)
+    # outputs (owned arrays, and their data)
+    cdef object _to_move, _offsets, _ids, _masks, _obs, _scores, _wins, _done, _episodes, _seeds, _bot
+    cdef object v_to_move, v_offsets, v_ids, v_masks, v_obs, v_scores, v_wins, v_done, v_episodes, v_seeds
+    cdef object v_bot
+    cdef int32_t* p_bot
+    cdef int32_t* p_to_move
+    cdef int64_t* p_offsets
+    cdef Py_ssize_t ids_cap
+    cdef uint8_t* p_masks
+    cdef float* p_obs
+    cdef int64_t* p_scores
+    cdef float* p_wins
+    cdef uint8_t* p_done
+    cdef int64_t* p_episodes
+    cdef uint64_t* p_seeds
+
+    def __cinit__(self):
+        self.st = NULL
+        self.parts = NULL
+        self.act = NULL
+        self.mi = NULL
+        self.counts = NULL
+        self.id_info = NULL
+        self.n = 0
+        self.nparts = 0
+        self._ready = False
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        if self.st != NULL:
+            for i in range(self.n):
+                gs_free(self.st[i])
+            free(self.st)
+        if self.parts != NULL:
+            for i in range(self.nparts):
+                out_free(&self.parts[i].out)
+                free(self.parts[i].ids)
+                free(self.parts[i].ranks)
+            free(self.parts)
+        free(self.act)
+        free(self.mi)
+        free(self.counts)
+        free(self.id_info)
+
+    def __init__(self, n, rules="standard", seed=0, *, threads=1, auto_reset=True,
+                 observations=True, masks=False, bot=False, skip_auction=False):
+        if self.st != NULL:
+            raise TypeError("VecGame.__init__ cannot be called twice")
+        cdef Py_ssize_t count = as_int(n, "n", 1, MAX_TABLES)
+        cdef int k = as_threads(threads), j
+        cdef Py_ssize_t i
+        for name, flag in (("auto_reset", auto_reset), ("observations", observations), ("masks", masks),
+                           ("bot", bot), ("skip_auction", skip_auction)):
+            if type(flag) is not bool:
+                raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
+        r = check_rules(resolve_rules(rules))
+        self.seed_ = as_seed(seed, "seed")
+        self._rules = r
+        self.rc = rules_by_id(rules_id(r))
+        self.nplayers = r.players
+        self.hand_size = r.hand_size
+        self.rob = r.auction == "rob"
+        self.auto_reset_ = auto_reset
+        self.want_obs = observations
+        self.want_masks = masks
+        self.want_bot = bot
+        self.skip_auction_ = skip_auction
+        self._lock = threading.Lock()
+        # (the public ActionSpace is a face above the engine: imported here, not at load)
+        from ..actions import action_space
+        self._space = action_space(r)
+        self.table = ranks_for(r)
+        self.rows = self.table.rows
+        self.n_moves_ = <int>self.table.n_rows
+        self.n_actions_ = MOVE_ID0 + self.n_moves_
+        self.id_info = <MoveInfo*>malloc(self.n_moves_ * sizeof(MoveInfo))
+        if self.id_info == NULL:
+            raise MemoryError("out of memory")
+        for i in range(self.n_moves_):
+            row_info(self.rows + i * ROW, &self.id_info[i])
+        self.obs_size_ = obs_size(self.nplayers)
+
+        self.st = <GState**>calloc(count, sizeof(GState*))
+        if self.st == NULL:
+            raise MemoryError("out of memory")
+        self.n = count
+        for i in range(count):
+            self.st[i] = gs_alloc(self.nplayers)
+            if self.st[i] == NULL:
+                raise MemoryError("out of memory")
+            gs_init(self.st[i], self.rc, self.nplayers, self.hand_size, self.rob)
+        self.act = <int64_t*>malloc(count * sizeof(int64_t))
+        self.mi = <MoveInfo*>malloc(count * sizeof(MoveInfo))
+        self.counts = <int64_t*>calloc(count, sizeof(int64_t))
+        if self.act == NULL or self.mi == NULL or self.counts == NULL:
+            raise MemoryError("out of memory")
+        k = <int>min(k, count)
+        self.parts = <Part*>calloc(k, sizeof(Part))
+        if self.parts == NULL:
+            raise MemoryError("out of memory")
+        self.nparts = k
+        for j in range(k):
+            self.parts[j].start = count * j // k
+            self.parts[j].stop = count * (j + 1) // k
+            if not out_init(&self.parts[j].out, 512, False):
+                raise MemoryError("out of memory")
+
+        self._to_move = np.zeros(count, dtype=np.int32)
+        self._offsets = np.zeros(count + 1, dtype=np.int64)
+        self._ids = np.zeros(max(64 * count, 1024), dtype=np.int32)
+        self._masks = np.zeros((count, self.n_actions_), dtype=np.bool_) if masks else None
+        self._obs = np.zeros((count, self.obs_size_), dtype=np.float32) if observations else None
+        self._scores = np.zeros((count, self.nplayers), dtype=np.int64)
+        self._wins = np.zeros((count, self.nplayers), dtype=np.float32)
+        self._done = np.zeros(count, dtype=np.bool_)
+        self._episodes = np.zeros(count, dtype=np.int64)
+        self._seeds = np.zeros(count, dtype=np.uint64)
+        self._bot = np.full(count, -1, dtype=np.int32) if bot else None
+        self.p_bot = <int32_t*>cnp.PyArray_DATA(self._bot) if bot else NULL
+        self.v_bot = _read_only(self._bot) if bot else None
+        self.p_to_move = <int32_t*>cnp.PyArray_DATA(self._to_move)
+        self.p_offsets = <int64_t*>cnp.PyArray_DATA(self._offsets)
+        self.ids_cap = self._ids.shape[0]
+        self.p_masks = <uint8_t*>cnp.PyArray_DATA(self._masks) if masks else NULL
+        self.p_obs = <float*>cnp.PyArray_DATA(self._obs) if observations else NULL
+        self.p_scores = <int64_t*>cnp.PyArray_DATA(self._scores)
+        self.p_wins = <float*>cnp.PyArray_DATA(self._wins)
+        self.p_done = <uint8_t*>cnp.PyArray_DATA(self._done)
+        self.p_episodes = <int64_t*>cnp.PyArray_DATA(self._episodes)
+        self.p_seeds = <uint64_t*>cnp.PyArray_DATA(self._seeds)
+        self.v_to_move = _read_only(self._to_move)
+        self.v_offsets = _read_only(self._offsets)
+        self.v_ids = _read_only(self._ids)
+        self.v_masks = _read_only(self._masks) if masks else None
+        self.v_obs = _read_only(self._obs) if observations else None
+        self.v_scores = _read_only(self._scores)
+        self.v_wins = _read_only(self._wins)
+        self.v_done = _read_only(self._done)
+        self.v_episodes = _read_only(self._episodes)
+        self.v_seeds = _read_only(self._seeds)
+        self._ready = True
+        self._restart()
+
+    # -- checks and locking --------------------------------------------------------
+    cdef int _enter(self) except -1:
+        if not self._ready:
+            raise TypeError("this VecGame was never initialised: make one with VecGame(n, rules, seed)")
+        if not self._lock.acquire(False):
+            raise RuntimeError("this VecGame is being stepped or reset by another thread")
+        return 0
+
+    cdef void _leave(self):
+        self._lock.release()
+
+    cdef int _check(self) except -1:
+        if not self._ready:
+            raise TypeError("this VecGame was never initialised: make one with VecGame(n, rules, seed)")
+        return 0
+
+    # -- the games ---------------------------------------------------------------------
+    cdef void _new_game(self, Py_ssize_t i) noexcept nogil:
+        cdef uint64_t g = ddz_game_seed(self.seed_, ((<uint64_t>i) << 32) + <uint64_t>self.p_episodes[i])
+        self.p_seeds[i] = g
+        gs_new_game(self.st[i], g)
+        if self.skip_auction_:
+            _to_card_play(self.st[i])
+
+    cdef int _restart(self) except -1:
+        """Every table at game 0; every buffer refilled."""
+        cdef Py_ssize_t i
+        with nogil:
+            for i in range(self.n):
+                self.p_episodes[i] = 0
+                self._new_game(i)
+            if self.want_masks:
+                memset(self.p_masks, 0, <size_t>(self.n * self.n_actions_))
+            for i in range(self.nparts):
+                self.parts[i].nids = 0
+            memset(self.counts, 0, self.n * sizeof(int64_t))
+        self._run(False)
+        return 0
+
+    def reset(self, seed=None):
+        """Every table back to its game 0 (with a new ``seed`` if given):
+        the same games as a new ``VecGame`` with that seed."""
+        self._enter()
+        try:
+            if seed is not None:
+                self.seed_ = as_seed(seed, "seed")
+            self._restart()
+        finally:
+            self._leave()
+
+    def set_games(self, tables, game_seeds):
+        """Start chosen deals at some tables: table ``tables[j]`` begins
+        ``Game(rules, seed=game_seeds[j])`` (at card play with
+        ``skip_auction``), the way :mod:`ddz_fast.arena` replays one deal at
+        several tables.  ``tables``: distinct table numbers (a sequence or a
+        1-D integer array); ``game_seeds``: one int per table (taken modulo
+        2**64, as every seed).  Those tables' ``episodes`` go up by one and
+        ``game_seeds`` shows the seeds given; a later automatic reset
+        continues the table's own sequence (``game_seed(seed, i * 2**32 +
+        k)``).  Every buffer is refilled as by :meth:`reset`: ``scores`` and
+        ``wins`` read zero, ``done`` is True only at finished tables (with
+        ``auto_reset=False``).  Everything is checked before any table
+        changes."""
+        self._enter()
+        try:
+            picked, seeds = self._chosen(tables, game_seeds)
+            for j in range(len(picked)):
+                i = picked[j]
+                self.p_episodes[i] += 1
+                self.p_seeds[i] = seeds[j]
+                gs_new_game(self.st[i], seeds[j])
+                if self.skip_auction_:
+                    _to_card_play(self.st[i])
+            self._run(False)
+        finally:
+            self._leave()
+
+    cdef tuple _chosen(self, object tables, object game_seeds):
+        """(table numbers, seeds) of set_games, checked and copied."""
+        for what, x in (("tables", tables), ("game_seeds", game_seeds)):
+            if isinstance(x, np.ma.MaskedArray):
+                raise TypeError(f"{what} must be a plain integer array, not a masked array")
+            if isinstance(x, (str, bytes)) or not (isinstance(x, (list, tuple)) or cnp.PyArray_Check(x)):
+                raise TypeError(f"{what} must be a sequence or 1-D array of ints, not {type(x).__name__}")
+            if cnp.PyArray_Check(x) and (<object>x).ndim != 1:
+                raise ValueError(f"{what} must be 1-D, not of shape {(<object>x).shape}")
+        if len(tables) != len(game_seeds):
+            raise ValueError(f"tables and game_seeds differ in length ({len(tables)} and {len(game_seeds)})")
+        picked = [as_int(t, "table", 0, self.n - 1) for t in tables]
+        seeds = [as_seed(g, "game seed") for g in game_seeds]
+        if len(set(picked)) != len(picked):
+            raise ValueError("tables must be distinct (a table starts one game at a time)")
+        return picked, seeds
+
+    def step(self, actions):
+        """Apply one action id per table (see the class docstring)."""
+        cdef Py_ssize_t bad
+        self._enter()
+        try:
+            self._load(actions)
+            with nogil:
+                bad = self._validate()
+            if bad >= 0:
+                raise self._illegal(bad)
+            self._run(True)
+        finally:
+            self._leave()
+
+    cdef int _load(self, object actions) except -1:
+        """Copy the ids into owned memory (checked: nothing the caller does
+        later can change what is validated and applied)."""
+        cdef cnp.ndarray arr
+        cdef Py_ssize_t i, stride
+        cdef char* base
+        cdef int size
+        cdef bint signed
+        cdef int64_t v
+        cdef uint64_t u
+        if isinstance(actions, np.ma.MaskedArray):
+            raise TypeError("actions must be a plain integer array, not a masked array")
+        if not cnp.PyArray_Check(actions):
+            if not isinstance(actions, (list, tuple)):
+                raise TypeError(f"actions must be an integer array of shape ({self.n},), "
+                                f"not {type(actions).__name__}")
+            actions = np.asarray(actions)
+        arr = <cnp.ndarray>actions
+        if arr.dtype.kind not in "iu":
+            raise TypeError(f"actions must have an integer dtype, not {arr.dtype}")
+        if cnp.PyArray_NDIM(arr) != 1 or cnp.PyArray_DIM(arr, 0) != self.n:
+            raise ValueError(f"actions must have shape ({self.n},), not {(<object>arr).shape}")
+        if not arr.dtype.isnative or not cnp.PyArray_ISALIGNED(arr):
+            arr = np.array(arr, dtype=arr.dtype.newbyteorder("="), order="C")
+        kind = arr.dtype.kind
+        size = arr.itemsize
+        base = <char*>cnp.PyArray_DATA(arr)
+        stride = cnp.PyArray_STRIDE(arr, 0)
+        signed = kind == "i"
+        for i in range(self.n):
+            # (One branch per type: a conditional expression over a signed and
+            # an unsigned type would read both as unsigned.)
+            if size == 1 and signed:
+                v = (<signed char*>(base + i * stride))[0]
+            elif size == 1:
+                v = (<unsigned char*>(base + i * stride))[0]
+            elif size == 2 and signed:
+                v = (<short*>(base + i * stride))[0]
+            elif size == 2:
+                v = (<unsigned short*>(base + i * stride))[0]
+            elif size == 4 and signed:
+                v = (<int32_t*>(base + i * stride))[0]
+            elif size == 4:
+                v = (<uint32_t*>(base + i * stride))[0]
+            elif signed:
+                v = (<int64_t*>(base + i * stride))[0]
+            else:
+                u = (<uint64_t*>(base + i * stride))[0]
+                if u > <uint64_t>0x7FFFFFFFFFFFFFFF:
+                    raise ValueError(f"table {i}: action id {u} is out of range 0..{self.n_actions_ - 1}")
+                v = <int64_t>u
+            self.act[i] = v
+        for i in range(self.n):
+            if self.act[i] == NO_ACT:
+                continue                # this table sits the step out
+            if self.act[i] < 0 or self.act[i] >= self.n_actions_:
+                if self.st[i].phase == PH_OVER:
+                    continue            # a finished table (auto_reset=False) ignores its entry
+                raise ValueError(f"table {i}: action id {self.act[i]} is out of range "
+                                 f"0..{self.n_actions_ - 1}")
+        return 0
+
+    cdef Py_ssize_t _validate(self) noexcept nogil:
+        """The first table whose action is not legal, or -1 (fills mi).
+
+        Legal means: among the table's legal ids, which the engine's own
+        generator listed for its current state at the last refill (kept in
+        the parts' private memory, out of the caller's reach)."""
+        cdef Py_ssize_t i, k, at
+        cdef int64_t a
+        cdef int j
+        cdef bint found
+        cdef Part* p
+        for j in range(self.nparts):
+            p = &self.parts[j]
+            at = 0
+            for i in range(p.start, p.stop):
+                if self.st[i].phase != PH_OVER and self.act[i] != NO_ACT:
+                    a = self.act[i]
+                    found = False
+                    for k in range(at, at + self.counts[i]):
+                        if p.ids[k] == a:
+                            found = True
+                            break
+                    if not found:
+                        return i
+                    if a >= MOVE_ID0:
+                        self.mi[i] = self.id_info[a - MOVE_ID0]
+                at += self.counts[i]
+        return -1
+
+    cdef object _illegal(self, Py_ssize_t i):
+        cdef int64_t a = self.act[i]
+        cdef GState* s = self.st[i]
+        if a >= MOVE_ID0:
+            m = self._space.id_to_move(int(a - MOVE_ID0))
+            what = "pass" if m.is_pass else f"{m.cards} ({m.kind.name})"
+        else:
+            what = str(AUCTION_ACTIONS[a])
+        lo = self.p_offsets[i]
+        hi = self.p_offsets[i + 1]
+        legal = ", ".join([str(x) for x in self._ids[lo:hi][:20]]) + (", ..." if hi - lo > 20 else "")
+        return IllegalActionError(f"table {i}: action id {a} ({what}) is not legal for seat {s.to_move} "
+                                  f"now (legal ids: {legal}); no table was changed")
+
+    # -- stepping ------------------------------------------------------------------------
+    cdef int _run(self, bint apply) except -1:
+        """Step (apply) or just refill every part, then gather the legal ids."""
+        cdef int j
+        cdef Py_ssize_t i, total = 0, missing = -1
+        cdef Part* p
+        if self.nparts == 1:
+            with nogil:
+                self._run_part(&self.parts[0], apply)
+        else:
+            run_parts([_Runner(self, j, apply).run for j in range(self.nparts)])
+        for j in range(self.nparts):
+            p = &self.parts[j]
+            if p.oom:
+                p.oom = False
+                raise MemoryError("out of memory stepping the tables")
+            if p.missing >= 0 and missing < 0:
+                missing = p.missing
+            total += p.nids
+        if total > self.ids_cap:
+            self._ids = np.zeros(max(total, 2 * self.ids_cap), dtype=np.int32)
+            self.ids_cap = self._ids.shape[0]
+            self.v_ids = _read_only(self._ids)
+        cdef int32_t* out = <int32_t*>cnp.PyArray_DATA(self._ids)
+        with nogil:
+            total = 0
+            self.p_offsets[0] = 0
+            for i in range(self.n):
+                self.p_offsets[i + 1] = self.p_offsets[i] + self.counts[i]
+            for j in range(self.nparts):
+                p = &self.parts[j]
+                memcpy(out + total, p.ids, p.nids * sizeof(int32_t))
+                total += p.nids
+        if missing >= 0:
+            raise RuntimeError(f"table {missing}: a legal move has no id in {self._space!r} "
+                               "(the action space does not cover the engine's moves)")
+        return 0
+
+    cdef void _run_part(self, Part* p, bint apply) noexcept nogil:
+        cdef Py_ssize_t i, j, at = 0
+        cdef int64_t a
+        cdef GState* s
+        p.missing = -1
+        if self.want_masks:
+            for i in range(p.start, p.stop):
+                for j in range(self.counts[i]):
+                    self.p_masks[i * self.n_actions_ + p.ids[at + j]] = 0
+                at += self.counts[i]
+        p.nids = 0
+        for i in range(p.start, p.stop):
+            s = self.st[i]
+            if apply:
+                self.p_done[i] = s.phase == PH_OVER
+                memset(self.p_scores + i * self.nplayers, 0, self.nplayers * sizeof(int64_t))
+                memset(self.p_wins + i * self.nplayers, 0, self.nplayers * sizeof(float))
+                if s.phase != PH_OVER and self.act[i] != NO_ACT:
+                    a = self.act[i]
+                    if a >= MOVE_ID0:
+                        gs_play(s, self.rows + (a - MOVE_ID0) * ROW, &self.mi[i])
+                    else:
+                        gs_auction_step(s, <int>a)
+                    if s.phase == PH_OVER:
+                        self._settle(i, s)
+            else:
+                self.p_done[i] = s.phase == PH_OVER     # (a finished table, auto_reset=False)
+                memset(self.p_scores + i * self.nplayers, 0, self.nplayers * sizeof(int64_t))
+                memset(self.p_wins + i * self.nplayers, 0, self.nplayers * sizeof(float))
+            if not self._refill(p, i, s):
+                return
+
+    cdef void _settle(self, Py_ssize_t i, GState* s) noexcept nogil:
+        """Report the end of table i's deal; start its next game (auto_reset)."""
+        cdef int t
+        cdef bint landlord_won = s.winner == s.landlord
+        self.p_done[i] = True
+        for t in range(self.nplayers):
+            self.p_scores[i * self.nplayers + t] = s.scores[t]
+            self.p_wins[i * self.nplayers + t] = 1.0 if (t == s.landlord) == landlord_won else -1.0
+        if self.auto_reset_:
+            self.p_episodes[i] += 1
+            self._new_game(i)
+
+    cdef bint _refill(self, Part* p, Py_ssize_t i, const GState* s) noexcept nogil:
+        """to_move, legal ids, bot action, mask and observation of table i."""
+        cdef unsigned char codes[4]
+        cdef Py_ssize_t before = p.nids, k, pick = -1
+        cdef int64_t* grown
+        cdef int c, nc
+        self.p_to_move[i] = -1 if s.phase == PH_OVER else s.to_move
+        if s.phase == PH_PLAY:
+            gs_gen(s, self.rc, &p.out)
+            if p.out.oom:
+                p.out.oom = False
+                p.oom = True
+                return False
+            if self.want_bot:
+                pick = bot_move(p.out.data, p.out.n, s.to_move, s.landlord,
+                                -1 if s.last_src == LAST_NONE else s.last_player, s.ncards, s.players)
+                self.p_bot[i] = -1
+            if p.out.n > p.ranks_cap:
+                grown = <int64_t*>realloc(p.ranks, (p.out.n + 256) * sizeof(int64_t))
+                if grown == NULL:
+                    p.oom = True
+                    return False
+                p.ranks = grown
+                p.ranks_cap = p.out.n + 256
+            if self.table.rank_generated(p.out.data, p.out.n, p.ranks) < 0 and p.missing < 0:
+                p.missing = i
+            for k in range(p.out.n):
+                if p.ranks[k] < 0:
+                    continue
+                if k == pick:
+                    self.p_bot[i] = <int32_t>(MOVE_ID0 + p.ranks[k])
+                if not _push(p, <int32_t>(MOVE_ID0 + p.ranks[k])):
+                    return False
+        elif s.phase != PH_OVER:
+            nc = gs_choices(s, codes)
+            for c in range(nc):
+                if not _push(p, codes[c]):      # (an auction action's id is its code)
+                    return False
+            if self.want_bot:
+                self.p_bot[i] = codes[bot_auction(s.hands[s.to_move], codes, nc)]
+        elif self.want_bot:
+            self.p_bot[i] = -1
+        self.counts[i] = p.nids - before
+        if self.want_masks:
+            for k in range(before, p.nids):
+                self.p_masks[i * self.n_actions_ + p.ids[k]] = 1
+        if self.want_obs:
+            gs_encode_obs(s, s.winner if s.phase == PH_OVER else s.to_move,
+                          self.p_obs + i * self.obs_size_)
+        return True
+
+    # -- reading --------------------------------------------------------------------------
+    def games(self, i):
+        """A :class:`~ddz_fast.Game` copy of table ``i`` (independent of the tables)."""
+        self._enter()
+        try:
+            return game_from_state(self.st[as_int(i, "table", 0, self.n - 1)], self._rules)
+        finally:
+            self._leave()
+
+    def __len__(self):
+        return self.n
+
+    @property
+    def num_tables(self):
+        return self.n
+
+    @property
+    def rules(self):
+        return self._rules
+
+    @property
+    def players(self):
+        self._check()
+        return self.nplayers
+
+    @property
+    def seed(self):
+        """The seed of the run (table i's k-th game: game_seed(seed, i * 2**32 + k))."""
+        self._check()
+        return self.seed_
+
+    @property
+    def threads(self):
+        self._check()
+        return self.nparts
+
+    @property
+    def skip_auction(self):
+        self._check()
+        return bool(self.skip_auction_)
+
+    @property
+    def auto_reset(self):
+        self._check()
+        return bool(self.auto_reset_)
+
+    @property
+    def n_moves(self):
+        """Number of move ids (``action_space(rules).size``): FIRST_MOVE_ID .. FIRST_MOVE_ID + n_moves - 1."""
+        self._check()
+        return self.n_moves_
+
+    @property
+    def n_actions(self):
+        """All action ids: ``FIRST_MOVE_ID + n_moves`` (the auction ids come first)."""
+        self._check()
+        return self.n_actions_
+
+    @property
+    def obs_size(self):
+        self._check()
+        return self.obs_size_
+
+    @property
+    def action_space(self):
+        """The :class:`~ddz_fast.ActionSpace` of the move ids."""
+        return self._space
+
+    def auction_id(self, action):
+        """The id of an auction or doubling action (its code: its index in ``AUCTION_ACTIONS``)."""
+        self._check()
+        for c in range(N_AUCTION_CODES):
+            if AUCTION_ACTIONS[c] == action and type(AUCTION_ACTIONS[c]) is type(action):
+                return c
+        raise ValueError(f"{action!r} is not an auction or doubling action")
+
+    def action_id(self, action):
+        """The id of a Move (``FIRST_MOVE_ID`` + its ``action_space`` id) or of
+        an auction or doubling action; ValueError when it has none."""
+        if isinstance(action, Move):
+            self._check()
+            return MOVE_ID0 + self._space.move_to_id(action)
+        return self.auction_id(action)
+
+    def action(self, action_id):
+        """The action (a Move or an auction action) of an id."""
+        self._check()
+        cdef int64_t a = as_int(action_id, "action id", 0, self.n_actions_ - 1)
+        if a >= MOVE_ID0:
+            return self._space.id_to_move(int(a - MOVE_ID0))
+        return AUCTION_ACTIONS[a]
+
+    @property
+    def to_move(self):
+        self._check()
+        return self.v_to_move
+
+    @property
+    def legal_offsets(self):
+        self._check()
+        return self.v_offsets
+
+    @property
+    def legal_ids(self):
+        self._check()
+        return self.v_ids
+
+    @property
+    def masks(self):
+        self._check()
+        return self.v_masks
+
+    @property
+    def bot_actions(self):
+        """(n,) int32 with ``bot=True`` (else None): the id :func:`ddz_fast.simple_bot`
+        would play at each table now (-1: over)."""
+        self._check()
+        return self.v_bot
+
+    @property
+    def observations(self):
+        self._check()
+        return self.v_obs
+
+    @property
+    def scores(self):
+        self._check()
+        return self.v_scores
+
+    @property
+    def wins(self):
+        self._check()
+        return self.v_wins
+
+    @property
+    def done(self):
+        self._check()
+        return self.v_done
+
+    @property
+    def episodes(self):
+        self._check()
+        return self.v_episodes
+
+    @property
+    def game_seeds(self):
+        self._check()
+        return self.v_seeds
+
+    def __repr__(self):
+        if not self._ready:
+            return "VecGame(<uninitialised>)"
+        return (f"VecGame({self.n}, rules={self._rules.name!r}, seed={self.seed_}, threads={self.nparts}, "
+                f"auto_reset={bool(self.auto_reset_)})")
+
+    def __reduce__(self):
+        raise TypeError("a VecGame cannot be pickled (copy tables out with games(i))")
+
+
+cdef void _to_card_play(GState* s) noexcept nogil:
+    """skip_auction: the first bidder takes the top bid (or calls, and
+    nobody robs); nobody doubles."""
+    cdef unsigned char codes[4]
+    cdef int nc
+    while s.phase == PH_AUCTION or s.phase == PH_DOUBLING:
+        nc = gs_choices(s, codes)
+        if s.phase == PH_AUCTION and s.bidder < 0:
+            gs_auction_step(s, codes[nc - 1])     # Bid(3) / CALL
+        else:
+            gs_auction_step(s, codes[0])          # pass / DECLINE / NO_DOUBLE
+
+
+cdef GState** vec_states(object vg, Py_ssize_t* n) except NULL:
+    """The table states of a VecGame (read-only use), locked against
+    stepping until vec_release; TypeError for anything else."""
+    if not isinstance(vg, VecGame):
+        raise TypeError(f"expected a ddz_fast.VecGame, not {type(vg).__name__}")
+    (<VecGame>vg)._enter()
+    n[0] = (<VecGame>vg).n
+    return (<VecGame>vg).st
+
+
+cdef void vec_release(object vg):
+    (<VecGame>vg)._leave()
+
+
+cdef class _Runner:
+    """One part of a step, run on a thread of its own (without the GIL)."""
+    cdef VecGame vg
+    cdef int j
+    cdef bint apply
+
+    def __cinit__(self, VecGame vg, int j, bint apply):
+        self.vg = vg
+        self.j = j
+        self.apply = apply
+
+    def run(self):
+        with nogil:
+            self.vg._run_part(&self.vg.parts[self.j], self.apply)
+
+
+# ---------------------------------------------------------------------------
+# Recording: every step of every table, grouped into whole games
+# ---------------------------------------------------------------------------
+
+cdef struct TBuf:
+    # The rows of one table's current game (grown as needed).
+    uint8_t* obs                 # obs_size bytes a row
+    int32_t* ids                 # the legal ids, row after row
+    int32_t* cnt                 # legal ids a row
+    int8_t* seat
+    int32_t* act
+    Py_ssize_t rows, cap, nids, cap_ids
+
+
+cdef struct Col:
+    # The output columns of finished games: the data of NumPy arrays the
+    # recorder owns (StepRecorder._arrays), grown with the GIL before a step.
+    int64_t* game
+    int16_t* step
+    int8_t* seat
+    uint8_t* obs
+    int32_t* cnt
+    int32_t* ids
+    int32_t* act
+    int64_t* reward
+    uint8_t* done
+    int64_t* final
+    int8_t* win
+    int8_t* landlord
+    uint64_t* seed
+    Py_ssize_t rows, cap, nids, cap_ids
+
+
+cdef bint _grow(void** p, Py_ssize_t n, size_t size) noexcept nogil:
+    cdef void* q = realloc(p[0], n * size if n else 1)
+    if q == NULL:
+        return False
+    p[0] = q
+    return True
+
+
+@cython.final
+cdef class StepRecorder:
+    """Every step of a :class:`VecGame`, kept per table and handed out as
+    whole games, in the order they end (the compiled core of
+    :func:`ddz_fast.trajectories.record`).
+
+    ``StepRecorder(vg, limit)``; ``step(actions)`` records each table's row
+    (the acting seat's observation as bytes, its legal ids, the action) and
+    steps ``vg``; when a table's deal ends its rows move to the output with
+    the game's number, final scores and landlord.  After ``limit`` games the
+    rest are dropped.  ``take()`` returns the output as NumPy arrays (copies)
+    and empties it.  The VecGame must auto-reset and have observations.
+    """
+    cdef VecGame vg
+    cdef TBuf* tb
+    cdef Col out
+    cdef int8_t* landlord       # per table: the landlord of its current game, or -1
+    cdef Py_ssize_t n, obs_size
+    cdef int64_t limit, ended
+    cdef dict _arrays           # the output columns (Col points into them)
+
+    def __cinit__(self):
+        self.tb = NULL
+        self.landlord = NULL
+        self.n = 0
+        memset(&self.out, 0, sizeof(Col))
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        if self.tb != NULL:
+            for i in range(self.n):
+                free(self.tb[i].obs); free(self.tb[i].ids); free(self.tb[i].cnt)
+                free(self.tb[i].seat); free(self.tb[i].act)
+            free(self.tb)
+        free(self.landlord)
+
+    cdef int _ensure(self) except -1:
+        """Room in the output for every row and id the next step can finish."""
+        cdef Py_ssize_t i, rows = self.out.rows, ids = self.out.nids
+        for i in range(self.n):
+            rows += self.tb[i].rows + 1
+            ids += self.tb[i].nids + self.vg.counts[i]
+        if rows > self.out.cap:
+            self._grow_columns(max(rows, 2 * self.out.cap, 4096), False)
+        if ids > self.out.cap_ids:
+            self._grow_columns(max(ids, 2 * self.out.cap_ids, 65536), True)
+        return 0
+
+    cdef _grow_columns(self, Py_ssize_t cap, bint ids):
+        """New, larger arrays holding the output so far (a caller's views
+        of the old ones stay valid memory)."""
+        cdef Col* o = &self.out
+        specs = ((("ids", np.int32),) if ids else
+                 (("game", np.int64), ("step", np.int16), ("seat", np.int8), ("obs", np.uint8),
+                  ("cnt", np.int32), ("act", np.int32), ("reward", np.int64), ("done", np.bool_),
+                  ("final", np.int64), ("win", np.int8), ("landlord", np.int8), ("seed", np.uint64)))
+        used = o.nids if ids else o.rows
+        for name, dtype in specs:
+            width = self.obs_size if name == "obs" else 1
+            new = np.empty(cap * width, dtype=dtype)
+            old = self._arrays.get(name)
+            if old is not None and used:
+                new[:used * width] = old[:used * width]
+            self._arrays[name] = new
+        a = self._arrays
+        if ids:
+            o.ids = <int32_t*>cnp.PyArray_DATA(a["ids"])
+            o.cap_ids = cap
+            return
+        o.game = <int64_t*>cnp.PyArray_DATA(a["game"])
+        o.step = <int16_t*>cnp.PyArray_DATA(a["step"])
+        o.seat = <int8_t*>cnp.PyArray_DATA(a["seat"])
+        o.obs = <uint8_t*>cnp.PyArray_DATA(a["obs"])
+        o.cnt = <int32_t*>cnp.PyArray_DATA(a["cnt"])
+        o.act = <int32_t*>cnp.PyArray_DATA(a["act"])
+        o.reward = <int64_t*>cnp.PyArray_DATA(a["reward"])
+        o.done = <uint8_t*>cnp.PyArray_DATA(a["done"])
+        o.final = <int64_t*>cnp.PyArray_DATA(a["final"])
+        o.win = <int8_t*>cnp.PyArray_DATA(a["win"])
+        o.landlord = <int8_t*>cnp.PyArray_DATA(a["landlord"])
+        o.seed = <uint64_t*>cnp.PyArray_DATA(a["seed"])
+        o.cap = cap
+
+    def __init__(self, VecGame vg not None, limit):
+        if self.tb != NULL:
+            raise TypeError("StepRecorder.__init__ cannot be called twice")
+        vg._check()
+        if not vg.auto_reset_ or not vg.want_obs:
+            raise ValueError("a StepRecorder needs a VecGame with auto_reset=True and observations=True")
+        self.limit = as_int(limit, "limit", 0, 1 << 62)
+        self.vg = vg
+        self.n = vg.n
+        self.obs_size = vg.obs_size_
+        self.tb = <TBuf*>calloc(self.n, sizeof(TBuf))
+        self.landlord = <int8_t*>malloc(self.n * sizeof(int8_t))
+        if self.tb == NULL or self.landlord == NULL:
+            raise MemoryError("out of memory")
+        memset(self.landlord, -1, self.n)
+        self.ended = 0
+        self._arrays = {}
+        self._grow_columns(4096, False)
+        self._grow_columns(65536, True)
+
+    @property
+    def games(self):
+        """Games recorded so far (at most ``limit``)."""
+        return self.ended
+
+    @property
+    def pending_games(self):
+        """Games in the output, not yet taken."""
+        return 0 if self.out.rows == 0 else int(self.out.game[self.out.rows - 1] - self.out.game[0] + 1)
+
+    def step(self, actions):
+        """Record the tables' current rows, then ``vg.step(actions)``."""
+        if self.tb == NULL:
+            raise TypeError("this StepRecorder was never initialised")
+        cdef VecGame vg = self.vg
+        cdef bint ok
+        vg._enter()
+        try:
+            vg._load(actions)
+            self._ensure()
+            with nogil:
+                ok = self._snapshot()
+            if not ok:
+                raise MemoryError("out of memory recording the steps")
+            with nogil:
+                bad = vg._validate()
+            if bad >= 0:
+                self._unsnapshot()
+                raise vg._illegal(bad)
+            vg._run(True)
+            with nogil:
+                self._collect()
+        finally:
+            vg._leave()
+
+    cdef bint _snapshot(self) noexcept nogil:
+        """Append each table's row before the step (legal ids from the parts'
+        private copy, in table order)."""
+        cdef Py_ssize_t i, at, r, k
+        cdef int j
+        cdef TBuf* t
+        cdef Part* p
+        cdef const float* o
+        cdef int64_t c
+        for i in range(self.n):         # room first, so a failure changes no table
+            t = &self.tb[i]
+            c = self.vg.counts[i]
+            if t.rows == t.cap:
+                k = 2 * t.cap if t.cap else 64
+                if not (_grow(<void**>&t.obs, k, self.obs_size) and _grow(<void**>&t.cnt, k, 4)
+                        and _grow(<void**>&t.seat, k, 1) and _grow(<void**>&t.act, k, 4)):
+                    return False
+                t.cap = k
+            if t.nids + c > t.cap_ids:
+                k = max(2 * t.cap_ids, t.nids + c, 1024)
+                if not _grow(<void**>&t.ids, k, 4):
+                    return False
+                t.cap_ids = k
+        for j in range(self.vg.nparts):
+            p = &self.vg.parts[j]
+            at = 0
+            for i in range(p.start, p.stop):
+                t = &self.tb[i]
+                c = self.vg.counts[i]
+                o = self.vg.p_obs + i * self.obs_size
+                for r in range(self.obs_size):
+                    t.obs[t.rows * self.obs_size + r] = <uint8_t>o[r]
+                memcpy(t.ids + t.nids, p.ids + at, c * sizeof(int32_t))
+                t.nids += c
+                t.cnt[t.rows] = <int32_t>c
+                t.seat[t.rows] = <int8_t>self.vg.p_to_move[i]
+                t.act[t.rows] = <int32_t>self.vg.act[i]
+                t.rows += 1
+                self.landlord[i] = <int8_t>self.vg.st[i].landlord
+                at += c
+        return True
+
+    cdef void _unsnapshot(self):
+        cdef Py_ssize_t i
+        for i in range(self.n):
+            self.tb[i].rows -= 1
+            self.tb[i].nids -= self.tb[i].cnt[self.tb[i].rows]
+
+    cdef void _collect(self) noexcept nogil:
+        """Move the rows of every game that ended to the output (room made by _ensure)."""
+        cdef Py_ssize_t i, r, base
+        cdef TBuf* t
+        cdef Col* out = &self.out
+        cdef int seat, players = self.vg.nplayers
+        cdef uint64_t seed
+        for i in range(self.n):
+            if not self.vg.p_done[i]:
+                continue
+            t = &self.tb[i]
+            if self.ended < self.limit:      # (room made by _ensure)
+                # the game's seed: the episode before the auto-reset
+                seed = ddz_game_seed(self.vg.seed_, ((<uint64_t>i) << 32) + <uint64_t>(self.vg.p_episodes[i] - 1))
+                base = out.rows
+                memcpy(out.obs + base * self.obs_size, t.obs, t.rows * self.obs_size)
+                memcpy(out.ids + out.nids, t.ids, t.nids * sizeof(int32_t))
+                memcpy(out.cnt + base, t.cnt, t.rows * sizeof(int32_t))
+                memcpy(out.seat + base, t.seat, t.rows)
+                memcpy(out.act + base, t.act, t.rows * sizeof(int32_t))
+                for r in range(t.rows):
+                    seat = t.seat[r]
+                    out.game[base + r] = self.ended
+                    out.step[base + r] = <int16_t>(r if r < 32767 else 32767)
+                    out.reward[base + r] = 0
+                    out.done[base + r] = 0
+                    out.final[base + r] = self.vg.p_scores[i * players + seat]
+                    out.win[base + r] = 1 if self.vg.p_wins[i * players + seat] > 0 else -1
+                    out.landlord[base + r] = self.landlord[i]
+                    out.seed[base + r] = seed
+                out.reward[base + t.rows - 1] = out.final[base + t.rows - 1]
+                out.done[base + t.rows - 1] = 1
+                out.rows += t.rows
+                out.nids += t.nids
+                self.ended += 1
+            t.rows = 0
+            t.nids = 0
+
+    @property
+    def pending_rows(self):
+        """Rows in the output, not yet taken."""
+        return self.out.rows
+
+    def take(self):
+        """The finished games not taken yet, as a dict of read-only NumPy
+        views (``legal_ids`` flat, with ``legal_counts`` a row); empties the
+        output.  Like VecGame's buffers, the views hold valid data only until
+        the next :meth:`step`: copy what you keep."""
+        if self.tb == NULL:
+            raise TypeError("this StepRecorder was never initialised")
+        cdef Py_ssize_t m = self.out.rows, k = self.out.nids
+        a = self._arrays
+        names = (("game", "game"), ("step", "step"), ("seat", "seat"), ("legal_counts", "cnt"),
+                 ("action", "act"), ("reward", "reward"), ("done", "done"), ("final_score", "final"),
+                 ("win", "win"), ("landlord", "landlord"), ("game_seed", "seed"))
+        res = {out: _read_only(a[name][:m]) for out, name in names}
+        res["observation"] = _read_only(a["obs"][:m * self.obs_size].reshape(m, self.obs_size))
+        res["legal_ids"] = _read_only(a["ids"][:k])
+        self.out.rows = 0
+        self.out.nids = 0
+        return res
+
+    def __reduce__(self):
+        raise TypeError("a StepRecorder cannot be pickled")

@@ -1,0 +1,1443 @@
+# cython: language_level=3
+"""The compiled perfect-information solver (see ddz_fast.solver for the API).
+
+A position is every seat's hand, the seat to move, the move on the table (as
+its MoveInfo: kind, rank, length, and size for a bomb -- the cards of a move
+that was played no longer matter) and the seat that made it.  Every seat
+belongs to one of two sides; a seat that empties its hand wins for its side.
+The game tree has no cycles (a round of passes ends with a lead, and every
+lead plays cards), so a plain depth-first AND/OR search is exact:
+
+    wins(p) = any move m of p such that
+              (m empties p's hand) or
+              (the seat after m is on p's side and wins) or
+              (the seat after m is on the other side and does not win)
+
+Values are booleans, so a node stops at its first winning move (the
+alpha-beta cut of a win/loss game) and every value stored in the
+transposition table is exact.  The table holds whole keys (no false hits):
+one 60-bit word per hand (4 bits a rank, the ranks renumbered so that
+positions equal but for which ranks are held share an entry) and one word
+for the rest.  Besides the table: a move that empties the hand, or that
+nobody on the other side can beat and leaves one move in hand, wins
+without a search below it; a seat whose only move is PASS is passed over
+(the position is worth the one after the pass); moves are tried in the
+order of how few plays the rest of the hand needs (min_plays).
+
+Only this module's own buffers are touched inside the search, which runs
+without the GIL; an _Engine is used by one search at a time (its lock).
+"""
+from libc.stdlib cimport calloc, malloc, realloc, free
+from libc.string cimport memcmp, memcpy, memset
+from cpython.pythread cimport (
+    PyThread_type_lock, PyThread_allocate_lock, PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK,
+)
+
+import threading
+
+from .._core.move cimport make_move, K_PASS, K_SOLO, K_PAIR, K_BOMB, K_ROCKET, K_CHAIN, K_AIRPLANE_PAIR
+from .._core.kernels cimport (
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_KINDS, out_init, out_free, gen_moves, row_info,
+    valid_move_c, classify_c, count_moves_c,
+)
+from .._core.entry cimport rules_c
+from .._core.bits cimport ctz64, top_bit64, pack_hand
+
+__all__ = ["_Engine", "_RootShare", "MAX_SEATS"]
+
+MAX_SEATS = 4
+
+cdef extern from *:
+    """
+    #include <time.h>
+    #if defined(_WIN32)
+    #include <windows.h>
+    static double ddz_now(void) {
+        LARGE_INTEGER f, c;
+        QueryPerformanceFrequency(&f);
+        QueryPerformanceCounter(&c);
+        return (double)c.QuadPart / (double)f.QuadPart;
+    }
+    static int ddz_load(volatile int* p) { return *p; }
+    static void ddz_store(volatile int* p, int v) { *p = v; }
+    #else
+    static double ddz_now(void) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    }
+    static int ddz_load(volatile int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static void ddz_store(volatile int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    #endif
+    /* 1 when this call set *p from 0 to 1 (it claimed it), 0 when it was set */
+    #if defined(_WIN32)
+    static int ddz_claim(volatile long* p) { return InterlockedExchange(p, 1) == 0; }
+    #else
+    static int ddz_claim(volatile long* p) { return __atomic_exchange_n(p, 1, __ATOMIC_ACQ_REL) == 0; }
+    #endif
+    /* bits set in x, which has bits only at 4j (15 nibbles at most) */
+    static int ddz_nib_count(unsigned long long x) {
+        return (int)((x * 0x1111111111111111ULL) >> 60);
+    }
+    """
+    double ddz_now() noexcept nogil
+    int ddz_nib_count(unsigned long long x) noexcept nogil
+    int ddz_load(volatile int* p) noexcept nogil
+    void ddz_store(volatile int* p, int v) noexcept nogil
+    int ddz_claim(volatile long* p) noexcept nogil
+
+
+cdef enum:
+    NSEATS = 4
+    RK_SLOTS = 512              # rank_key's memo (a power of two)
+    BUCKET = 4                  # entries per table bucket
+    # a table starts this small (384-640 KiB, zeroed in microseconds) and
+    # doubles when 3/4 full; each doubling rescans every entry (from 512
+    # buckets, three doublings were ~10% of a 3 ms solve)
+    FIRST_BUCKETS = 4096
+    # nodes between clock / stop-flag checks (a mask: a thread stops within
+    # ~0.1 ms of the answer)
+    CHECK_EVERY = 255
+    # why a search stopped early (Ctx.aborted)
+    AB_NONE = 0
+    AB_NODES = 1
+    AB_TIME = 2
+    AB_MEMORY = 3
+    AB_STOPPED = 4              # another thread found the root's answer
+
+# A table entry is its key (rank_key: one word per hand, ranks renumbered)
+# and a last word:
+#   bits 0-3 kind of the move to beat (0: a lead), 4-7 its renumbered rank,
+#   8-11 its length, 12-15 its size when a bomb, 16-18 seat to move,
+#   19-21 seat that made the move to beat + 1, 22 occupied,
+#   23 value (the side of the seat to move wins), 24-29 log2 of the
+#   subtree's node count (the replacement priority), 30 some hand can still
+#   make a chain (the renumbering kept empty slots).
+cdef extern from *:
+    """
+    #define DDZ_CHAINS_BIT (1ULL << 30)
+    #define DDZ_KEY_MASK (((1ULL << 22) - 1) | DDZ_CHAINS_BIT)
+    #define DDZ_OCCUPIED (1ULL << 22)
+    #define DDZ_VALUE_BIT (1ULL << 23)
+    #define DDZ_WORK_SHIFT 24
+    """
+    unsigned long long KEY_MASK "DDZ_KEY_MASK"
+    unsigned long long CHAINS_BIT "DDZ_CHAINS_BIT"
+    unsigned long long OCCUPIED "DDZ_OCCUPIED"
+    unsigned long long VALUE_BIT "DDZ_VALUE_BIT"
+    int WORK_SHIFT "DDZ_WORK_SHIFT"
+
+
+cdef struct Ply:
+    Out out                     # the moves generated at this depth
+    int* order                  # indices of the moves to try, best first
+    int* score
+    int* slot                   # each allowed move's row in out ...
+    MoveInfo* info              # ... its kind, rank, length, size ...
+    unsigned long long* packed  # ... and its counts packed (pack_hand)
+    Py_ssize_t cap              # capacity of the five
+    int chains                  # 0: no hand of this depth's position can make a chain
+
+
+cdef struct Ctx:
+    int n                       # seats (2..4)
+    int side[4]                 # side of each seat (0 or 1)
+    const RulesC* r
+    unsigned int ban            # bit k set: moves of kind k are not allowed
+    unsigned char hand[4][16]   # the hands, changed in place while searching (byte 15: 0)
+    int total[4]                # cards in each hand
+    # transposition table: nbuckets * BUCKET entries of W words
+    unsigned long long* tt
+    size_t tt_cap               # bytes of the block tt points into (>= the table now)
+    size_t nbuckets             # buckets now (a power of two) ...
+    size_t max_nbuckets         # ... doubled up to this (the size limit)
+    size_t nstored              # occupied entries
+    int W
+    unsigned long long hw[4]    # the hands packed (pack_hand), kept in step
+    # rank_key's renumbering of a set of ranks held (and whether a chain
+    # can be made), memoised: the set's tag (held | chains << 63), the
+    # nibbles of the ranks held and the nibbles they move to (move_nibbles).
+    # (A search goes up and down between a few sets, and the renumbering of
+    # one depends on nothing else; an all-zero entry is right for its tag.)
+    unsigned long long rk_memo[RK_SLOTS][3]
+    # limits and counters
+    long long nodes
+    long long max_nodes         # 0: none
+    double deadline             # 0: none
+    int aborted
+    volatile int* stop          # shared by the threads of one root, or NULL
+    # per-depth buffers
+    Ply* plies
+    int nplies
+    int history[2][512]         # cut-off counts per side and move hash
+    # fewest plays that empty a hand alone (move ordering): memo and buffers
+    unsigned long long* mp_keys  # packed hand + 1 (0: empty slot)
+    unsigned char* mp_vals
+    size_t mp_cap               # a power of two
+    size_t mp_n
+    Out* mp_out                 # one per recursion depth
+    int mp_depth
+    # clears_leading's memo: CL_SLOTS entries of n + 1 words (the hand, the
+    # other side's hands in their seats' words, then p + 1 | budget << 4 |
+    # value << 8), direct-mapped, replaced on a clash
+    unsigned long long* cl_memo
+    size_t cl_cap               # bytes of cl_memo's block
+
+
+cdef extern from *:
+    """
+    #include <string.h>
+    /* dst = h - row over the 15 counts, a word at a time (dst and h are
+       16-byte hands, byte 15 zero; row is a 16-byte row, byte 15 its kind;
+       no borrows: every count of row is <= h's) */
+    static void ddz_sub_row(unsigned char* dst, const unsigned char* h, const unsigned char* row) {
+        unsigned long long a, b, x, y;
+        memcpy(&a, h, 8);
+        memcpy(&b, h + 8, 8);
+        memcpy(&x, row, 8);
+        memcpy(&y, row + 8, 8);
+        a -= x;
+        b -= y & 0x00FFFFFFFFFFFFFFULL;
+        memcpy(dst, &a, 8);
+        memcpy(dst + 8, &b, 8);
+    }
+    static void ddz_add_row(unsigned char* h, const unsigned char* row) {
+        unsigned long long a, b, x, y;
+        memcpy(&a, h, 8);
+        memcpy(&b, h + 8, 8);
+        memcpy(&x, row, 8);
+        memcpy(&y, row + 8, 8);
+        a += x;
+        b += y & 0x00FFFFFFFFFFFFFFULL;
+        memcpy(h, &a, 8);
+        memcpy(h + 8, &b, 8);
+    }
+    """
+    void sub_row "ddz_sub_row"(unsigned char* dst, const unsigned char* h, const unsigned char* row) noexcept nogil
+    void add_row "ddz_add_row"(unsigned char* h, const unsigned char* row) noexcept nogil
+
+
+cdef extern from *:
+    """
+    /* The nibbles of x under mask `from` moved, in order, to the nibbles of
+       mask `to` by one PEXT/PDEP pair, for move_nibbles on CPUs that have
+       fast ones (ddz_fast_bmi2, checked at run time: not the first two Zen
+       generations, whose PDEP is microcoded; elsewhere move_nibbles moves
+       the nibbles one by one and this is never called). */
+    #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    #include <immintrin.h>
+    __attribute__((target("bmi2")))
+    static unsigned long long ddz_pdep_pext(unsigned long long x, unsigned long long from,
+                                            unsigned long long to) {
+        return _pdep_u64(_pext_u64(x, from), to);
+    }
+    static int ddz_fast_bmi2(void) {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("znver1")
+               && !__builtin_cpu_is("znver2");
+    }
+    #else
+    static unsigned long long ddz_pdep_pext(unsigned long long x, unsigned long long from,
+                                            unsigned long long to) { return 0; }
+    static int ddz_fast_bmi2(void) { return 0; }
+    #endif
+    """
+    unsigned long long ddz_pdep_pext(unsigned long long x, unsigned long long frm,
+                                     unsigned long long to) noexcept nogil
+    int ddz_fast_bmi2() noexcept nogil
+
+cdef bint FAST_BMI2 = ddz_fast_bmi2()
+
+
+def _use_pext(bint on):
+    """(For tests.)  Let rank_key move nibbles by PEXT/PDEP where the CPU
+    has fast ones (on) or always by the portable loop (off); returns the
+    setting before.  Not while a search runs."""
+    global FAST_BMI2
+    cdef bint was = FAST_BMI2
+    FAST_BMI2 = on and ddz_fast_bmi2()
+    return was
+
+
+cdef inline unsigned long long move_nibbles(unsigned long long x, unsigned long long frm,
+                                            unsigned long long to) noexcept nogil:
+    # The nibbles of x under mask frm, in order, to the nibbles of mask to
+    # (as many; x is zero in frm's gaps)
+    cdef unsigned long long w = 0
+    cdef int i, j
+    if FAST_BMI2:
+        return ddz_pdep_pext(x, frm, to)
+    while frm:
+        i = ctz64(frm)
+        j = ctz64(to)
+        w |= ((x >> i) & 15) << j
+        frm &= ~((<unsigned long long>15) << i)
+        to &= ~((<unsigned long long>15) << j)
+    return w
+
+
+cdef extern from *:
+    """
+    #define DDZ_NIB 0x0111111111111111ULL        /* the low bit of each of 15 nibbles */
+    #define DDZ_NIB_CHAIN 0x0000111111111111ULL  /* ... of ranks 0..ACE */
+    #define DDZ_NIB_PLAIN 0x0001111111111111ULL  /* ... of ranks 0..TWO */
+    #define DDZ_JOKER_NIBS 0x0FF0000000000000ULL
+    """
+    unsigned long long NIB "DDZ_NIB"
+    unsigned long long NIB_CHAIN "DDZ_NIB_CHAIN"
+    unsigned long long NIB_PLAIN "DDZ_NIB_PLAIN"
+    unsigned long long JOKER_NIBS "DDZ_JOKER_NIBS"
+
+
+cdef inline unsigned long long nib_ge1(unsigned long long x) noexcept nogil:
+    # bit 4j set when nibble j (a rank's count) is >= 1; likewise >= 2, >= 3
+    return (x | (x >> 1) | (x >> 2) | (x >> 3)) & NIB
+
+
+cdef inline unsigned long long nib_ge2(unsigned long long x) noexcept nogil:
+    return ((x >> 1) | (x >> 2) | (x >> 3)) & NIB
+
+
+cdef inline unsigned long long nib_ge3(unsigned long long x) noexcept nogil:
+    return ((x >> 2) | (x >> 3) | (x & (x >> 1))) & NIB
+
+
+cdef inline int nib_sum(unsigned long long x) noexcept nogil:
+    # the sum of the 16 nibbles of x (cards of a packed hand)
+    x = (x & <unsigned long long>0x0F0F0F0F0F0F0F0F) + ((x >> 4) & <unsigned long long>0x0F0F0F0F0F0F0F0F)
+    return <int>((x * <unsigned long long>0x0101010101010101) >> 56)
+
+
+cdef inline int rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsigned long long* key,
+                         bint may_chain) noexcept nogil:
+    """The table key of a position: every hand, the seat to move, the move
+    to beat and who made it -- with the ranks renumbered, since only their
+    order and which are next to each other matter.  Ranks nobody holds drop
+    out: a run of them among 3..A leaves one empty slot when it parts ranks
+    held (a chain cannot cross it), none at the bottom; the 2 and the jokers
+    keep their places.  When no hand can ever make a chain (5 singles, 3
+    pairs or 2 trios in a row; hands only shrink), no empty slot is kept and
+    the 2 is renumbered too (may_chain false: the caller knows no hand can;
+    returns whether some hand can).  The rank of the move to beat becomes how many
+    ranks held are not above it (a joker's is kept); every answer to it is
+    decided by that.  So positions equal up to renumbering share an entry."""
+    cdef unsigned long long held = 0, chains = 0, x, s1, s2, s3, w, m, tag, run
+    cdef unsigned long long* rk
+    cdef int i, j, _seat, slot = 0
+    for i in range(c.n):
+        x = c.hw[i]
+        s1 = nib_ge1(x)
+        held |= s1
+        if may_chain:
+            s1 &= NIB_CHAIN
+            s2 = nib_ge2(x) & NIB_CHAIN
+            s3 = nib_ge3(x) & NIB_CHAIN
+            chains |= ((s1 & (s1 >> 4) & (s1 >> 8) & (s1 >> 12) & (s1 >> 16))
+                       | (s2 & (s2 >> 4) & (s2 >> 8)) | (s3 & (s3 >> 4)))
+    held &= NIB_PLAIN
+    chains = chains != 0
+    tag = held | (chains << 63)
+    rk = c.rk_memo[(tag * <unsigned long long>0x9E3779B97F4A7C15) >> 55]   # (9 bits: RK_SLOTS)
+    if rk[0] != tag:
+        # runs of ranks held, lowest first: each moves down as a block, one
+        # empty slot between two when chains are possible (none at the
+        # bottom); then the 2, in place
+        rk[0] = tag
+        rk[1] = 0
+        rk[2] = 0
+        x = held & (NIB_CHAIN if chains else NIB_PLAIN)
+        while x:
+            i = ctz64(x)
+            j = ctz64(~(x >> i) & NIB)            # 4 * the run's length
+            if chains and rk[1]:
+                slot += 4
+            run = ((<unsigned long long>1) << j) - 1
+            rk[1] |= run << i
+            rk[2] |= run << slot
+            x &= ~(run << i)
+            slot += j
+        if chains and (held >> 48) & 1:
+            rk[1] |= (<unsigned long long>15) << 48
+            rk[2] |= (<unsigned long long>15) << 48
+    for i in range(c.n):
+        x = c.hw[i]
+        key[i] = x if rk[1] == rk[2] else (x & JOKER_NIBS) | move_nibbles(x, rk[1], rk[2])
+    m = ((<unsigned long long>p) << 16) | ((<unsigned long long>(last_by + 1)) << 19)
+    if chains:
+        m |= CHAINS_BIT
+    if last != NULL:
+        m |= <unsigned long long>last.kind
+        m |= (<unsigned long long>last.length) << 8
+        if last.kind == K_BOMB:
+            m |= (<unsigned long long>last.ncards) << 12
+        if last.rank >= 13:
+            m |= (<unsigned long long>(last.rank + 1)) << 4          # 14, 15: a joker
+        elif chains or not (K_CHAIN <= last.kind <= K_AIRPLANE_PAIR):
+            # (with no chain possible, only a bomb answers a chain: rank 0)
+            # Counted among the ranks of the seats that may answer it before
+            # it comes back to its maker: every answer starts at one of them.
+            w = 0
+            i = p
+            for _seat in range(c.n):
+                w |= nib_ge1(c.hw[i])
+                i += 1
+                if i == c.n:
+                    i = 0
+                if i == last_by:
+                    break
+            w &= held & ((<unsigned long long>1 << (4 * last.rank + 4)) - 1)
+            m |= (<unsigned long long>ddz_nib_count(w)) << 4           # 0..13
+    key[c.n] = m
+    return <int>chains
+
+
+cdef inline unsigned long long mix(unsigned long long x) noexcept nogil:
+    # splitmix64's finaliser
+    x ^= x >> 30
+    x *= <unsigned long long>0xBF58476D1CE4E5B9
+    x ^= x >> 27
+    x *= <unsigned long long>0x94D049BB133111EB
+    x ^= x >> 31
+    return x
+
+
+cdef inline unsigned int row_hash(const unsigned char* row) noexcept nogil:
+    # 9 bits of the row's 16 bytes (read as two words)
+    cdef unsigned long long lo, hi
+    memcpy(&lo, row, 8)
+    memcpy(&hi, row + 8, 8)
+    return <unsigned int>(((lo * <unsigned long long>0x9E3779B97F4A7C15) ^ hi)
+                          * <unsigned long long>0xBF58476D1CE4E5B9 >> 55)
+
+
+cdef inline int log2_work(long long n) noexcept nogil:
+    # floor(log2(n)), 0 for n <= 1
+    return top_bit64(<unsigned long long>n) if n > 1 else 0
+
+
+cdef unsigned long long _HASH_MUL[4]
+_HASH_MUL[0] = 0xBF58476D1CE4E5B9
+_HASH_MUL[1] = 0x94D049BB133111EB
+_HASH_MUL[2] = 0xD6E8FEB86659FD93
+_HASH_MUL[3] = 0xC2B2AE3D27D4EB4F
+
+
+cdef inline unsigned long long tt_hash(Ctx* c, const unsigned long long* key) noexcept nogil:
+    # (an entry begins with its key, so this hashes stored entries too)
+    # (the words multiplied by distinct odd constants, independently, and
+    # one finaliser: a chain of one mix per word was ~3% of the solver)
+    cdef unsigned long long h = (key[c.n] & KEY_MASK) * <unsigned long long>0x9E3779B97F4A7C15
+    cdef int i
+    for i in range(c.n):
+        h ^= key[i] * _HASH_MUL[i]
+    return mix(h)
+
+
+cdef inline unsigned long long* tt_bucket(Ctx* c, unsigned long long h) noexcept nogil:
+    # the bucket of hash h (tt_hash) in the table as it is now
+    return c.tt + (h & (c.nbuckets - 1)) * (BUCKET * c.W)
+
+
+# Blocks freed by engines, kept for the next ones (solve() makes a fresh
+# engine per call): a block of a few hundred KiB that goes back to the
+# system costs a page fault per 4 KiB page when the next table or memo
+# touches it again (~8% of a 4 ms solve).  The contents are not reused:
+# pool_take zeroes what it hands out.  Blocks over POOL_MAX_BYTES are freed.
+cdef enum:
+    POOL_SLOTS = 4
+
+cdef size_t POOL_MAX_BYTES = 64 << 20
+cdef void* _pool_ptr[POOL_SLOTS]
+cdef size_t _pool_cap[POOL_SLOTS]
+cdef PyThread_type_lock _pool_lock = PyThread_allocate_lock()
+if _pool_lock == NULL:
+    raise MemoryError()
+
+
+cdef void* pool_take(size_t size, bint largest, size_t* cap) noexcept nogil:
+    """A zeroed block of at least size bytes (its capacity in cap): a kept
+    one (the largest, or the smallest that fits) or a new one; NULL when
+    out of memory."""
+    cdef int i, k = -1
+    cdef void* x = NULL
+    PyThread_acquire_lock(_pool_lock, WAIT_LOCK)
+    for i in range(POOL_SLOTS):
+        if _pool_ptr[i] != NULL and _pool_cap[i] >= size and (
+                k < 0 or (_pool_cap[i] > _pool_cap[k]) == largest):
+            k = i
+    if k >= 0:
+        x = _pool_ptr[k]
+        cap[0] = _pool_cap[k]
+        _pool_ptr[k] = NULL
+    PyThread_release_lock(_pool_lock)
+    if x != NULL:
+        memset(x, 0, size)
+        return x
+    cap[0] = size
+    return calloc(size, 1)
+
+
+cdef void pool_give(void* x, size_t cap) noexcept nogil:
+    # Keep block x (cap bytes) for pool_take, in place of a smaller kept
+    # one when every slot is taken; free it when it is kept no better.
+    cdef int i, k = -1
+    if x == NULL:
+        return
+    if cap <= POOL_MAX_BYTES:
+        PyThread_acquire_lock(_pool_lock, WAIT_LOCK)
+        for i in range(POOL_SLOTS):
+            if _pool_ptr[i] == NULL:
+                k = i
+                break
+            if _pool_cap[i] < cap and (k < 0 or _pool_cap[i] < _pool_cap[k]):
+                k = i
+        if k >= 0:
+            x, _pool_ptr[k] = _pool_ptr[k], x
+            _pool_cap[k] = cap
+        PyThread_release_lock(_pool_lock)
+    free(x)
+
+
+cdef void tt_grow(Ctx* c) noexcept nogil:
+    # Double the table in place: bucket b's entries stay in b or move to
+    # b + nbuckets (the next hash bit), which starts empty.  A table grows
+    # with the work done, so a small search touches little memory.
+    cdef size_t nb = c.nbuckets, stride = BUCKET * c.W, b
+    cdef size_t need = 2 * nb * stride * sizeof(unsigned long long)
+    cdef unsigned long long* t = c.tt
+    cdef unsigned long long* e
+    cdef unsigned long long* dst
+    cdef int _i
+    if need > c.tt_cap:
+        t = <unsigned long long*>realloc(c.tt, need)
+        if t == NULL:
+            c.max_nbuckets = nb         # stay at this size
+            return
+        c.tt_cap = need
+    memset(t + nb * stride, 0, nb * stride * sizeof(unsigned long long))
+    c.tt = t
+    c.nbuckets = 2 * nb
+    for b in range(nb):
+        e = t + b * stride
+        dst = t + (b + nb) * stride
+        for _i in range(BUCKET):
+            if (e[c.n] & OCCUPIED) and (tt_hash(c, e) & nb):
+                memcpy(dst, e, c.W * sizeof(unsigned long long))
+                memset(e, 0, c.W * sizeof(unsigned long long))
+                dst += c.W
+            e += c.W
+
+
+cdef int tt_probe(Ctx* c, const unsigned long long* key, unsigned long long* e) noexcept nogil:
+    """1 or 0: the stored value of the position (e: its bucket); -1: not stored."""
+    cdef int _i, j, ok
+    if e == NULL:
+        return -1
+    for _i in range(BUCKET):
+        if (e[c.n] & OCCUPIED) and (e[c.n] & KEY_MASK) == key[c.n]:
+            ok = 1
+            for j in range(c.n):
+                if e[j] != key[j]:
+                    ok = 0
+                    break
+            if ok:
+                return 1 if e[c.n] & VALUE_BIT else 0
+        e += c.W
+    return -1
+
+
+cdef void tt_store(Ctx* c, const unsigned long long* key, unsigned long long h, int value,
+                   long long work) noexcept nogil:
+    # (h: tt_hash(c, key), computed once for the probe and the store)
+    cdef unsigned long long* e
+    cdef unsigned long long* victim
+    cdef unsigned long long prio, best = <unsigned long long>-1
+    cdef int _i
+    if c.tt == NULL:
+        return
+    e = tt_bucket(c, h)         # (again: the table may have grown since the probe)
+    victim = e
+    for _i in range(BUCKET):
+        if not (e[c.n] & OCCUPIED):
+            victim = e
+            c.nstored += 1
+            break
+        prio = (e[c.n] >> WORK_SHIFT) & 63
+        if prio < best:
+            best = prio
+            victim = e
+        e += c.W
+    for _i in range(c.n):           # (a loop: memcpy of a size known only at run time is a call)
+        victim[_i] = key[_i]
+    victim[c.n] = (key[c.n] | OCCUPIED | (VALUE_BIT if value else 0)
+                   | ((<unsigned long long>log2_work(work)) << WORK_SHIFT))
+    if c.nstored * 4 > c.nbuckets * (3 * BUCKET) and c.nbuckets < c.max_nbuckets:
+        tt_grow(c)
+
+
+cdef bint ply_reserve(Ply* pl, Py_ssize_t n) noexcept nogil:
+    cdef void* x
+    if n <= pl.cap:
+        return True
+    x = realloc(pl.order, n * sizeof(int))
+    if x == NULL:
+        return False
+    pl.order = <int*>x
+    x = realloc(pl.score, n * sizeof(int))
+    if x == NULL:
+        return False
+    pl.score = <int*>x
+    x = realloc(pl.slot, n * sizeof(int))
+    if x == NULL:
+        return False
+    pl.slot = <int*>x
+    x = realloc(pl.info, n * sizeof(MoveInfo))
+    if x == NULL:
+        return False
+    pl.info = <MoveInfo*>x
+    x = realloc(pl.packed, n * sizeof(unsigned long long))
+    if x == NULL:
+        return False
+    pl.packed = <unsigned long long*>x
+    pl.cap = n
+    return True
+
+
+cdef enum:
+    MP_FIRST = 1024             # memo slots at first
+    MP_MAX = 1 << 20            # most memo slots (9 bytes each)
+
+
+cdef bint mp_grow(Ctx* c) noexcept nogil:
+    cdef size_t cap = c.mp_cap * 2 if c.mp_cap else MP_FIRST, i, j
+    cdef unsigned long long* keys = <unsigned long long*>calloc(cap, sizeof(unsigned long long))
+    cdef unsigned char* vals = <unsigned char*>calloc(cap, 1)
+    if keys == NULL or vals == NULL:
+        free(keys)
+        free(vals)
+        return False
+    for i in range(c.mp_cap):
+        if c.mp_keys[i]:
+            j = <size_t>(mix(c.mp_keys[i]) & (cap - 1))
+            while keys[j]:
+                j = (j + 1) & (cap - 1)
+            keys[j] = c.mp_keys[i]
+            vals[j] = c.mp_vals[i]
+    free(c.mp_keys)
+    free(c.mp_vals)
+    c.mp_keys = keys
+    c.mp_vals = vals
+    c.mp_cap = cap
+    return True
+
+
+cdef const Out* _leads_at(Ctx* c, const unsigned char* h, int depth, const Out* leads,
+                          int* low) noexcept nogil:
+    # The leads of a non-empty hand h in depth's buffer (or `leads`, when
+    # the caller has them already), and in low the rank of h's lowest card
+    # (a split of h into leads has a move that holds it, so min_plays and
+    # clears_leading_search try only those); NULL when the buffer cannot grow.
+    cdef Out* o = &c.mp_out[depth]
+    if leads != NULL:
+        o = <Out*>leads
+    else:
+        o.n = 0
+        gen_moves(h, c.r, NULL, o)
+        if o.oom:
+            return NULL
+    low[0] = 0
+    while h[low[0]] == 0:
+        low[0] += 1
+    return o
+
+
+cdef inline bint _holds_low(const Ctx* c, const unsigned char* row, int low) noexcept nogil:
+    # a lead of _leads_at worth trying: it holds the lowest card, its kind is allowed
+    return row[low] != 0 and not (c.ban >> row[KIND_BYTE]) & 1
+
+
+cdef inline int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw, int total,
+                          int depth) noexcept nogil:
+    """The fewest moves (allowed leads) that play out hand h with nobody
+    answering: some move of every such split holds h's lowest card, so only
+    those moves are tried.  Memoised; only orders moves (an estimate, the
+    number of ranks held, when the memo is full or a buffer fails).  (Inline:
+    the memo's answer, nearly every call, costs no call.)"""
+    cdef size_t j
+    if total == 0:
+        return 0
+    if c.mp_cap:
+        j = <size_t>(mix(hw + 1) & (c.mp_cap - 1))
+        while c.mp_keys[j]:
+            if c.mp_keys[j] == hw + 1:
+                return c.mp_vals[j]
+            j = (j + 1) & (c.mp_cap - 1)
+    return min_plays_search(c, h, hw, total, depth)
+
+
+cdef int min_plays_search(Ctx* c, const unsigned char* h, unsigned long long hw, int total,
+                          int depth) noexcept nogil:
+    # min_plays of a hand not in the memo (total > 0): searched, then memoised
+    cdef size_t j = 0
+    cdef const Out* o
+    cdef Py_ssize_t i
+    cdef const unsigned char* row
+    cdef unsigned char rest[16]
+    cdef unsigned long long rw
+    cdef int low = 0, best = 99, v, n
+    if depth >= c.mp_depth or (c.mp_n * 2 >= c.mp_cap and (c.mp_cap >= MP_MAX or not mp_grow(c))):
+        return ddz_nib_count(nib_ge1(hw))       # (the ranks held)
+    o = _leads_at(c, h, depth, NULL, &low)
+    if o == NULL:
+        return ddz_nib_count(nib_ge1(hw))
+    for i in range(o.n):
+        row = o.data + i * ROW
+        if not _holds_low(c, row, low):
+            continue
+        rw = pack_hand(row)
+        n = nib_sum(rw)
+        if n == total:
+            best = 1
+            break
+        if best > 2:
+            sub_row(rest, h, row)
+            v = 1 + min_plays(c, rest, hw - rw, total - n, depth + 1)
+            if v < best:
+                best = v
+    # (the memo may have grown meanwhile: find the slot again)
+    j = <size_t>(mix(hw + 1) & (c.mp_cap - 1))
+    while c.mp_keys[j]:
+        j = (j + 1) & (c.mp_cap - 1)
+    c.mp_keys[j] = hw + 1
+    c.mp_vals[j] = <unsigned char>best
+    c.mp_n += 1
+    return best
+
+
+cdef inline bint unbeatable(Ctx* c, int p, const MoveInfo* mi) noexcept nogil:
+    # Can no seat of the other side answer move mi of seat p (PASS is its
+    # only move)?  count_moves_c counts banned kinds too: then it may say no
+    # when the answer is yes, never the reverse.
+    cdef int q
+    cdef unsigned long long above
+    if mi.kind == K_SOLO or mi.kind == K_PAIR:
+        # (first the common case: a higher single or pair of a plain rank
+        # over there; a "yes, beatable" is always safe here, see above)
+        above = ~((<unsigned long long>1 << (4 * mi.rank + 4)) - 1)
+        for q in range(c.n):
+            if c.side[q] != c.side[p]:
+                if mi.kind == K_SOLO:
+                    if nib_ge1(c.hw[q]) & above:
+                        return False
+                elif nib_ge2(c.hw[q]) & NIB_PLAIN & above:
+                    return False
+    for q in range(c.n):
+        if c.side[q] != c.side[p] and count_moves_c(c.hand[q], c.r, mi) > 1:
+            return False
+    return True
+
+
+cdef inline bint only_pass(Ctx* c, int p, const MoveInfo* last) noexcept nogil:
+    # Is PASS the only legal move of seat p in answer to `last`?  A single
+    # or a pair is answered only by a higher one, a bomb or the rocket: with
+    # none of those in the hand (no four of a rank, no joker pair, not both
+    # jokers), a look at the ranks above decides; otherwise count_moves_c,
+    # which counts every kind, allowed or not (so a yes is always right).
+    cdef unsigned long long x = c.hw[p], above
+    if last.kind == K_SOLO or last.kind == K_PAIR:
+        above = ~((<unsigned long long>1 << (4 * last.rank + 4)) - 1)
+        if last.kind == K_SOLO:
+            if nib_ge1(x) & above:
+                return False
+        elif nib_ge2(x) & NIB_PLAIN & above:
+            return False
+        if (not (((x >> 2) | (x >> 3)) & NIB) and not (nib_ge2(x) & JOKER_NIBS)
+                and (nib_ge1(x) & JOKER_NIBS) != (JOKER_NIBS & NIB)):
+            return True
+    return count_moves_c(c.hand[p], c.r, last) <= 1
+
+
+cdef inline int move_score(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
+                           const MoveInfo* mi) noexcept nogil:
+    # Order: the moves after which the hand can be played out alone in the
+    # fewest moves first (min_plays; a bomb or the rocket counts one more:
+    # a control kept is worth more), then the lower ranks (rid of the small
+    # cards, keep the big ones); PASS last; ties go to the moves that cut off
+    # most often before (history heuristic, capped below the other terms).
+    cdef unsigned char rest[16]
+    cdef int plays, hist
+    if mi.kind == K_PASS:
+        return -100000000
+    hist = c.history[c.side[p]][row_hash(row)]
+    if hist > 1023:
+        hist = 1023
+    sub_row(rest, c.hand[p], row)
+    plays = min_plays(c, rest, c.hw[p] - packed, c.total[p] - mi.ncards, 0)
+    if mi.kind == K_BOMB or mi.kind == K_ROCKET:
+        plays += 1
+    return ((40 - plays) * 32 + (16 - mi.rank)) * 1024 + hist
+
+
+cdef inline void order_insert(Ply* pl, Py_ssize_t m, int sc, int idx) noexcept nogil:
+    # Insert move idx with score sc into the sorted prefix order[:m], best
+    # first (insertion sort: move lists are short).
+    cdef Py_ssize_t j = m
+    while j > 0 and pl.score[j - 1] < sc:
+        pl.score[j] = pl.score[j - 1]
+        pl.order[j] = pl.order[j - 1]
+        j -= 1
+    pl.score[j] = sc
+    pl.order[j] = idx
+
+
+cdef inline void play(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
+                      int ncards) noexcept nogil:
+    sub_row(c.hand[p], c.hand[p], row)
+    c.hw[p] -= packed               # (no borrows: every count of row <= the hand's)
+    c.total[p] -= ncards
+
+
+cdef inline void unplay(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
+                        int ncards) noexcept nogil:
+    add_row(c.hand[p], row)
+    c.hw[p] += packed
+    c.total[p] += ncards
+
+
+cdef enum:
+    CL_SLOTS = 1 << 14
+
+
+cdef inline void beat_lows(Ctx* c, int p, unsigned long long* low1, unsigned long long* low2) noexcept nogil:
+    # For fewest_beatable: the ranks below the highest card (low1) and below
+    # the highest pair (low2) of the other side of seat p, as nibble bits
+    # (the highest pair is no higher than the highest card).
+    cdef unsigned long long o = 0, o2 = 0
+    cdef int q
+    for q in range(c.n):
+        if c.side[q] != c.side[p]:
+            o |= c.hw[q]
+            o2 |= nib_ge2(c.hw[q])
+    o = nib_ge1(o)
+    o2 &= NIB_PLAIN
+    low1[0] = ((<unsigned long long>1 << top_bit64(o)) - 1) & NIB if o else 0
+    low2[0] = ((<unsigned long long>1 << top_bit64(o2)) - 1) & NIB if o2 else 0
+
+
+cdef inline int fewest_beatable(unsigned long long x, unsigned long long low1,
+                                unsigned long long low2) noexcept nogil:
+    """A lower bound on the beatable parts of any split of hand x (packed)
+    into leads, for clears_leading to reject without a search (low1, low2:
+    beat_lows of the seat's other side); 0 when it cannot tell.  It tells
+    when x has only singles and pairs to play (no rank held three times, no
+    chain, no rocket, no joker pair).  Then a single is beatable by some
+    higher card on the other side, and a pair by a higher pair there or,
+    split, by a higher card twice: each single below the other side's
+    highest card and each pair below its highest pair count one.  (Their
+    bombs and the rest of their answers only make more parts beatable.  A
+    bound too high would only cost a search: clears_leading's no is never
+    taken as a loss.)"""
+    cdef unsigned long long g1 = nib_ge1(x), g2 = nib_ge2(x), s1, s2
+    if nib_ge3(x) or (g2 & JOKER_NIBS) or (g1 & JOKER_NIBS) == (JOKER_NIBS & NIB):
+        return 0
+    s1 = g1 & NIB_CHAIN
+    s2 = g2 & NIB_CHAIN
+    if (s1 & (s1 >> 4) & (s1 >> 8) & (s1 >> 12) & (s1 >> 16)) or (s2 & (s2 >> 4) & (s2 >> 8)):
+        return 0
+    return ddz_nib_count(g1 & ~g2 & low1) + ddz_nib_count(g2 & low2)
+
+
+cdef bint clears_leading(Ctx* c, int p, const unsigned char* h, int total, int beatable,
+                         int depth, const Out* leads) noexcept nogil:
+    # (clears_leading_search, memoised on the hand and the other side's hands;
+    # leads: h's leads when the caller has them, else NULL)
+    cdef unsigned long long key[5]
+    cdef unsigned long long hsh, low1, low2
+    cdef unsigned long long* e
+    cdef int s
+    cdef bint v
+    if total == 0:
+        return True
+    beat_lows(c, p, &low1, &low2)
+    if fewest_beatable(pack_hand(h), low1, low2) > beatable:
+        return False
+    if beatable == 0:
+        return groups_unbeatable(c, p, h)
+    if c.cl_memo == NULL:
+        return clears_leading_search(c, p, h, total, beatable, depth, leads)
+    key[p] = pack_hand(h)
+    hsh = mix(key[p] ^ (<unsigned long long>(p + 1 + 16 * beatable)))
+    for s in range(c.n):
+        if s != p:
+            key[s] = c.hw[s] if c.side[s] != c.side[p] else 0
+            hsh = mix(hsh ^ key[s])
+    key[c.n] = <unsigned long long>(p + 1 + 16 * beatable)
+    e = c.cl_memo + (hsh & (CL_SLOTS - 1)) * (c.n + 1)
+    if (e[c.n] & 255) == key[c.n]:
+        for s in range(c.n):
+            if e[s] != key[s]:
+                break
+        else:
+            return (e[c.n] >> 8) & 1
+    v = clears_leading_search(c, p, h, total, beatable, depth, leads)
+    memcpy(e, key, c.n * sizeof(unsigned long long))
+    e[c.n] = key[c.n] | ((<unsigned long long>v) << 8)
+    return v
+
+
+cdef bint groups_unbeatable(Ctx* c, int p, const unsigned char* h) noexcept nogil:
+    """Is hand h, split by rank (the jokers together), all allowed leads
+    nobody on the other side can beat?  (A quick sufficient test for "h is
+    all unbeatable leads": it does not look for chains or kickers.)"""
+    cdef unsigned char g[15]
+    cdef MoveInfo infos[N_KINDS]
+    cdef MoveInfo mi
+    cdef int r, t, nr, ok
+    memset(g, 0, 15)
+    for r in range(14):
+        if r < 13 and h[r] == 0 or r == 13 and h[13] == 0 and h[14] == 0:
+            continue
+        if r < 13 and h[r] == 1:
+            mi.kind = K_SOLO
+            mi.rank = r
+            mi.length = 1
+            mi.ncards = 1
+            if not unbeatable(c, p, &mi):
+                return False
+            continue
+        if r < 13:
+            g[r] = h[r]
+        else:
+            g[13] = h[13]
+            g[14] = h[14]
+        nr = classify_c(g, c.r, infos)
+        g[r] = 0
+        if r == 13:
+            g[14] = 0
+        ok = 0
+        for t in range(nr):
+            if not (c.ban >> infos[t].kind) & 1 and unbeatable(c, p, &infos[t]):
+                ok = 1
+                break
+        if not ok:
+            return False
+    return True
+
+
+cdef bint clears_leading_search(Ctx* c, int p, const unsigned char* h, int total, int beatable,
+                                int depth, const Out* leads) noexcept nogil:
+    """Can seat p, leading with hand h, play it out whatever the others do:
+    is h a set of allowed leads of which at most `beatable` can be answered
+    by a seat of the other side?  p plays the unbeatable ones first (every
+    seat passes each back to p: the partners by choice; the other side's
+    hands do not change meanwhile), the beatable one last, emptying the hand.
+    Exact as a proof of a win (unbeatable() may say no when only a banned
+    kind answers; never the reverse).  Some part holds h's lowest card, so
+    only the moves that hold it are tried (as min_plays does; the two share
+    the per-depth buffers, never nesting)."""
+    cdef const Out* o
+    cdef Py_ssize_t i
+    cdef const unsigned char* row
+    cdef unsigned char rest[16]
+    cdef MoveInfo mi
+    cdef int low = 0, ub
+    if total == 0:
+        return True
+    if depth >= c.mp_depth:
+        return False
+    o = _leads_at(c, h, depth, leads, &low)
+    if o == NULL:
+        return False
+    for i in range(o.n):
+        row = o.data + i * ROW
+        if not _holds_low(c, row, low):
+            continue
+        row_info(row, &mi)
+        if mi.ncards == total:
+            if beatable > 0 or unbeatable(c, p, &mi):
+                return True
+            continue
+        ub = unbeatable(c, p, &mi)
+        if not ub and beatable == 0:
+            continue
+        sub_row(rest, h, row)
+        if clears_leading(c, p, rest, total - mi.ncards, beatable - (0 if ub else 1), depth + 1, NULL):
+            return True
+    return False
+
+
+cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noexcept nogil:
+    """1 when the side of seat p (to move) wins with best play, 0 when it
+    loses, -1 when the search stopped (a limit, or another thread)."""
+    cdef unsigned long long key[5]
+    cdef unsigned long long h = 0, low1, low2
+    cdef Ply* pl
+    cdef Py_ssize_t i, m, nmoves
+    cdef int v, child, nxt, result = 0, idx, t
+    cdef long long before
+    cdef const unsigned char* row
+    cdef MoveInfo mi
+    cdef unsigned char rest_h[16]
+
+    if last != NULL and depth < c.nplies and only_pass(c, p, last):
+        # A seat that can only pass is not a node of its own: the position
+        # is worth the one after the pass (not counted, not stored).
+        nxt = p + 1
+        if nxt == c.n:
+            nxt = 0
+        c.plies[depth].chains = c.plies[depth - 1].chains
+        if nxt == last_by:
+            child = search(c, nxt, NULL, -1, depth + 1)
+        else:
+            child = search(c, nxt, last, last_by, depth + 1)
+        if child < 0 or c.side[nxt] == c.side[p]:
+            return child
+        return 1 - child
+
+    c.nodes += 1
+    if (c.nodes & CHECK_EVERY) == 0:
+        if c.stop != NULL and ddz_load(c.stop):
+            c.aborted = AB_STOPPED
+        elif c.deadline > 0 and ddz_now() > c.deadline:
+            c.aborted = AB_TIME
+    if c.max_nodes > 0 and c.nodes > c.max_nodes:
+        c.aborted = AB_NODES
+    if c.aborted:
+        return -1
+    if depth >= c.nplies:
+        c.aborted = AB_MEMORY       # cannot happen: nplies bounds every line
+        return -1
+
+    # (hands only shrink: once no hand can make a chain, none below can)
+    c.plies[depth].chains = rank_key(c, last, p, last_by, key, c.plies[depth - 1].chains)
+    if c.tt != NULL:
+        # (a position stored is never one where a move plays the whole hand;
+        # probed before the moves are generated: a hit needs none)
+        h = tt_hash(c, key)
+        v = tt_probe(c, key, tt_bucket(c, h))
+        if v >= 0:
+            return v
+
+    pl = &c.plies[depth]
+    pl.out.n = 0
+    gen_moves(c.hand[p], c.r, last, &pl.out)
+    if pl.out.oom or not ply_reserve(pl, pl.out.n):
+        c.aborted = AB_MEMORY
+        return -1
+    # A move that plays the whole hand wins at once (not worth a table
+    # entry).  The allowed moves go to the front of the buffers.
+    m = 0
+    for i in range(pl.out.n):
+        row = pl.out.data + i * ROW
+        if (c.ban >> row[KIND_BYTE]) & 1:
+            continue
+        row_info(row, &pl.info[m])
+        if pl.info[m].ncards == c.total[p]:
+            return 1
+        pl.packed[m] = pack_hand(row)
+        pl.slot[m] = <int>i
+        m += 1
+    nmoves = m
+    before = c.nodes
+    # A hand of moves nobody on the other side can beat but (at most) one
+    # wins too; so does, in answer, a move nobody can beat that leaves such
+    # a hand.
+    if last == NULL:
+        # (the leads of the hand are this node's moves, generated above)
+        if clears_leading(c, p, c.hand[p], c.total[p], 1, 0, &pl.out):
+            tt_store(c, key, h, 1, 1)
+            return 1
+    else:
+        beat_lows(c, p, &low1, &low2)
+        for i in range(nmoves):
+            # (the bound first: it is cheaper than unbeatable's counts)
+            if (pl.info[i].kind != K_PASS and fewest_beatable(c.hw[p] - pl.packed[i], low1, low2) <= 1
+                    and unbeatable(c, p, &pl.info[i])):
+                row = pl.out.data + pl.slot[i] * ROW
+                sub_row(rest_h, c.hand[p], row)
+                if clears_leading(c, p, rest_h, c.total[p] - pl.info[i].ncards, 1, 0, NULL):
+                    tt_store(c, key, h, 1, 1)
+                    return 1
+    # Sort: order[] becomes indices into info / packed, best first (PASS
+    # and one play need no scores: the play goes first).
+    if last != NULL and nmoves <= 2:
+        m = 0
+        for i in range(nmoves):
+            if pl.info[i].kind != K_PASS:
+                pl.order[m] = <int>i
+                m += 1
+        for i in range(nmoves):
+            if pl.info[i].kind == K_PASS:
+                pl.order[m] = <int>i
+                m += 1
+    else:
+        for i in range(nmoves):
+            order_insert(pl, i, move_score(c, p, pl.out.data + pl.slot[i] * ROW, pl.packed[i],
+                                           &pl.info[i]), <int>i)
+
+    nxt = p + 1
+    if nxt == c.n:
+        nxt = 0
+    for i in range(nmoves):
+        idx = pl.order[i]
+        mi = pl.info[idx]
+        if mi.kind == K_PASS:
+            if nxt == last_by:
+                child = search(c, nxt, NULL, -1, depth + 1)
+            else:
+                child = search(c, nxt, last, last_by, depth + 1)
+        else:
+            row = pl.out.data + pl.slot[idx] * ROW
+            play(c, p, row, pl.packed[idx], mi.ncards)
+            child = search(c, nxt, &mi, p, depth + 1)
+            unplay(c, p, row, pl.packed[idx], mi.ncards)
+            # (the generated rows of this depth are intact: deeper plies use
+            # their own buffers)
+        if child < 0:
+            return -1
+        if c.side[nxt] != c.side[p]:
+            child = 1 - child
+        if child:
+            result = 1
+            t = row_hash(pl.out.data + pl.slot[idx] * ROW)
+            if c.history[c.side[p]][t] < 1000000:
+                c.history[c.side[p]][t] += 1
+            break
+    tt_store(c, key, h, result, c.nodes - before)
+    return result
+
+
+cdef class _RootShare:
+    """The root of one position as the threads solving it share it: the
+    order of its moves (set by the first run given it, which searches
+    nothing), which moves a thread has taken, and a flag set when the answer
+    is known."""
+    cdef int* flag
+    cdef unsigned char* rows     # the root moves in search order, ROW bytes each
+    cdef long* claimed           # claimed[k]: some thread took move k
+    cdef Py_ssize_t nroot        # -1: no order yet
+
+    def __cinit__(self):
+        self.flag = <int*>calloc(1, sizeof(int))
+        if self.flag == NULL:
+            raise MemoryError()
+        self.rows = NULL
+        self.claimed = NULL
+        self.nroot = -1
+
+    def __dealloc__(self):
+        free(self.flag)
+        free(self.rows)
+        free(self.claimed)
+
+    cdef int _set_order(self, const Ply* pl, Py_ssize_t nroot) except -1:
+        cdef Py_ssize_t k
+        self.rows = <unsigned char*>malloc(max(nroot, 1) * ROW)
+        self.claimed = <long*>calloc(max(nroot, 1), sizeof(long))
+        if self.rows == NULL or self.claimed == NULL:
+            raise MemoryError()
+        for k in range(nroot):
+            memcpy(self.rows + k * ROW, pl.out.data + pl.order[k] * ROW, ROW)
+        self.nroot = nroot
+        return 0
+
+    cdef int _take_order(self, Ply* pl, Py_ssize_t nroot, unsigned int ban) except -1:
+        # pl.order[k] := the generated row equal to the shared order's move k
+        # (which must be the allowed moves generated, each once)
+        cdef Py_ssize_t k, i
+        cdef const unsigned char* row
+        if self.nroot != nroot:
+            raise ValueError("the shared root order is not this position's")
+        for k in range(nroot):
+            pl.order[k] = -1
+            for i in range(pl.out.n):
+                row = pl.out.data + i * ROW
+                if not (ban >> row[KIND_BYTE]) & 1 and memcmp(row, self.rows + k * ROW, ROW) == 0:
+                    pl.order[k] = <int>i
+                    break
+            if pl.order[k] < 0:
+                raise ValueError("the shared root order is not this position's")
+        return 0
+
+
+cdef class _Engine:
+    """One search context: a transposition table of a fixed size and the
+    per-depth move buffers.  Internal; see :class:`ddz_fast.solver.Solver`.
+
+    The table is kept between calls with the same seats, sides, rules and
+    banned kinds (its values depend on nothing else) and cleared otherwise.
+    """
+    cdef Ctx c
+    cdef object lock
+    cdef object config            # what the stored values depend on
+    cdef readonly Py_ssize_t table_bytes
+    cdef readonly long long last_nodes
+
+    def __cinit__(self, Py_ssize_t table_bytes):
+        memset(&self.c, 0, sizeof(Ctx))
+        self.lock = threading.Lock()
+        self.config = None
+        if table_bytes < 0:
+            raise ValueError("table size must be >= 0")
+        self.table_bytes = table_bytes
+
+    def __init__(self, Py_ssize_t table_bytes):
+        pass                      # (set up in __cinit__; here for the signature)
+
+    def __dealloc__(self):
+        self._free_plies()
+        self._free_memo()
+        pool_give(self.c.tt, self.c.tt_cap)
+        self.c.tt = NULL
+
+    cdef void _free_memo(self) noexcept:
+        cdef int i
+        if self.c.mp_out != NULL:
+            for i in range(self.c.mp_depth):
+                out_free(&self.c.mp_out[i])
+            free(self.c.mp_out)
+        self.c.mp_out = NULL
+        self.c.mp_depth = 0
+        free(self.c.mp_keys)
+        free(self.c.mp_vals)
+        pool_give(self.c.cl_memo, self.c.cl_cap)
+        self.c.cl_memo = NULL
+        self.c.mp_keys = NULL
+        self.c.mp_vals = NULL
+        self.c.mp_cap = 0
+        self.c.mp_n = 0
+
+    cdef int _setup_memo(self, int depth) except -1:
+        cdef int i
+        if self.c.cl_memo == NULL:
+            # (n + 1 words an entry; entries of a clashing n never meet:
+            # the memo is cleared with the config)
+            self.c.cl_memo = <unsigned long long*>pool_take(
+                CL_SLOTS * (self.c.n + 1) * sizeof(unsigned long long), False, &self.c.cl_cap)
+            if self.c.cl_memo == NULL:
+                raise MemoryError()
+        if depth <= self.c.mp_depth:
+            return 0
+        if self.c.mp_out != NULL:
+            for i in range(self.c.mp_depth):
+                out_free(&self.c.mp_out[i])
+            free(self.c.mp_out)
+        self.c.mp_depth = 0
+        self.c.mp_out = <Out*>calloc(depth, sizeof(Out))
+        if self.c.mp_out == NULL:
+            raise MemoryError()
+        self.c.mp_depth = depth
+        for i in range(depth):
+            if not out_init(&self.c.mp_out[i], 64, False):
+                raise MemoryError()
+        return 0
+
+    cdef void _free_plies(self) noexcept:
+        cdef int i
+        if self.c.plies != NULL:
+            for i in range(self.c.nplies):
+                out_free(&self.c.plies[i].out)
+                free(self.c.plies[i].order)
+                free(self.c.plies[i].score)
+                free(self.c.plies[i].slot)
+                free(self.c.plies[i].info)
+                free(self.c.plies[i].packed)
+            free(self.c.plies)
+        self.c.plies = NULL
+        self.c.nplies = 0
+
+    cdef int _setup_table(self, int n) except -1:
+        # An empty table of entries of n + 1 words: FIRST_BUCKETS buckets
+        # (fewer if the limit says so), doubled by the search as it fills,
+        # up to the most buckets (a power of two) within table_bytes.
+        cdef Py_ssize_t W = n + 1
+        cdef Py_ssize_t per_bucket = BUCKET * W * sizeof(unsigned long long)
+        cdef size_t nb = 1, first
+        pool_give(self.c.tt, self.c.tt_cap)
+        self.c.tt = NULL
+        self.c.nbuckets = 0
+        self.c.max_nbuckets = 0
+        self.c.nstored = 0
+        self.c.W = <int>W
+        if self.table_bytes < per_bucket:
+            return 0
+        while nb * 2 * per_bucket <= <size_t>self.table_bytes:
+            nb *= 2
+        first = nb if nb < FIRST_BUCKETS else FIRST_BUCKETS
+        # (the largest block kept: the table grows into it without a realloc)
+        self.c.tt = <unsigned long long*>pool_take(first * BUCKET * W * sizeof(unsigned long long), True,
+                                                   &self.c.tt_cap)
+        if self.c.tt == NULL:
+            raise MemoryError(f"cannot allocate a {self.table_bytes}-byte transposition table")
+        self.c.nbuckets = first
+        self.c.max_nbuckets = nb
+        return 0
+
+    cdef int _setup_plies(self, int depth) except -1:
+        cdef int i
+        if depth <= self.c.nplies:
+            return 0
+        self._free_plies()
+        self.c.plies = <Ply*>calloc(depth, sizeof(Ply))
+        if self.c.plies == NULL:
+            raise MemoryError()
+        self.c.nplies = depth
+        for i in range(depth):
+            if not out_init(&self.c.plies[i].out, 64, False):
+                raise MemoryError()
+        return 0
+
+    def run(self, bytes hands, tuple sides, rules, unsigned int ban, int to_move,
+            bytes last_row, int last_by, bint all_moves, long long max_nodes,
+            double max_time, _RootShare share=None, bint from_back=False):
+        """Solve one position (arguments validated by ddz_fast.solver).
+
+        Returns (aborted, results, moves, nodes): the root moves in search
+        order with their values (1 win / 0 loss / -1 unknown) for the side
+        of ``to_move``.  With ``share`` (threads solving one position): the
+        first run given it only sets the shared order of the root moves;
+        later ones search the moves no other thread has taken, from the
+        front of the order or (``from_back``) from its back, and stop when
+        one of them has the answer.
+        """
+        cdef int n = len(sides)
+        cdef int i, j, total_cards = 0, child, st
+        cdef const RulesC* rc = rules_c(rules)
+        cdef MoveInfo last_mi
+        cdef MoveInfo mi
+        cdef const MoveInfo* lastp = NULL
+        cdef unsigned char lrow[16]
+        cdef Ply* pl
+        cdef Py_ssize_t k, step, nroot = 0
+        cdef const unsigned char* row
+        cdef list results = []
+        cdef list moves = []
+        cdef int found = 0, set_only = 0
+        # (ddz_fast.solver checks everything first; these keep the kernels'
+        # invariants whatever a direct caller passes)
+        if not 2 <= n <= NSEATS or len(hands) != 15 * n:
+            raise ValueError(f"need 2..{NSEATS} sides and 15 counts per seat")
+        for i in range(n):
+            if sides[i] not in (0, 1):
+                raise ValueError("sides must be 0 or 1")
+            for j in range(15):
+                if hands[15 * i + j] > (rc.max_joker if j >= 13 else rc.max_count):
+                    raise ValueError(f"seat {i} holds more cards of rank slot {j} than the deck")
+        if not 0 <= to_move < n or not -1 <= last_by < n:
+            raise ValueError("to_move or last_by out of range")
+        if last_row is not None and len(last_row) != 16:
+            raise ValueError("last_row must be 16 bytes")
+        if not self.lock.acquire(False):
+            raise RuntimeError("this Solver is already solving a position in another thread; "
+                               "use one Solver per thread")
+        try:
+            cid = rc.id
+            # (a tuple of these straight from the C struct hangs Cython 3.3.1)
+            config = (cid, ban, n, self.table_bytes) + sides
+            if config != self.config:
+                self._setup_table(n)
+                self._free_memo()
+                memset(self.c.history, 0, sizeof(self.c.history))
+                self.config = config
+            self.c.n = n
+            self.c.r = rc
+            self.c.ban = ban
+            for i in range(n):
+                self.c.side[i] = sides[i]
+                self.c.total[i] = 0
+                for j in range(15):
+                    self.c.hand[i][j] = hands[15 * i + j]
+                    self.c.total[i] += hands[15 * i + j]
+                self.c.hand[i][15] = 0
+                self.c.hw[i] = pack_hand(self.c.hand[i])
+                total_cards += self.c.total[i]
+            if last_row is not None:
+                for j in range(16):
+                    lrow[j] = last_row[j]
+                if not valid_move_c(lrow, rc, &last_mi) or last_mi.kind == K_PASS:
+                    raise ValueError("the move to beat is not a legal move under these rules")
+                lastp = &last_mi
+            # a line plays at least one card every n plies
+            self._setup_plies(n * (total_cards + 2) + 2)
+            self._setup_memo(total_cards + 2)
+            self.c.nodes = 0
+            self.c.max_nodes = max_nodes
+            self.c.deadline = ddz_now() + max_time if max_time > 0 else 0.0
+            self.c.aborted = AB_NONE
+            self.c.stop = share.flag if share is not None else NULL
+
+            # The root: every move, in the search order, each searched in turn.
+            pl = &self.c.plies[0]
+            pl.chains = 1           # (the root's children work it out)
+            with nogil:
+                pl.out.n = 0
+                gen_moves(self.c.hand[to_move], rc, lastp, &pl.out)
+                if pl.out.oom or not ply_reserve(pl, pl.out.n):
+                    self.c.aborted = AB_MEMORY
+                else:
+                    nroot = 0
+                    for k in range(pl.out.n):
+                        row = pl.out.data + k * ROW
+                        if (ban >> row[KIND_BYTE]) & 1:
+                            continue
+                        row_info(row, &mi)
+                        st = (1 << 30) if mi.ncards == self.c.total[to_move] else move_score(
+                            &self.c, to_move, row, pack_hand(row), &mi)
+                        order_insert(pl, nroot, st, <int>k)
+                        nroot += 1
+            if self.c.aborted:
+                return self.c.aborted, [], [], self.c.nodes
+            if share is not None:
+                # (the threads must agree on the order: results are by index)
+                if share.nroot < 0:
+                    share._set_order(pl, nroot)
+                    set_only = 1
+                else:
+                    share._take_order(pl, nroot, ban)
+            for k in range(nroot):
+                row = pl.out.data + pl.order[k] * ROW
+                row_info(row, &mi)
+                moves.append(make_move(mi.kind, row, mi.rank, mi.length))
+                results.append(-1)
+            for step in range(0 if set_only else nroot):
+                k = nroot - 1 - step if from_back else step
+                if (found and not all_moves) or self.c.aborted:
+                    break
+                if share is not None and (ddz_load(share.flag) or not ddz_claim(&share.claimed[k])):
+                    continue
+                row = pl.out.data + pl.order[k] * ROW
+                row_info(row, &mi)
+                with nogil:
+                    child = self._root_child(to_move, row, &mi, lastp, last_by)
+                results[k] = child
+                if child == 1:
+                    found = 1
+                    if share is not None and not all_moves:
+                        ddz_store(share.flag, 1)
+            self.last_nodes = self.c.nodes
+            return self.c.aborted, results, moves, self.c.nodes
+        finally:
+            self.c.stop = NULL
+            self.lock.release()
+
+    cdef int _root_child(self, int p, const unsigned char* row, const MoveInfo* mi,
+                         const MoveInfo* last, int last_by) noexcept nogil:
+        # The value of one root move for the side of p (1 / 0, -1 stopped).
+        cdef Ctx* c = &self.c
+        cdef int nxt = (p + 1) % c.n, child
+        if mi.kind == K_PASS:
+            if nxt == last_by:
+                child = search(c, nxt, NULL, -1, 1)
+            else:
+                child = search(c, nxt, last, last_by, 1)
+        else:
+            if mi.ncards == c.total[p]:
+                return 1
+            play(c, p, row, pack_hand(row), mi.ncards)
+            child = search(c, nxt, mi, p, 1)
+            unplay(c, p, row, pack_hand(row), mi.ncards)
+        if child < 0:
+            return -1
+        if c.side[nxt] != c.side[p]:
+            child = 1 - child
+        return child

@@ -1,0 +1,2 @@
+"""Utilities with no game knowledge: argument checks, the random generator and seeding,
+threads, progress bars, plots and Ray."""
