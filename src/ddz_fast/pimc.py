@@ -30,6 +30,7 @@ agrees with what the agent saw.
 """
 from __future__ import annotations
 
+import math
 from typing import Any, Literal, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
@@ -144,8 +145,9 @@ class PIMCAgent:
         self._rollouts = int(check_int(rollouts, "rollouts", 1, 1 << 20))
         self._policy = cast(Literal["bot", "random"], _choice(policy, "policy", _POLICIES))
         self._solver_cards = int(check_int(solver_cards, "solver_cards", 0, 216))
-        self._solver_nodes = (None if solver_nodes is None
-                              else int(check_int(solver_nodes, "solver_nodes", 1, MAX_NODES)))
+        # (any int >= 1: one above MAX_NODES is never reached, and taken as it, as solve() does)
+        self._solver_nodes = (None if solver_nodes is None else min(
+            int(check_int(solver_nodes, "solver_nodes", 1, math.inf)), MAX_NODES))  # type: ignore[arg-type]
         self._solver_time = _number(solver_time, "solver_time", integer=False, allow_none=True)
         self._aggregate = _choice(aggregate, "aggregate", _AGGREGATES)
         self._seed = int(check_seed(seed))
@@ -267,7 +269,7 @@ class PIMCAgent:
             # solver_table_mb); a world a limit stopped (NaN) is left to the playouts
             found = base.solve_values(worlds, moves, max_nodes=self._solver_nodes,
                                       max_time=self._solver_time, table_mb=self._solver_table_mb)
-            solved = ~np.isnan(found).any(axis=1)
+            solved = np.logical_not(np.isnan(found).any(axis=1))
             values[solved] = found[solved]
         rest = np.flatnonzero(~solved)
         # (called even with no world left: it checks that the moves are legal)

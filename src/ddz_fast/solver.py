@@ -401,7 +401,7 @@ def solve_values(game: "Game", worlds: npt.NDArray[np.uint8], moves: Sequence[Mo
     nodes = int(_limit(max_nodes, "max_nodes", int))
     seconds = _limit(max_time, "max_time", float)
     mb = DEFAULT_TABLE_MB if table_mb is None else _table_mb(table_mb)
-    return solve_worlds(game, worlds, moves, nodes, seconds, int(mb * _MiB))  # type: ignore[no-any-return]
+    return solve_worlds(game, worlds, moves, nodes, seconds, int(mb * _MiB))
 
 
 def winning_line(hands: Sequence[CardsLike], *, to_move: int = 0, landlord: Optional[int] = None,
