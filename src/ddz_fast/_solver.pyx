@@ -24,6 +24,11 @@ without a search below it; a seat whose only move is PASS is passed over
 (the position is worth the one after the pass); moves are tried in the
 order of how few plays the rest of the hand needs (min_plays).
 
+A position comes as C data (_Position, Root): from counts the Python side
+checked, or straight from a Game's GState (solve_game, and solve_worlds for
+Game.solve_values, which solves every world in one call).  Whose turn it is
+after a move or a pass is the engine's one rule, turn_after (_engine.pxd).
+
 Only this module's own buffers are touched inside the search, which runs
 without the GIL; an _Engine is used by one search at a time (its lock).
 """
