@@ -681,3 +681,7 @@ def test_the_engine_refuses_unchecked_input_from_direct_callers() -> None:
         e.run(ok, (0, 1), "standard", 0, 0, bytes([1, 1] + [0] * 13 + [1]), 1, False, 0, 0.0)
     with pytest.raises(ValueError, match="16 bytes"):
         e.run(ok, (0, 1), "standard", 0, 0, b"\x01", 1, False, 0, 0.0)
+    with pytest.raises(ValueError, match="last_by"):
+        e.run(ok, (0, 1), "standard", 0, 0, bytes([1] + [0] * 14 + [1]), -1, False, 0, 0.0)
+    with pytest.raises(ValueError, match="empty _Position"):
+        e.run_position(_solver._Position(), 0, False, 0, 0.0)

@@ -1240,6 +1240,8 @@ cdef class _Position:
             raise ValueError("to_move or last_by out of range")
         if last_row is not None and len(last_row) != 16:
             raise ValueError("last_row must be 16 bytes")
+        if last_row is not None and last_by < 0:
+            raise ValueError("a move to beat needs last_by, the seat that made it")
         pos.n = n
         pos.rc = rc
         pos.to_move = to_move
@@ -1534,6 +1536,8 @@ cdef class _Engine:
         cdef list results = []
         cdef list moves = []
         cdef int found = 0, set_only = 0
+        if pos.rc == NULL:
+            raise ValueError("an empty _Position: make one with from_counts or from_game")
         if not self.lock.acquire(False):
             raise RuntimeError("this Solver is already solving a position in another thread; "
                                "use one Solver per thread")
