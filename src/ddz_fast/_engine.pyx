@@ -471,8 +471,7 @@ cdef void gs_play(GState* s, const unsigned char* row, const MoveInfo* mi) noexc
     """Apply a legal move (gs_move_legal) of the player to move; whose turn
     it is next, and when a round of passes clears the table, is turn_after's
     rule.  The first empty hand ends the deal."""
-    cdef int p = s.to_move, r
-    cdef int last_by = -1 if s.last_src == LAST_NONE else s.last_player
+    cdef int p = s.to_move, r, nxt, last_by
     cdef Entry* e = &s.hist[s.nh]
     memcpy(e.row, row, HB)
     e.row[KIND_BYTE] = <unsigned char>mi.kind
@@ -482,11 +481,15 @@ cdef void gs_play(GState* s, const unsigned char* row, const MoveInfo* mi) noexc
     e.prev_passes = <unsigned char>s.passes
     s.nh += 1
     s.plies += 1
-    cdef int nxt = turn_after(s.players, p, mi.kind == K_PASS, &last_by, &s.passes)
+    # (turn_after with `passed` a constant in each branch: it folds to the
+    # branch's part of the rule)
     if mi.kind == K_PASS:
+        last_by = s.last_player         # (a pass answers a move: one is on the table)
+        nxt = turn_after(s.players, p, True, &last_by, &s.passes)
         if last_by < 0:
             _set_last(s, LAST_NONE)
     else:
+        nxt = turn_after(s.players, p, False, &last_by, &s.passes)
         for r in range(15):
             s.hands[p][r] -= row[r]
             s.played[p][r] += row[r]
