@@ -78,7 +78,7 @@ if SANITIZE or FUZZER:
     link_args = flags
 
 modules = ["_kernels", "_registry", "_move", "_movelist", "_checks", "_rng", "_fast",
-           "_engine", "_lookup", "_ranks", "_vec", "_solver", "_douzero"]
+           "_engine", "_lookup", "_ranks", "_vec", "_solver", "_douzero", "_testing"]
 extensions = [
     Extension(
         f"ddz_fast.{name}",

@@ -526,9 +526,9 @@ def _batch_call(f, hands, lasts, threads):
 
 def kernel_section(out, args, ours, deals, prevs_all, results):
     """The kernels alone, called from C in a loop over distinct hands
-    (ddz_fast._fast._time_kernel), against a memcpy of the same output
+    (ddz_fast._testing.time_kernel), against a memcpy of the same output
     bytes, and the closed-form counter against generation."""
-    from ddz_fast._fast import _time_kernel
+    from ddz_fast._testing import time_kernel
     out.heading(f"Kernels from C: {len(deals)} distinct deals")
     lead_h = np.array([d["landlord"] for d in deals], dtype=np.uint8)
     resp_h = np.array([d["farmer1"] for d in deals], dtype=np.uint8)
@@ -539,8 +539,8 @@ def kernel_section(out, args, ours, deals, prevs_all, results):
     for k in (17, 10, 5):
         cases[f"lead, {k} cards"] = (D.random_hands(len(deals), k, 1, args.seed), None)
     for name, (H, L) in cases.items():
-        t, moves, t_copy = _time_kernel(H, L, repeat=max(5, args.repeat // 10))
-        c, _, _ = _time_kernel(H, L, repeat=max(5, args.repeat // 10), count=True)
+        t, moves, t_copy = time_kernel(H, L, repeat=max(5, args.repeat // 10))
+        c, _, _ = time_kernel(H, L, repeat=max(5, args.repeat // 10), count=True)
         rows.append([name, f"{moves / len(H):.1f}", f"{t / len(H) * 1e9:,.1f}", f"{t / moves * 1e9:.2f}",
                      fmt_rate(moves / t), f"{t / t_copy:.1f}x", f"{c / len(H) * 1e9:,.1f}", f"{t / c:.1f}x"])
         results["kernel"][name] = (t / len(H), moves / t, t / t_copy, t / c)
@@ -582,7 +582,7 @@ def dle_section(out, args, deals, results):
     and g++."""
     import struct
     import tempfile
-    from ddz_fast._fast import _time_kernel
+    from ddz_fast._testing import time_kernel
     src = os.environ.get("DDZ_DLE_DIR")
     if not src:
         results["dle"] = "DDZ_DLE_DIR not set"
@@ -613,7 +613,7 @@ def dle_section(out, args, deals, results):
             os.unlink(fh.name)
         lead_ns, lead_moves, resp_ns, resp_moves = got.stdout.split()
         dle_ns, dle_moves = (float(lead_ns), int(lead_moves)) if solo[0] < 0 else (float(resp_ns), int(resp_moves))
-        t, moves, _ = _time_kernel(H, None if solo[0] < 0 else last_rows, repeat=reps)
+        t, moves, _ = time_kernel(H, None if solo[0] < 0 else last_rows, repeat=reps)
         ours_ns = t / len(H) * 1e9
         rows.append([name, f"{dle_ns:,.1f}", f"{dle_moves / len(H):.1f}", f"{ours_ns:,.1f}",
                      f"{moves / len(H):.1f}", fmt_ratio(dle_ns / ours_ns)])
@@ -623,7 +623,7 @@ def dle_section(out, args, deals, results):
     out.note("DLE: its play-phase LegalMoves body (PASS for a response, the rocket, then "
              "SearchForAllMoves / SearchForSingleRankMoves into a reused std::vector), timed in C++ "
              "by benchmarks/dle/dle_kernel.cc; ddz-fast: gen_moves into one reused buffer "
-             "(ddz_fast._fast._time_kernel). The move sets differ where the rules do (DLE's "
+             "(ddz_fast._testing.time_kernel). The move sets differ where the rules do (DLE's "
              "responses to a single hold no bombs).")
 
 

@@ -317,6 +317,26 @@ def test_pack_rows_layout():
     assert np.unique(keys).size == keys.size
 
 
+def test_pack_rows_puts_byte_j_in_bits_4j_of_any_rows():
+    """Random rows of bytes 0..15 (not only move rows), as uint8, wider
+    integers, a list and a strided view, against the key summed in Python;
+    a byte of 16..255 in a uint8 array is refused like a wider one."""
+    rows = np.random.default_rng(30).integers(0, 16, size=(500, 16), dtype=np.uint8)
+    expect = [sum(int(b) << (4 * j) for j, b in enumerate(row)) for row in rows]
+    assert pack_rows(rows).tolist() == expect
+    assert pack_rows(rows.astype(np.int64)).tolist() == expect
+    assert pack_rows(rows[:3].tolist()).tolist() == expect[:3]
+    assert pack_rows(np.repeat(rows, 2, axis=0)[::2]).tolist() == expect
+    assert pack_rows(np.zeros((0, 16), np.uint8)).dtype == np.uint64
+    for byte in (16, 255):
+        bad = rows.copy()
+        bad[321, 15] = byte
+        with pytest.raises(ValueError, match="0..15"):
+            pack_rows(bad)
+    with pytest.raises(ValueError, match="shape"):
+        pack_rows(rows[:, :15])
+
+
 @settings(max_examples=60)
 @given(st.tuples(*(st.integers(0, int(c)) for c in ONE_DECK)).filter(lambda t: sum(t) <= 20))
 def test_mask_property(hand):
@@ -426,50 +446,10 @@ def test_mask_out_from_several_threads():
     assert errors == []
 
 
-def test_row_table():
-    from ddz_fast._lookup import RowTable
-
-    rows = np.array([[0] * 16, [1] + [0] * 14 + [1], [1] + [0] * 14 + [2]], dtype=np.uint8)
-    typed = RowTable(rows)
-    assert typed.n_rows == 3 and not typed.ignore_kind
-    assert typed.find(rows[::-1].copy()).tolist() == [2, 1, 0]
-    assert typed.find(np.array([[2] + [0] * 15], dtype=np.uint8)).tolist() == [-1]
-    # Without the kind, rows 1 and 2 are the same cards: the first row wins.
-    untyped = RowTable(rows, ignore_kind=True)
-    assert untyped.find(rows).tolist() == [0, 1, 1]
-    with pytest.raises(KeyError):
-        typed.mask(np.array([[2] + [0] * 15], dtype=np.uint8))
-    assert typed.mask(rows[1:2].copy()).tolist() == [False, True, False]
-    assert typed.masks(rows, np.array([0, 1, 3])).tolist() == [[True, False, False], [False, True, True]]
-    for bad in (np.array([0, 2, 1]), np.array([0, 4]), np.array([-1, 0])):
-        with pytest.raises(ValueError, match="offsets"):
-            typed.masks(rows, bad)
-    # A byte of 16 or more is no move row: never found (it would spill into
-    # the next count's bits of a packed key), and refused in a table.
-    spill = np.array([[16] + [0] * 14 + [1], [0, 16] + [0] * 13 + [2]], dtype=np.uint8)
-    assert typed.find(spill).tolist() == [-1, -1]
-    with pytest.raises(ValueError, match="not a move row"):
-        RowTable(spill)
-    with pytest.raises(ValueError, match=r"shape \(n, 16\)"):
-        RowTable(np.zeros((2, 15), dtype=np.uint8))
-    with pytest.raises(ValueError, match=r"shape \(m, 16\)"):
-        typed.find(np.zeros((2, 15), dtype=np.uint8))
-    with pytest.raises(TypeError, match="dtype uint8"):
-        typed.find(rows.astype(np.int64))
-    # Non-contiguous rows are copied, not misread.
-    assert typed.find(np.repeat(rows, 2, axis=0)[::2]).tolist() == [0, 1, 2]
-
-
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_id_is_found_from_its_row(preset):
     space = action_space(preset)
     assert space._lookup.find(space.rows).tolist() == list(range(space.size))
-    untyped = ddz_fast._lookup.RowTable(space.rows, ignore_kind=True)
-    keys = pack_rows(space.rows) & np.uint64((1 << 60) - 1)
-    first = {}
-    for i, k in enumerate(keys.tolist()):
-        first.setdefault(k, i)
-    assert untyped.find(space.rows).tolist() == [first[k] for k in keys.tolist()]
 
 
 
@@ -583,3 +563,24 @@ def test_ranking_not_built_finds_nothing():
         built.__init__("strict", 20)
     with pytest.raises(ValueError, match="over this MoveRanks"):
         built.legal_mask("3", None, ReusedMask(blank), None)
+
+
+def test_translated_ids_renumber_the_moves_of_a_space():
+    from ddz_fast._ranks import TranslatedIds, space_ranks
+
+    ranks = space_ranks("standard")
+    of_move = np.arange(ranks.n_rows)[::-1] % 1000          # many moves to one id
+    of_move[5] = -1
+    t = TranslatedIds(ranks, of_move, 1000)
+    assert t.n_rows == 1000
+    rows = ranks.table[[0, 5, 7]].copy()
+    assert t.find(rows).tolist() == [of_move[0], -1, of_move[7]]
+    assert np.flatnonzero(t.mask(rows[[0, 2]].copy())).tolist() == sorted({of_move[0], of_move[7]})
+    with pytest.raises(KeyError):
+        t.mask(rows)
+    nonsense = np.full((1, 16), 9, dtype=np.uint8)         # no move of the space
+    assert t.find(nonsense).tolist() == [-1]
+    with pytest.raises(ValueError, match="shape"):
+        TranslatedIds(ranks, of_move[:-1], 1000)
+    with pytest.raises(ValueError, match="ids -1 .. 999"):
+        TranslatedIds(ranks, of_move + 1, 1000)

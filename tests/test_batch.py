@@ -231,6 +231,34 @@ def test_empty_batch():
                     assert c.shape == (0,) and c.dtype == np.int64
 
 
+@pytest.mark.parametrize("rules", ["standard", "four"])
+def test_kernel_timer_runs_the_kernels_of_legal_moves_batch(rules):
+    """The benchmarks' kernel timer (ddz_fast._testing) writes as many rows
+    as legal_moves_batch returns for the same hands and lasts, and its
+    counting mode counts as many; its input is checked the same way."""
+    from ddz_fast._testing import time_kernel
+    rng = random.Random(7)
+    r = resolve_rules(rules)
+    deck = [x for x in range(13) for _ in range(r.max_count)] + [13, 14] * r.max_jokers
+    hands = np.zeros((40, 15), np.uint8)
+    others = np.zeros((40, 15), np.uint8)     # dealt from the same deck: a last move fits
+    for h, o in zip(hands, others):
+        cards = rng.sample(deck, 34)
+        for x in cards[:17]:
+            h[x] += 1
+        for x in cards[17:]:
+            o[x] += 1
+    lead = fast.legal_moves_batch(hands, rules=rules)
+    lasts = [rng.choice(fast.legal_moves(o, rules=rules)) for o in others]
+    answer = fast.legal_moves_batch(hands, lasts, rules=rules)
+    for given, batch in ((None, lead), (lasts, answer)):
+        t, rows, t_copy = time_kernel(hands, given, rules=rules, repeat=1)
+        assert rows == len(batch.rows) and t >= 0 and t_copy >= 0
+        assert time_kernel(hands, given, rules=rules, repeat=1, count=True)[1] == rows
+    with pytest.raises(ValueError, match="shape"):
+        time_kernel(hands[:, :14], rules=rules)
+
+
 @pytest.mark.parametrize("rules", ["standard", "strict", "four"])
 def test_batch_with_empty_hands(rules):
     empty = np.zeros((3, 15), dtype=np.uint8)

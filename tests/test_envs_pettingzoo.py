@@ -11,6 +11,7 @@ import pytest
 
 from optional import require
 
+import ddz_fast
 from ddz_fast import BID_PASS, PRESETS, Bid, Move, Rules
 
 RULES = [
@@ -75,16 +76,16 @@ def test_metadata_agents_and_spaces(aec):
     from ddz_fast.envs.action_layout import ActionLayout
     from ddz_fast.actions import action_space
     e = aec.raw_env()
-    assert e.metadata["name"] == "ddz_fast_v0"
+    assert e.metadata["name"] == "ddz_fast_v1"
     assert e.possible_agents == ["player_0", "player_1", "player_2"]
     assert aec.raw_env("four").possible_agents == [f"player_{i}" for i in range(4)]
-    n_ids = 4 + action_space("standard").size          # Bid(0..3), then every card-play id
+    n_ids = 9 + action_space("standard").size          # the 9 auction codes, then every card-play id
     assert e.action_space("player_1").n == n_ids == ActionLayout("standard").size
     assert e.observation_space("player_0")["action_mask"].shape == (n_ids,)
     assert e.observation_space("player_0")["observation"].shape == (131,)
     assert aec.raw_env("four").observation_space("player_0")["observation"].shape == (152,)
     rob = aec.raw_env(Rules(auction="rob"))
-    assert rob.action_space("player_0").n == 5 + action_space("standard").size
+    assert rob.action_space("player_0").n == 9 + action_space("standard").size
 
 
 # ---------------------------------------------------------------------------
@@ -140,11 +141,23 @@ def test_auction_ids_come_first(aec):
     e = aec.raw_env()
     layout = e.table.actions
     assert [layout.action(i) for i in range(4)] == [Bid(0), Bid(1), Bid(2), Bid(3)]
-    assert layout.play_offset == 4
-    pass_move = layout.action(4)
+    assert layout.auction_actions == (Bid(0), Bid(1), Bid(2), Bid(3))
+    assert layout.play_offset == 9
+    pass_move = layout.action(9)
     assert isinstance(pass_move, Move) and pass_move.is_pass
     rob = aec.raw_env(Rules(auction="rob")).table.actions
-    assert [str(rob.action(i)) for i in range(5)] == ["decline", "call", "rob", "no double", "double"]
+    assert [str(rob.action(i)) for i in range(4, 9)] == ["decline", "call", "rob", "no double", "double"]
+    assert [str(a) for a in rob.auction_actions] == ["decline", "call", "rob", "no double", "double"]
+    assert rob.auction_id(rob.action(5)) == 5
+    with pytest.raises(ValueError, match="not an action of the 'rob' auction"):
+        rob.auction_id(Bid(2))
+    # the same ids as the game's, whatever the rules
+    for rules in ("standard", Rules(auction="rob")):
+        g = ddz_fast.Game(rules, seed=3)
+        lay = aec.raw_env(rules).table.actions
+        while not g.is_over:
+            assert lay.ids(g.legal_actions()).tolist() == g.legal_ids().tolist()
+            g.step(g.legal_actions()[-1])
 
 
 # ---------------------------------------------------------------------------

@@ -68,6 +68,49 @@ def test_every_table_follows_its_twin_game(rules, seat):
     assert ended > 0
 
 
+def test_an_illegal_action_ends_its_table_only_and_deals_the_tables_next_game():
+    # (illegal_action="terminate", the default) Every table is followed by its
+    # twin: a cheating table's episode ends with illegal_reward and its twin
+    # moves on to the table's next deal, the others play on.
+    r = ddz.resolve_rules("standard")
+    n, seed = 5, 7
+    env = DouDizhuVectorEnv(n, r, seat=0, opponent="simple", seed=seed, illegal_reward=-3)
+    obs, _ = env.reset()
+    layout, ol = ActionLayout(r), ObservationLayout(r)
+    twins = [_fresh(r, seed, i, 0, 0) for i in range(n)]
+    rng = np.random.default_rng(2)
+    cheats = ended = 0
+    for _ in range(100):
+        for i, (g, _) in enumerate(twins):
+            np.testing.assert_array_equal(obs["observation"][i], ol.encode(g, 0))
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+        cheat = rng.random(n) < 0.04
+        for i in np.flatnonzero(cheat):
+            acts[i] = rng.choice(np.flatnonzero(obs["action_mask"][i] == 0))
+        obs, rew, term, trunc, info = env.step(acts)
+        assert not trunc.any()
+        if cheat.any():
+            assert np.array_equal(info["illegal_action"], cheat)
+            assert np.array_equal(info["_illegal_action"], cheat)
+        else:
+            assert "illegal_action" not in info
+        for i, (g, k) in enumerate(twins):
+            if cheat[i]:
+                assert term[i] and rew[i] == -3
+                twins[i] = _fresh(r, seed, i, k + 1, 0)
+                cheats += 1
+                continue
+            g.step(layout.action(int(acts[i])))
+            _to_seat(g, 0, r)
+            if g.is_over:
+                assert term[i] and rew[i] == g.result.scores[0]
+                twins[i] = _fresh(r, seed, i, k + 1, 0)
+                ended += 1
+            else:
+                assert not term[i] and rew[i] == 0
+    assert cheats > 0 and ended > 0
+
+
 def test_win_rewards_and_random_opponents_are_seeded():
     def run(seed):
         env = DouDizhuVectorEnv(8, seat=None, opponent="random", reward="win", seed=seed)
@@ -85,7 +128,7 @@ def test_win_rewards_and_random_opponents_are_seeded():
 
 
 def test_spaces_make_vec_and_masks():
-    env = gym.make_vec("ddz_fast/DouDizhuVector-v0", num_envs=3, opponent="simple")
+    env = gym.make_vec("ddz_fast/DouDizhuVector-v1", num_envs=3, opponent="simple")
     obs, _ = env.reset(seed=2)
     assert env.observation_space.contains(obs)
     assert env.action_space.shape == (3,)
@@ -96,7 +139,7 @@ def test_spaces_make_vec_and_masks():
 
 
 def test_bad_input_raises_and_changes_nothing():
-    env = DouDizhuVectorEnv(3, seed=1)
+    env = DouDizhuVectorEnv(3, seed=1, illegal_action="raise")
     with pytest.raises(RuntimeError, match="reset"):
         env.step(np.zeros(3, np.int64))
     obs, _ = env.reset()
@@ -104,7 +147,7 @@ def test_bad_input_raises_and_changes_nothing():
     legal = np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])
     illegal = legal.copy()
     illegal[1] = np.flatnonzero(obs["action_mask"][1] == 0)[-1]
-    for bad, err, match in [(illegal, ValueError, "table 1: action id"),
+    for bad, err, match in [(illegal, ddz.IllegalActionError, "table 1: action id"),
                             (legal[:2], ValueError, "shape"),
                             (legal.astype(float), TypeError, "integer"),
                             (np.array([0, -1, 0]), ValueError, "table 1: action id -1 is out of range"),

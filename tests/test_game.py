@@ -366,7 +366,7 @@ def test_illegal_actions_rejected_state_unchanged():
     g.step(Bid(2))
     snap = g.snapshot()
     for bad in (Bid(1), Bid(2), CALL, ROB, DOUBLE, PASS, parse_move("3"), "bid 3", None, 3):
-        with pytest.raises(ValueError) as e:
+        with pytest.raises(d.IllegalActionError) as e:
             g.step(bad)
         assert repr(bad) in str(e.value)
         assert g.snapshot() == snap
@@ -377,7 +377,7 @@ def test_illegal_actions_rejected_state_unchanged():
     not_held = Move(Kind.SOLO, [1 if i == missing else 0 for i in range(15)])
     snap = g.snapshot()
     for bad in (PASS, not_held, Bid(0), DECLINE, "3", None):
-        with pytest.raises(ValueError) as e:
+        with pytest.raises(d.IllegalActionError) as e:
             g.step(bad)
         assert repr(bad) in str(e.value)
         assert g.snapshot() == snap
@@ -386,12 +386,12 @@ def test_illegal_actions_rejected_state_unchanged():
     snap = g.snapshot()
     # A card of the same rank does not beat it; a pair is the wrong kind.
     for bad in (low, Move(Kind.PAIR, "33")):
-        with pytest.raises(ValueError, match="illegal action"):
+        with pytest.raises(d.IllegalActionError, match="illegal action"):
             g.step(bad)
         assert g.snapshot() == snap
     _play_out(g, 1)
     snap = g.snapshot()
-    with pytest.raises(ValueError, match="over"):
+    with pytest.raises(d.IllegalActionError, match="over"):
         g.step(PASS)
     assert g.snapshot() == snap
 
@@ -711,3 +711,64 @@ def test_a_session_refuses_rules_tampered_with_after_construction():
     object.__setattr__(r, "players", 2**31)      # frozen dataclass, forced
     with pytest.raises(ValueError, match="players"):
         Session(r)
+
+
+# ---------------------------------------------------------------------------
+# Action ids (docs/actions.md): auction codes 0..8, then move k at 9 + k
+# ---------------------------------------------------------------------------
+
+def _documented_ids(g):
+    """The ids of g's legal actions by the documented layout, computed from the actions."""
+    from ddz_fast.actions import action_space
+    from ddz_fast.game_values import AUCTION_ACTIONS
+    legal = g.legal_actions()
+    if isinstance(legal, tuple):
+        return [AUCTION_ACTIONS.index(a) for a in legal]
+    space = action_space(g.rules)
+    return [9 + space.move_to_id(m) for m in legal]
+
+
+@pytest.mark.parametrize("rules", ALL_RULES)
+def test_legal_ids_are_the_documented_ids_and_step_id_plays_them(rules):
+    """Through whole deals (redeals and doubling included): legal_ids lists
+    the documented id of each legal action in legal_actions() order, and
+    step_id(id) leaves the same state as step(action)."""
+    rng = np.random.default_rng(7)
+    for seed in range(6):
+        a = Game(rules, seed=seed)
+        b = Game(rules, seed=seed)
+        while not a.is_over:
+            ids = a.legal_ids()
+            assert ids.dtype == np.int64
+            assert ids.tolist() == _documented_ids(a)
+            k = int(rng.integers(len(ids)))
+            a.step_id(int(ids[k]))
+            b.step(b.legal_actions()[k])
+            assert a.snapshot() == b.snapshot()
+        assert a.legal_ids().tolist() == []
+
+
+def test_step_id_refuses_bad_ids_and_leaves_the_game_unchanged():
+    g = Game("standard", seed=5)
+    before = g.snapshot()
+    for bad, err, text in [(5, ValueError, "illegal action Call"),          # the other auction's id
+                           (9, ValueError, "illegal action Move\\(PASS\\)"),  # a move in the auction
+                           (-1, ValueError, "out of range"),
+                           (9 + d.action_space("standard").size, ValueError, "out of range"),
+                           (3.0, TypeError, "int"), ("3", TypeError, "int")]:
+        with pytest.raises(err, match=text):
+            g.step_id(bad)
+        assert g.snapshot() == before
+    g.step_id(np.int64(3))                  # Bid(3), a NumPy integer
+    assert g.phase == Phase.PLAY
+    with pytest.raises(ValueError, match="a lead cannot be PASS"):
+        g.step_id(9)
+    with pytest.raises(ValueError, match="takes a Move"):
+        g.step_id(3)
+    lead = g.legal_actions()[0]
+    g.step_id(9 + d.action_space("standard").move_to_id(lead))
+    assert g.history[-1][1] == lead
+    not_held = [i for i in range(10, 200)
+                if d.action_space("standard").id_to_move(i - 9) not in g.legal_actions()]
+    with pytest.raises(ValueError, match="illegal action"):
+        g.step_id(not_held[0])

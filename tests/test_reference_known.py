@@ -14,7 +14,7 @@ import itertools
 import pytest
 
 import ddz_fast
-from ddz_fast import PASS, RANKS, Kind, Move, Rules
+from ddz_fast import PASS, RANKS, AmbiguousMoveError, InvalidMoveError, Kind, Move, Rules
 from ddz_fast import reference
 
 K = Kind
@@ -637,8 +637,9 @@ def test_beats_errors(engine):
 # ---------------------------------------------------------------------------
 
 def test_parse_move_ambiguous_text_needs_kind(engine):
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(AmbiguousMoveError) as info:
         engine.parse_move("555666777888")
+    assert isinstance(info.value, ValueError)
     msg = str(info.value)
     assert "ambiguous" in msg and "AIRPLANE" in msg and "AIRPLANE_SOLO" in msg
     assert "kind" in msg
@@ -651,9 +652,9 @@ def test_parse_move_ambiguous_text_needs_kind(engine):
     # unambiguous under strict
     m = engine.parse_move("555666777888", rules="strict")
     assert (m.kind, m.rank, m.length) == (K.AIRPLANE, 5, 4)
-    with pytest.raises(ValueError, match="not a AIRPLANE_SOLO under rules 'strict'"):
+    with pytest.raises(InvalidMoveError, match="not a AIRPLANE_SOLO under rules 'strict'"):
         engine.parse_move("555666777888", kind="AIRPLANE_SOLO", rules="strict")
-    with pytest.raises(ValueError, match="ambiguous"):
+    with pytest.raises(AmbiguousMoveError, match="ambiguous"):
         engine.parse_move("333444555666")
 
 
@@ -677,20 +678,20 @@ def test_parse_move_known(engine):
 @pytest.mark.parametrize(
     "text, kind, rules, exc, words",
     [
-        ("34", None, "standard", ValueError, ["'34'", "no legal move"]),
-        ("", None, "standard", ValueError, ["no legal move"]),
-        ("3334", None, "four", ValueError, ["no legal move", "four"]),
-        ("333345", None, "four", ValueError, ["no legal move"]),
-        ("BR", None, "four", ValueError, ["no legal move"]),
-        ("33", "SOLO", "standard", ValueError, ["not a SOLO", "PAIR"]),
-        ("pass", "SOLO", "standard", ValueError, ["SOLO"]),
-        ("3", "PASS", "standard", ValueError, ["not PASS"]),
+        ("34", None, "standard", InvalidMoveError, ["'34'", "no legal move"]),
+        ("", None, "standard", InvalidMoveError, ["no legal move"]),
+        ("3334", None, "four", InvalidMoveError, ["no legal move", "four"]),
+        ("333345", None, "four", InvalidMoveError, ["no legal move"]),
+        ("BR", None, "four", InvalidMoveError, ["no legal move"]),
+        ("33", "SOLO", "standard", InvalidMoveError, ["not a SOLO", "PAIR"]),
+        ("pass", "SOLO", "standard", InvalidMoveError, ["SOLO"]),
+        ("3", "PASS", "standard", InvalidMoveError, ["not PASS"]),
         ("3", "SOLOO", "standard", ValueError, ["unknown move kind"]),
         ("3", 42, "standard", ValueError, ["unknown move kind"]),
-        ("3Z", None, "standard", ValueError, ["unknown card token", "'Z'"]),
-        ("33333", None, "standard", ValueError, ["at most 4"]),
-        ("BB", None, "standard", ValueError, ["low jokers"]),
-        ("3" * 9, None, "four", ValueError, ["at most 8"]),
+        ("3Z", None, "standard", InvalidMoveError, ["unknown card token", "'Z'"]),
+        ("33333", None, "standard", InvalidMoveError, ["at most 4"]),
+        ("BB", None, "standard", InvalidMoveError, ["low jokers"]),
+        ("3" * 9, None, "four", InvalidMoveError, ["at most 8"]),
         ("3", None, "nope", ValueError, ["standard, strict, four"]),
         (None, None, "standard", TypeError, ["str"]),
         (["3"], None, "standard", TypeError, ["str"]),
@@ -698,8 +699,11 @@ def test_parse_move_known(engine):
     ],
 )
 def test_parse_move_errors(engine, text, kind, rules, exc, words):
+    # (text that is no move: InvalidMoveError, a ValueError; a bad kind= or
+    # rules= argument: a plain ValueError/TypeError)
     with pytest.raises(exc) as info:
         engine.parse_move(text, kind, rules=rules)
+    assert (type(info.value) is InvalidMoveError) == (exc is InvalidMoveError)
     for w in words:
         assert w in str(info.value)
 

@@ -184,10 +184,10 @@ def test_move_options_are_the_bool_fields_of_rules():
 
 
 def test_c_rules_struct_holds_exactly_the_move_options():
-    from ddz_fast._registry import _rules_c_fields
+    from ddz_fast._testing import rules_c_fields
     from ddz_fast.rules import MOVE_OPTIONS
     deck_facts = ["id", "decks", "max_count", "max_joker"]
-    c_fields = _rules_c_fields()
+    c_fields = rules_c_fields()
     assert c_fields[:len(deck_facts)] == deck_facts
     assert c_fields[len(deck_facts):] == list(MOVE_OPTIONS)
 

@@ -196,7 +196,7 @@ def test_bad_record_arguments_raise_clear_errors(tmp_path, kwargs, err, match):
 
 def test_a_policy_returning_illegal_ids_fails_naming_the_table(tmp_path):
     with pytest.raises(ValueError, match="table 0: action id"):
-        record(tmp_path, 2, tables=2, policy=lambda vg: np.zeros(2, np.int64))
+        record(tmp_path, 2, tables=2, policy=lambda vg: np.full(2, 9, np.int64))   # PASS: no auction action
 
 
 def test_bad_files_raise_errors_naming_the_file(tmp_path):
@@ -256,7 +256,7 @@ def test_step_recorder_refuses_what_it_cannot_record_and_rolls_back_bad_steps():
     twin = VecGame(3, seed=2, bot=True)
     for _ in range(5):
         bad = vg.bot_actions.astype(np.int64)
-        bad[1] = 0 if bad[1] != 0 else 1                 # not legal at table 1
+        bad[1] = 5                                       # CALL: no action of the bid auction
         with pytest.raises(ValueError, match="table 1"):
             rec.step(bad)
         rec.step(vg.bot_actions)
@@ -272,3 +272,51 @@ def test_step_recorder_refuses_what_it_cannot_record_and_rolls_back_bad_steps():
     with pytest.raises(TypeError, match="pickled"):
         import pickle
         pickle.dumps(rec)
+
+
+def test_version_1_files_are_read_with_their_ids_converted(tmp_path):
+    """A version-1 file (moves first, then the auction codes at n_moves +
+    code) reads as the same steps in the game's ids, alone or beside a
+    version-2 file; an unknown version is refused naming the file."""
+    import json
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    s = record(tmp_path / "new", 6, tables=3, seed=4)
+    want = TrajectoryDataset(s.directory).read()
+    t = pq.read_table(s.files[0])
+    meta = json.loads(t.schema.metadata[b"ddz_fast"])
+    assert meta["version"] == 2 and meta["first_move_id"] == 9
+    n_moves = meta["n_moves"]
+
+    def old(ids):       # the version-1 numbering, computed from the documented layout
+        ids = np.asarray(ids)
+        return np.where(ids >= 9, ids - 9, ids + n_moves).astype(np.int32)
+
+    legal = t.column("legal_ids").combine_chunks()
+    v1 = t.set_column(t.schema.get_field_index("action"), "action",
+                      pa.array(old(t.column("action").to_numpy()), pa.int32()))
+    v1 = v1.set_column(v1.schema.get_field_index("legal_ids"), "legal_ids",
+                       pa.ListArray.from_arrays(legal.offsets, pa.array(old(legal.flatten().to_numpy()),
+                                                                        pa.int32())))
+    old_dir = tmp_path / "old"
+    old_dir.mkdir()
+    pq.write_table(v1.replace_schema_metadata({b"ddz_fast": json.dumps({**meta, "version": 1})}),
+                   old_dir / "part-00000.parquet")
+    got = TrajectoryDataset(old_dir).read()
+    assert got.keys() == want.keys()
+    for k in want:
+        np.testing.assert_array_equal(got[k], want[k])
+    # batches that cut through the lists convert as well
+    parts = list(TrajectoryDataset(old_dir).batches(7, columns=["legal_ids", "action"]))
+    np.testing.assert_array_equal(np.concatenate([b["action"] for b in parts]), want["action"])
+    np.testing.assert_array_equal(np.concatenate([b["legal_ids"] for b in parts]), want["legal_ids"])
+    # beside a version-2 file
+    (old_dir / "part-00001.parquet").write_bytes(open(s.files[0], "rb").read())
+    both = TrajectoryDataset(old_dir).read(["action"])["action"]
+    np.testing.assert_array_equal(both, np.concatenate([want["action"], want["action"]]))
+    pq.write_table(v1.replace_schema_metadata({b"ddz_fast": json.dumps({**meta, "version": 3})}),
+                   old_dir / "part-00002.parquet")
+    with pytest.raises(ValueError, match="part-00002.parquet: format version 3"):
+        TrajectoryDataset(old_dir)

@@ -18,7 +18,7 @@ USAGE = TESTS / "typing_usage.py"
 ALLOWLIST = TESTS / "stubtest-allowlist.txt"
 COMPILED_WITH_API = ["ddz_fast._move", "ddz_fast._registry", "ddz_fast._movelist", "ddz_fast._fast",
                      "ddz_fast._engine", "ddz_fast._rng", "ddz_fast._checks", "ddz_fast._lookup", "ddz_fast._ranks",
-                     "ddz_fast._vec", "ddz_fast._solver", "ddz_fast._douzero"]
+                     "ddz_fast._vec", "ddz_fast._solver", "ddz_fast._douzero", "ddz_fast._testing"]
 
 
 def _has_mypy():

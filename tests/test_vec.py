@@ -25,8 +25,8 @@ def _expected_ids(game, space):
     if game.is_over:
         return np.zeros(0, dtype=np.int64)
     if isinstance(legal, tuple):
-        return np.array([space.size + AUCTION_ACTIONS.index(a) for a in legal], dtype=np.int64)
-    return space.ids(legal)
+        return np.array([AUCTION_ACTIONS.index(a) for a in legal], dtype=np.int64)
+    return 9 + space.ids(legal)
 
 
 def _table_ids(vg, i):
@@ -47,6 +47,7 @@ def _check_table(vg, i, game, layout, space):
     assert vg.to_move[i] == (-1 if game.is_over else game.to_move)
     expected = _expected_ids(game, space)
     np.testing.assert_array_equal(_table_ids(vg, i), expected)
+    np.testing.assert_array_equal(game.legal_ids(), expected)
     if vg.masks is not None:
         assert np.array_equal(np.flatnonzero(vg.masks[i]), np.sort(expected))
     seat = game.result.winner if game.is_over else game.to_move
@@ -155,14 +156,19 @@ def test_same_seed_same_games_and_reset_restarts_them():
     assert not all(np.array_equal(x[3], y[3]) for x, y in zip(a[:5], c))
 
 
-def test_auction_ids_follow_the_move_ids():
+def test_auction_ids_come_before_the_move_ids():
     vg = VecGame(2, "standard", 0)
-    assert vg.n_moves == action_space("standard").size
+    space = action_space("standard")
+    assert vg.n_moves == space.size
     assert vg.n_actions == vg.n_moves + 9 == vg.n_moves + ddz._vec.N_AUCTION_IDS
+    assert ddz._vec.FIRST_MOVE_ID == space.first_id == 9
     for code, a in enumerate(AUCTION_ACTIONS):
-        assert vg.auction_id(a) == vg.n_moves + code
-        assert vg.action(vg.n_moves + code) == a
-    assert vg.action(0) == ddz.PASS
+        assert vg.auction_id(a) == vg.action_id(a) == code
+        assert vg.action(code) == a
+    assert vg.action(9) == ddz.PASS
+    assert vg.action_id(ddz.PASS) == 9
+    assert vg.action(9 + 123) == space.id_to_move(123)
+    assert vg.action_id(space.id_to_move(123)) == 9 + 123
     with pytest.raises(ValueError):
         vg.auction_id(ddz.PASS)
 
@@ -214,8 +220,9 @@ def test_out_of_range_and_illegal_ids_name_the_table_and_change_nothing(played):
     for bad in (-2, played.n_actions, 2**40):
         a = good.copy()
         a[2] = bad
-        with pytest.raises(ValueError, match="table 2: action id .* out of range"):
+        with pytest.raises(ValueError, match="table 2: action id .* out of range") as e:
             played.step(a)
+        assert not isinstance(e.value, ddz.IllegalActionError)      # no action id at all
         _same(before, _state(played))
     a = np.array(good, dtype=np.uint64)
     a[1] = 2**64 - 1
@@ -226,7 +233,7 @@ def test_out_of_range_and_illegal_ids_name_the_table_and_change_nothing(played):
         wrong = next(x for x in range(played.n_actions) if x not in legal)
         a = good.copy()
         a[i] = wrong
-        with pytest.raises(ValueError, match=f"table {i}: action id {wrong} .* not legal"):
+        with pytest.raises(ddz.IllegalActionError, match=f"table {i}: action id {wrong} .* not legal"):
             played.step(a)
         _same(before, _state(played))
     played.step(good)                     # the earlier tables were not stepped by the refused batches

@@ -41,6 +41,12 @@ __all__ = [
     "MoveBatch",
 ]
 
+# The exceptions (ddz_fast.errors): illegal actions, move text that is no
+# move or reads as several, an agent whose code raised.
+from .errors import AgentError, AmbiguousMoveError, DdzError, IllegalActionError, InvalidMoveError  # noqa: E402
+
+__all__ += ["DdzError", "IllegalActionError", "InvalidMoveError", "AmbiguousMoveError", "AgentError"]
+
 # The game engine: deals, auctions, play, scoring, sessions and compiled playouts.
 from .game import (  # noqa: E402
     BID_PASS,

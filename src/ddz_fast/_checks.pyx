@@ -1,5 +1,6 @@
 # cython: language_level=3
-"""Argument checks: the one policy for integers that come from Python.
+"""Argument checks: the one policy for the integers, seeds, seats, numbers,
+limits and options that come from Python.
 
 Every public entry point turns its integer arguments (counts, seats, seeds,
 ids, thread counts) into C or Python ints through these functions, so the
@@ -10,7 +11,19 @@ same wrong value gets the same exception type and wording everywhere:
   ``TypeError("<what> must be an int, not <type>")``;
 * an int outside the allowed range raises
   ``ValueError("<what> <value> is out of range <lo>..<hi>")``;
-* a seed is any int, taken modulo 2**64 (so -1 is 2**64 - 1);
+* a seed is any int, taken modulo 2**64 (so -1 is 2**64 - 1) -- except
+  an environment's ``reset(seed=...)``, which follows Gymnasium: None or an
+  int >= 0 (:func:`check_env_seed`);
+
+and the one policy for other numbers and options:
+
+* a number (:func:`check_number`) is an int, a float or a NumPy one (not a
+  bool): TypeError otherwise; NaN, infinity and an int beyond a double
+  (``10**400``) are ValueErrors, as is a value outside the allowed range;
+* a search limit (:func:`check_limit`) is None (no limit) or a number
+  > 0; a node count is an exact int (capped where no search reaches), a
+  time may be ``inf`` (no limit either);
+* a named option (:func:`check_choice`) is one of its allowed strings;
 
 and the one policy for arrays and iterables of cards:
 
@@ -25,7 +38,7 @@ and the one policy for arrays and iterables of cards:
   endless iterator cannot eat the memory);
 * :func:`frozen`: the one way to make an array read-only for good.
 
->>> from ddz_fast._checks import check_int, check_seed
+>>> from ddz_fast._checks import check_int, check_number, check_seed
 >>> check_int(3, "players", 3, 4)
 3
 >>> check_int("3", "players", 3, 4)
@@ -34,15 +47,21 @@ Traceback (most recent call last):
 TypeError: players must be an int, not str
 >>> check_seed(-1) == 2**64 - 1
 True
+>>> check_number(10**400, "table_mb", 0, 2**20)
+Traceback (most recent call last):
+...
+ValueError: table_mb 1000000000000... (401 digits) is out of range (beyond a float)
 """
 from cpython.long cimport PyLong_AsLongLongAndOverflow
+from libc.math cimport INFINITY
 from libc.stdint cimport uint64_t
 
 import itertools
 
 import numpy as np
 
-__all__ = ["check_int", "check_seat", "check_seed", "check_threads", "check_index",
+__all__ = ["check_int", "check_seat", "check_seed", "check_env_seed", "check_threads", "check_index",
+           "check_number", "check_limit", "check_choice",
            "private_array", "bounded_list", "frozen", "MAX_THREADS"]
 
 # More worker threads than any machine we run on needs; the bound keeps a
@@ -52,6 +71,7 @@ MAX_THREADS = 1024
 cdef object _MASK = (1 << 64) - 1
 cdef object _INTEGER = np.integer
 cdef object _NPBOOL = np.bool_
+cdef object _FLOATING = np.floating
 cdef object _MASKED = np.ma.MaskedArray
 
 
@@ -111,6 +131,18 @@ def check_seed(x, what="seed"):
     return as_seed(x, what)
 
 
+def check_env_seed(x, what="seed"):
+    """An environment's seed, as Gymnasium's seeding takes it: None, or a
+    Python int >= 0 (a NumPy int converted).  The environments' one seed
+    policy; the library's own seeds (:func:`check_seed`) take any int."""
+    if x is None:
+        return None
+    cdef object v = _as_pyint(x, what)
+    if v < 0:
+        raise ValueError(f"{what} must be None or an int >= 0 (as Gymnasium's seeding takes it), not {v}")
+    return v
+
+
 def check_threads(x):
     """A thread count ``1..MAX_THREADS``."""
     return as_threads(x)
@@ -121,6 +153,75 @@ def check_index(x, size, what="id"):
     if size <= 0:
         raise ValueError(f"{what} {x!r} is out of range: there are none")
     return check_int(x, what, 0, size - 1)
+
+
+cdef str _shown(object x):
+    """``repr(x)``, shortened for an int of hundreds of digits."""
+    text = repr(x)
+    return text if len(text) <= 24 else f"{text[:13]}... ({len(text.lstrip('-'))} digits)"
+
+
+cdef double _as_float(object x, str what, str none) except? -1.0:
+    """``x`` as a double: TypeError for a non-number (``none``: what else
+    is allowed, for the message), ValueError for an int beyond a double."""
+    if isinstance(x, (bool, _NPBOOL)) or not isinstance(x, (int, float, _INTEGER, _FLOATING)):
+        raise TypeError(f"{what} must be a number{none}, not {_type_name(x)}")
+    try:
+        return float(x)
+    except OverflowError:
+        raise ValueError(f"{what} {_shown(x)} is out of range (beyond a float)") from None
+
+
+def check_number(x, what, lo=None, hi=None, *, above=False, finite=True):
+    """``x`` as a float: TypeError unless it is a number (an int, a float or
+    a NumPy one; not a bool); ValueError when it is NaN, an int beyond a
+    double, infinite (unless ``finite`` is False), below ``lo`` (at or below
+    it with ``above``) or above ``hi``."""
+    cdef double v = _as_float(x, what, "")
+    if v != v:
+        raise ValueError(f"{what} must be a number, not NaN")
+    if (lo is not None and (v <= lo if above else v < lo)) or (hi is not None and v > hi):
+        if lo is not None and hi is not None:
+            raise ValueError(f"{what} {x!r} is out of range {lo}..{hi}")
+        if lo is not None:
+            raise ValueError(f"{what} must be {'>' if above else '>='} {lo}, not {x!r}")
+        raise ValueError(f"{what} must be <= {hi}, not {x!r}")
+    if finite and (v == INFINITY or v == -INFINITY):
+        raise ValueError(f"{what} must be finite, not {x!r}")
+    return v
+
+
+def check_limit(x, what, *, integer=False, cap=None):
+    """A search limit: None (no limit), or a number > 0 (TypeError/ValueError
+    otherwise, naming None as the way to ask for no limit).
+
+    With ``integer`` (a node count) an exact int, at most ``cap`` (a larger
+    one is taken as ``cap``: a bound no search reaches, so counting stays
+    in C); else a float, ``inf`` allowed (no limit either)."""
+    cdef double v
+    if x is None:
+        return None
+    if integer:
+        if isinstance(x, (bool, _NPBOOL)) or not isinstance(x, (int, _INTEGER)):
+            raise TypeError(f"{what} must be an int or None (no limit), not {_type_name(x)}")
+        n = int(x)
+        if n <= 0:
+            raise ValueError(f"{what} must be > 0 (or None for no limit), not {x!r}")
+        return n if cap is None else min(n, cap)
+    v = _as_float(x, what, " or None (no limit)")
+    if not v > 0:           # (NaN included)
+        raise ValueError(f"{what} must be > 0 (or None for no limit), not {x!r}")
+    return v
+
+
+def check_choice(x, what, options):
+    """``x`` if it is one of the strings ``options`` (TypeError for a
+    non-string, ValueError for another string, both listing the options)."""
+    if not isinstance(x, str):
+        raise TypeError(f"{what} must be one of {tuple(options)}, not {_type_name(x)}")
+    if x not in options:
+        raise ValueError(f"{what} must be one of {tuple(options)}, not {x!r}")
+    return str(x)
 
 
 def private_array(x, what):

@@ -25,10 +25,10 @@ from libc.string cimport memcpy, memset
 
 from ._kernels cimport RulesC, MoveInfo, ROW, KIND_BYTE, classify_c
 from ._move cimport K_PASS
-from ._engine cimport GState, game_state, PH_PLAY, PH_OVER, ORIGIN_DEAL, A_MOVE
+from ._engine cimport GState, game_state, PH_PLAY, PH_OVER, ORIGIN_DEAL, A_MOVE, MOVE_ID0
 from ._vec cimport vec_states, vec_release
 from ._fast cimport rules_id, rules_by_id, row_move
-from ._lookup cimport RowTable
+from ._ranks cimport MoveRanks, ranks_for
 
 import threading
 
@@ -970,8 +970,8 @@ from ._engine cimport gs_move_legal as gs_move_legal_c
 cdef class VecFeatures:
     """DouZero's features of the player to act at every table of a
     :class:`~ddz_fast.VecGame` (see :class:`ddz_fast.compat.douzero.VecFeatures`)."""
-    cdef object _vec, _space
-    cdef RowTable table
+    cdef object _vec
+    cdef MoveRanks table      # move row -> move k (the game's id MOVE_ID0 + k)
     cdef const RulesC* rc
     cdef Py_ssize_t n, cap, nrows
     cdef Rows* lists          # per table: DouZero's list this update
@@ -1011,11 +1011,8 @@ cdef class VecFeatures:
         if not vec.skip_auction:
             raise ValueError("DouZero's features describe card play only: make the VecGame with "
                              "skip_auction=True")
-        from .actions import action_space
         self._vec = vec
-        self._space = action_space(vec.rules)
-        rows = np.array(self._space.rows, dtype=np.uint8, order="C", copy=True)
-        self.table = RowTable(rows)
+        self.table = ranks_for(vec.rules)
         self.rc = rules_by_id(rules_id(vec.rules))
         self.lists = <Rows*>malloc(n * sizeof(Rows))
         self.views = <View*>malloc(n * sizeof(View))
@@ -1115,6 +1112,7 @@ cdef class VecFeatures:
         cdef int width, j
         cdef int8_t zz[ZW]
         cdef uint8_t row[16]
+        cdef int64_t found
         cdef int8_t* xna
         cdef float* z
         cdef const uint8_t* moves
@@ -1136,10 +1134,10 @@ cdef class VecFeatures:
             action_rows(xna, width, moves, self.lists[i].n, self.p_x + at * XW, XW)
             for k in range(self.lists[i].n):
                 self.p_rt[at + k] = <int32_t>i
+                found = -1
                 if engine_row(st[i], self.rc, moves + k * ROW, row) == 0:
-                    self.p_ids[at + k] = <int32_t>self.table.find_row(row)
-                else:
-                    self.p_ids[at + k] = -1
+                    self.table.find_rows(row, 1, &found)     # (-1: no move of the space)
+                self.p_ids[at + k] = <int32_t>(MOVE_ID0 + found) if found >= 0 else -1
 
     def choose(self, scores):
         """The action id of each table's best-scoring row: ``scores`` holds one

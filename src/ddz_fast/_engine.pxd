@@ -32,6 +32,12 @@ cdef enum:
     N_AUCTION_CODES = 9
     A_MOVE = 15
 
+    # The game's action ids (docs/actions.md), one layout for every rules:
+    # ids 0 .. N_AUCTION_CODES-1 are the codes above (id == code; an auction
+    # uses only its own), then the moves: id MOVE_ID0 + k is move k of the
+    # rules' action space (_ranks.MoveRanks; k = 0 is the play-phase PASS).
+    MOVE_ID0 = N_AUCTION_CODES
+
     ORIGIN_DEAL = 0          # dealt from a seed (auction first)
     ORIGIN_POSITION = 1      # a given play-phase position
 
@@ -142,9 +148,14 @@ cdef void gs_sample_world(const GState* s, int player, uint64_t* rs, unsigned ch
 # A new Game holding a copy of the state (``rules``: the Rules object the
 # state was set up for, by gs_init with rules_by_id(rules_id(rules))).
 cdef object game_from_state(const GState* s, object rules)
-# Game.auction_level and Game.auction_leader (-1: None), for the encoders.
+# Game.auction_level and Game.auction_leader (-1: None).
 cdef int gs_auction_level(const GState* s) noexcept nogil
 cdef int gs_auction_leader(const GState* s) noexcept nogil
+# The observation tensor (its fields: _OBS in _engine.pyx, the one
+# description of it): obs_size(players) floats, and the encoder that writes
+# every one of them for seat `player` (Game.observation_tensor).
+cdef int obs_size(int players) noexcept nogil
+cdef void gs_encode_obs(const GState* s, int player, float* out) noexcept nogil
 # The state of a Game (read-only use; TypeError for a non-Game or one never
 # initialised).
 cdef const GState* game_state(object game) except NULL

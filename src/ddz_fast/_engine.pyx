@@ -38,18 +38,21 @@ import time
 import numpy as np
 
 from ._kernels cimport (
-    RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_free, gen_moves, row_info,
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_KINDS, out_init, out_free, gen_moves, row_info,
     valid_move_c, beats_c,
 )
 from ._move cimport Move, K_PASS, K_BOMB, K_ROCKET
 from ._fast cimport rules_id, rules_by_id, movelist_from_out, row_move
 from ._rng cimport ddz_below, ddz_game_seed, ddz_policy_seed
 from ._checks cimport as_int, as_seed, as_seat, as_threads
+from ._ranks cimport MoveRanks, ranks_for
 from ._checks import check_int
 
 from ._parallel import run_parts
+from .errors import IllegalActionError
 from .cards import format_cards, to_counts
 from .game_values import AUCTION_ACTIONS, GameResult, Observation, Phase, Rollouts
+from .pickling import FORMAT as PICKLE_FORMAT, load_game
 from .game_values import Bid, Call, Decline, Double, Rob
 from .rules import check_rules, resolve_rules
 
@@ -57,7 +60,7 @@ cnp.import_array()
 
 __all__ = ["Game", "play_random_games", "PlayoutResults", "deal", "settle_scores",
            "bot_move_index", "bot_auction_index", "MAX_BASE", "MAX_WORLDS", "MAX_GAMES", "max_bombs",
-           "sample_observed_worlds"]
+           "sample_observed_worlds", "observation_fields"]
 
 # Bounds that keep every stake within int64: value = base << (bombs +
 # doubles + 1) with base <= 2**20, at most 27 bombs and 4 doubles.
@@ -963,6 +966,7 @@ cdef class Game:
     cdef const RulesC* rc
     cdef object _rules
     cdef object _legal            # legal actions of the current state, or None
+    cdef MoveRanks _ranks         # the action ids of the rules (on first use)
     cdef bint _ready
 
     def __cinit__(self):
@@ -1360,7 +1364,8 @@ cdef class Game:
         return legal
 
     def step(self, action):
-        """Apply the action of the player to move; ValueError (state
+        """Apply the action of the player to move;
+        :class:`~ddz_fast.IllegalActionError` (a ValueError; the state
         unchanged) when it is not legal now."""
         self._check()
         cdef Move m
@@ -1388,6 +1393,76 @@ cdef class Game:
             gs_auction_step(s, code)
         self._legal = None
 
+    cdef MoveRanks _space(self):
+        if self._ranks is None:
+            self._ranks = ranks_for(self._rules)
+        return self._ranks
+
+    def legal_ids(self):
+        """The game action ids (docs/actions.md) of the legal actions of the
+        player to move, in :meth:`legal_actions` order, as an ``int64``
+        array (empty when the game is over): the auction codes themselves in
+        the auction and doubling phases, ``FIRST_MOVE_ID + k`` for move
+        ``k`` of ``action_space(rules)`` in the play phase."""
+        self._check()
+        cdef Out o
+        cdef unsigned char codes[4]
+        cdef cnp.npy_intp n
+        cdef Py_ssize_t i
+        cdef int64_t* p
+        cdef int64_t missing
+        cdef MoveRanks ranks
+        if self.st.phase == PH_PLAY:
+            ranks = self._space()
+            if not out_init(&o, 64, False):
+                raise MemoryError("out of memory generating moves")
+            try:
+                gs_gen(&self.st, self.rc, &o)
+                if o.oom:
+                    raise MemoryError("out of memory generating moves")
+                n = o.n
+                ids = cnp.PyArray_EMPTY(1, &n, cnp.NPY_INT64, 0)
+                p = <int64_t*>cnp.PyArray_DATA(ids)
+                with nogil:
+                    missing = ranks.rank_generated(o.data, o.n, p)
+                    if missing == 0:
+                        for i in range(o.n):
+                            p[i] += MOVE_ID0
+                if missing < 0:
+                    i = int(np.argmin(ids))
+                    raise ValueError(f"legal move {i} ({row_move(o.data + i * ROW, self.st.cid)}) has "
+                                     f"no action id: no hand of {self._rules.name!r} holds that many cards")
+            finally:
+                out_free(&o)
+            return ids
+        n = 0 if self.st.phase == PH_OVER else gs_choices(&self.st, codes)
+        ids = cnp.PyArray_EMPTY(1, &n, cnp.NPY_INT64, 0)
+        p = <int64_t*>cnp.PyArray_DATA(ids)
+        for i in range(n):
+            p[i] = codes[i]          # (an auction action's id is its code)
+        return ids
+
+    def step_id(self, action_id):
+        """:meth:`step` with the action of a game action id (see
+        :meth:`legal_ids`): TypeError for a non-integer, ValueError for an
+        id out of range, or (the state unchanged) not legal now."""
+        self._check()
+        cdef MoveRanks ranks = self._space()
+        cdef int64_t a = as_int(action_id, "action id", 0, MOVE_ID0 + ranks.n_rows - 1)
+        cdef const unsigned char* row
+        cdef MoveInfo mi
+        cdef GState* s = &self.st
+        if a < MOVE_ID0:
+            if (s.phase != PH_AUCTION and s.phase != PH_DOUBLING) or not gs_auction_legal(s, <int>a):
+                raise self._illegal(AUCTION_ACTIONS[a])
+            gs_auction_step(s, <int>a)
+        else:
+            row = ranks.rows + (a - MOVE_ID0) * ROW
+            if s.phase != PH_PLAY or not gs_move_legal(s, self.rc, row, &mi):
+                raise self._illegal(row_move(row, s.cid))
+            gs_play(s, row, &mi)
+        self._legal = None
+
     def undo(self):
         """Take back the last action (across a redeal too), restoring the
         state exactly; IndexError when there is nothing to undo."""
@@ -1399,7 +1474,7 @@ cdef class Game:
     cdef object _illegal(self, action):
         cdef GState* s = &self.st
         if s.phase == PH_OVER:
-            return ValueError(f"illegal action {action!r}: the game is over")
+            return IllegalActionError(f"illegal action {action!r}: the game is over")
         who = f"seat {s.to_move}"
         if s.phase == PH_PLAY:
             if isinstance(action, Move):
@@ -1410,11 +1485,11 @@ cdef class Game:
                     why = f"it is not a move of the hand {hand}"
                 else:
                     why = f"it does not beat {self.last_move} or is not in the hand {hand}"
-                return ValueError(f"illegal action {action!r} for {who}: {why}")
-            return ValueError(f"illegal action {action!r} for {who}: the play phase takes a Move")
+                return IllegalActionError(f"illegal action {action!r} for {who}: {why}")
+            return IllegalActionError(f"illegal action {action!r} for {who}: the play phase takes a Move")
         options = ", ".join([str(a) for a in self.legal_actions()])
-        return ValueError(f"illegal action {action!r} for {who} in the {self.phase.name.lower()} "
-                          f"phase; legal: {options}")
+        return IllegalActionError(f"illegal action {action!r} for {who} in the {self.phase.name.lower()} "
+                                  f"phase; legal: {options}")
 
     # -- copies and pickling -------------------------------------------------------
     def clone(self):
@@ -1444,7 +1519,7 @@ cdef class Game:
             origin = ("deal", s.seed, s.deal_number)
         else:
             origin = ("position", self._position_args())
-        return (_restore_game, (self._rules, origin, bytes(actions)))
+        return (load_game, ((PICKLE_FORMAT, self._rules, origin, bytes(actions)),))
 
     cdef dict _position_args(self):
         cdef GState* s = &self.st
@@ -1485,6 +1560,30 @@ cdef class Game:
             unseen=self.unseen(p),
             landlord_holds=self._landlord_holds(p),
         )
+
+    def observation_tensor(self, player, out=None):
+        """What ``player`` may see as one ``float32`` vector: the fields of
+        :class:`ddz_fast.observation.ObservationLayout` (its own hand and the
+        public state; ``ObservationLayout(rules).size`` entries).
+
+        ``out``: a plain (not a subclass), writeable, C-contiguous
+        ``float32`` array of that shape to write into instead of allocating
+        one; it is returned.
+
+        >>> g = Game(seed=0)
+        >>> g.observation_tensor(0)[:15].tolist() == g.hand(0).tolist()
+        True
+        """
+        self._check()
+        cdef int p = as_seat(player, self.st.players, "player")
+        cdef cnp.npy_intp size = obs_size(self.st.players)
+        cdef cnp.ndarray arr
+        if out is None:
+            arr = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
+        else:
+            arr = _obs_out(out, size)
+        gs_encode_obs(&self.st, p, <float*>cnp.PyArray_DATA(arr))
+        return arr
 
     cdef object _landlord_holds(self, int p):
         cdef unsigned char out[HB]
@@ -1803,6 +1902,155 @@ cdef int gs_auction_leader(const GState* s) noexcept nogil:
     if s.landlord >= 0:
         return s.landlord
     return -1 if s.bidder < 0 else s.bidder
+
+
+# ---------------------------------------------------------------------------
+# The observation tensor
+# ---------------------------------------------------------------------------
+
+# The observation's fields, in order (their names, lengths and bounds: _OBS).
+cdef enum:
+    OBS_HAND, OBS_PLAYED, OBS_HAND_SIZES, OBS_KITTY, OBS_LAST_MOVE, OBS_LAST_KIND, OBS_LAST_PLAYER,
+    OBS_ME, OBS_TO_MOVE, OBS_LANDLORD, OBS_PHASE, OBS_AUCTION_LEVEL, OBS_AUCTION_LEADER, OBS_BASE,
+    OBS_BOMBS, OBS_DOUBLES, N_OBS_FIELDS
+
+# What bounds a field's entries (ObservationLayout.high, from the rules).
+cdef enum:
+    B_ONE        # one-hot
+    B_COUNT      # card counts: rules.max_count
+    B_CARDS      # hand sizes: hand_size + kitty_size
+    B_LEVEL      # auction level: 3 (bid auction) or players (calls + robs)
+    B_BASE       # stake before bombs: 3 (bid auction) or 2**(players - 1)
+    B_BOMBS      # bombs and rockets: max_bombs(rules)
+    B_SEATS      # doublings: players
+
+cdef struct ObsField:
+    const char* name
+    int entries              # entries: this many ...
+    int per_seat             # ... plus this many per seat
+    int bound                # B_*
+
+cdef ObsField _OBS[N_OBS_FIELDS]
+# Offsets of the fields by player count; [N_OBS_FIELDS]: the tensor's size.
+cdef int _OBS_OFF[MAXP + 1][N_OBS_FIELDS + 1]
+
+
+cdef void _obs_field(int f, const char* name, int entries, int per_seat, int bound) noexcept:
+    _OBS[f].name = name
+    _OBS[f].entries = entries
+    _OBS[f].per_seat = per_seat
+    _OBS[f].bound = bound
+
+
+# The one description of the observation tensor: gs_encode_obs fills these
+# fields, and ddz_fast.observation.ObservationLayout is derived from them.
+_obs_field(OBS_HAND, b"hand", 15, 0, B_COUNT)                  # the observer's own hand
+_obs_field(OBS_PLAYED, b"played", 0, 15, B_COUNT)              # cards each seat has played
+_obs_field(OBS_HAND_SIZES, b"hand_sizes", 0, 1, B_CARDS)       # cards each seat holds
+_obs_field(OBS_KITTY, b"kitty", 15, 0, B_COUNT)                # once revealed
+_obs_field(OBS_LAST_MOVE, b"last_move", 15, 0, B_COUNT)        # the move to beat
+_obs_field(OBS_LAST_KIND, b"last_kind", N_KINDS, 0, B_ONE)     # its kind
+_obs_field(OBS_LAST_PLAYER, b"last_player", 0, 1, B_ONE)       # who made it
+_obs_field(OBS_ME, b"me", 0, 1, B_ONE)                         # the observer
+_obs_field(OBS_TO_MOVE, b"to_move", 0, 1, B_ONE)
+_obs_field(OBS_LANDLORD, b"landlord", 0, 1, B_ONE)
+_obs_field(OBS_PHASE, b"phase", PH_OVER + 1, 0, B_ONE)
+_obs_field(OBS_AUCTION_LEVEL, b"auction_level", 1, 0, B_LEVEL)
+_obs_field(OBS_AUCTION_LEADER, b"auction_leader", 0, 1, B_ONE)
+_obs_field(OBS_BASE, b"base", 1, 0, B_BASE)
+_obs_field(OBS_BOMBS, b"bombs", 1, 0, B_BOMBS)
+_obs_field(OBS_DOUBLES, b"doubles", 1, 0, B_SEATS)
+
+
+cdef int _obs_offsets() except -1:
+    cdef int p, f
+    for f in range(N_OBS_FIELDS):
+        if _OBS[f].name == NULL:
+            raise ImportError(f"observation field {f} is not described")
+    for p in range(MAXP + 1):
+        _OBS_OFF[p][0] = 0
+        for f in range(N_OBS_FIELDS):
+            _OBS_OFF[p][f + 1] = _OBS_OFF[p][f] + _OBS[f].entries + p * _OBS[f].per_seat
+    return 0
+
+
+_obs_offsets()
+
+
+cdef int obs_size(int players) noexcept nogil:
+    return _OBS_OFF[players][N_OBS_FIELDS]
+
+
+def observation_fields(rules):
+    """The fields of the observation tensor of ``rules``, in order: a tuple of
+    ``(name, start, stop, high)`` (its entries lie in ``[0, high]``)."""
+    r = check_rules(resolve_rules(rules))
+    cdef int n = r.players, f
+    bounds = {B_ONE: 1, B_COUNT: r.max_count, B_CARDS: r.hand_size + r.kitty_size,
+              B_LEVEL: 3 if r.auction == "bid" else n, B_BASE: 3 if r.auction == "bid" else 1 << (n - 1),
+              B_BOMBS: max_bombs(r), B_SEATS: n}
+    return tuple([(_OBS[f].name.decode("ascii"), _OBS_OFF[n][f], _OBS_OFF[n][f + 1], bounds[_OBS[f].bound])
+                  for f in range(N_OBS_FIELDS)])
+
+
+cdef void gs_encode_obs(const GState* s, int player, float* out) noexcept nogil:
+    """The observation tensor of seat ``player``: every one of its
+    obs_size(s.players) entries, from what that seat may see (its own hand
+    and the public state)."""
+    cdef const int* off = _OBS_OFF[s.players]
+    cdef const unsigned char* row
+    cdef int r, t, lead
+    memset(out, 0, off[N_OBS_FIELDS] * sizeof(float))
+    for r in range(15):
+        out[off[OBS_HAND] + r] = s.hands[player][r]
+    for t in range(s.players):
+        for r in range(15):
+            out[off[OBS_PLAYED] + t * 15 + r] = s.played[t][r]
+        out[off[OBS_HAND_SIZES] + t] = s.ncards[t]
+    if s.kitty_revealed and s.kitty_known:
+        for r in range(15):
+            out[off[OBS_KITTY] + r] = s.kitty[r]
+    if s.last_src != LAST_NONE:
+        if s.last_src == LAST_ORIGIN:
+            row = &s.o_last[0]
+        else:
+            row = &s.hist[s.last_src].row[0]
+        for r in range(15):
+            out[off[OBS_LAST_MOVE] + r] = row[r]
+        out[off[OBS_LAST_KIND] + row[KIND_BYTE]] = 1.0
+        out[off[OBS_LAST_PLAYER] + s.last_player] = 1.0
+    out[off[OBS_ME] + player] = 1.0
+    if s.phase != PH_OVER:
+        out[off[OBS_TO_MOVE] + s.to_move] = 1.0
+    if s.landlord >= 0:
+        out[off[OBS_LANDLORD] + s.landlord] = 1.0
+    out[off[OBS_PHASE] + s.phase] = 1.0
+    out[off[OBS_AUCTION_LEVEL]] = gs_auction_level(s)
+    lead = gs_auction_leader(s)
+    if lead >= 0:
+        out[off[OBS_AUCTION_LEADER] + lead] = 1.0
+    out[off[OBS_BASE]] = s.base
+    out[off[OBS_BOMBS]] = s.bombs
+    out[off[OBS_DOUBLES]] = s.doubles
+
+
+cdef cnp.ndarray _obs_out(object out, cnp.npy_intp size):
+    """``out`` checked to be a plain, writeable, C-contiguous, native float32
+    array of shape ``(size,)``.  A subclass is refused: a masked array (or
+    any subclass with its own idea of its contents) would not show what was
+    written."""
+    if not cnp.PyArray_Check(out):
+        raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
+    if type(out) is not cnp.ndarray:
+        raise TypeError(f"out must be a plain numpy.ndarray, not a {type(out).__name__}")
+    cdef cnp.ndarray arr = <cnp.ndarray>out
+    if cnp.PyArray_TYPE(arr) != cnp.NPY_FLOAT32 or not cnp.PyArray_ISNOTSWAPPED(arr):
+        raise TypeError(f"out must have dtype float32 (native byte order), not {arr.dtype}")
+    if cnp.PyArray_NDIM(arr) != 1 or cnp.PyArray_DIM(arr, 0) != size:
+        raise ValueError(f"out must have shape ({size},), not {(<object>arr).shape}")
+    if not cnp.PyArray_ISCARRAY(arr):
+        raise ValueError("out must be C-contiguous and writeable")
+    return arr
 
 
 # ---------------------------------------------------------------------------

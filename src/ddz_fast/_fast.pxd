@@ -4,7 +4,7 @@
 from ._registry cimport rules_c, rules_id, rules_by_id
 from ._move cimport row_move
 from ._movelist cimport movelist_from_out
-from ._kernels cimport Out, IdSink, ROW
+from ._kernels cimport RulesC, Out, IdSink, ROW
 
 cdef enum:
     # Rows of the first buffer of a single call, on the caller's stack: most
@@ -21,3 +21,9 @@ cdef enum:
 # id mode (see _kernels.Out): the caller frees ids' memory unless borrowed.
 cdef int _generate(object hand, object last, object rules, int cid, Out* o,
                    unsigned char* first, int* cards, IdSink* ids) except -1
+
+# The batch entry points' input checks (also the kernel timer's, _testing):
+# an (N, 15) uint8 C-contiguous copy of the hands, checked within the deck;
+# the (N, 4) int32 MoveInfo array of one legal last move per hand, or None.
+cdef object _check_batch_hands(object hands, object rules, const RulesC* rc)
+cdef object _check_batch_lasts(object lasts, object hands, object rules, const RulesC* rc)

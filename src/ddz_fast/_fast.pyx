@@ -362,8 +362,10 @@ cdef object _beats(object a, object b, object rules):
 def parse_move(text, kind=None, *, rules="standard"):
     """Turn card text into one typed Move (``"pass"`` is PASS).
 
-    Raises ``ValueError`` for cards that are no legal move, are not of the
-    given kind, or are ambiguous (several kinds) when no kind is given.
+    Raises :class:`~ddz_fast.InvalidMoveError` for text that is no cards of
+    the rules or no legal move, or not of the given kind, and
+    :class:`~ddz_fast.AmbiguousMoveError` when it reads as several kinds and
+    no kind is given (both ValueErrors).
     """
     return parse_move_with(text, kind, _rules_obj(rules), lambda t: classify(t, rules=rules))
 
@@ -737,67 +739,3 @@ legal_moves = _thin_entry(&legal_moves_entry, legal_moves_fastcall, _legal_moves
 count_moves = _thin_entry(&count_moves_entry, count_moves_fastcall, _count_moves_1, count_moves, 1, 2)
 classify = _thin_entry(&classify_entry, classify_fastcall, _classify, classify, 1, 1)
 beats = _thin_entry(&beats_entry, beats_fastcall, _beats, beats, 2, 2)
-
-
-# ---------------------------------------------------------------------------
-# Kernel timing (for benchmarks/compare.py): the kernels alone, called from C
-# ---------------------------------------------------------------------------
-
-def _time_kernel(hands, lasts=None, *, rules="standard", int repeat=5, bint count=False):
-    """Best wall time (seconds) of running the move kernel over every hand
-    (one reused output buffer, nothing kept), the rows written, and the best
-    time of a memcpy of those bytes (the floor for writing them).  With
-    count=True the closed-form counter is timed instead."""
-    import time
-    cdef int cid = rules_id(rules)
-    cdef const RulesC* rc = rules_by_id(cid)
-    hands = _check_batch_hands(hands, rules, rc)
-    infos = _check_batch_lasts(lasts, hands, rules, rc)
-    cdef const unsigned char* hp = <const unsigned char*>cnp.PyArray_DATA(hands)
-    cdef const MoveInfo* lp = NULL if infos is None else <const MoveInfo*>cnp.PyArray_DATA(infos)
-    cdef Py_ssize_t n = hands.shape[0], i, total = 0, acc = 0
-    cdef Out o
-    cdef int _rep
-    cdef double best = 1e300, best_copy = 1e300, t
-    cdef unsigned char* src
-    cdef unsigned char* dst
-    if not out_init(&o, 4096, False):
-        raise MemoryError()
-    try:
-        for _rep in range(repeat):
-            t = time.perf_counter()
-            with nogil:
-                total = 0
-                for i in range(n):
-                    if count:
-                        total += count_moves_c(hp + i * 15, rc, NULL if lp == NULL else &lp[i])
-                    else:
-                        o.n = 0
-                        gen_moves(hp + i * 15, rc, NULL if lp == NULL else &lp[i], &o)
-                        total += o.n
-            t = time.perf_counter() - t
-            if t < best:
-                best = t
-        if o.oom:
-            raise MemoryError()
-        # the same bytes copied: n rows of ROW bytes, in chunks of the hands' sizes
-        src = <unsigned char*>malloc(total * ROW + 1)
-        dst = <unsigned char*>malloc(total * ROW + 1)
-        if src == NULL or dst == NULL:
-            free(src)
-            free(dst)
-            raise MemoryError()
-        memset(src, 1, total * ROW)
-        for _rep in range(repeat):
-            t = time.perf_counter()
-            with nogil:
-                memcpy(dst, src, total * ROW)
-            t = time.perf_counter() - t
-            if t < best_copy:
-                best_copy = t
-        acc = dst[total * ROW // 2] if total else 0
-        free(src)
-        free(dst)
-    finally:
-        out_free(&o)
-    return best, total, best_copy + 0 * acc

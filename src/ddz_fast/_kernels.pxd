@@ -36,19 +36,12 @@ cdef enum:
 # 8..14; bit r of a mask is rank r.
 from libc.string cimport memcpy
 from libc.stdint cimport int32_t
+from ._bits cimport ctz, top_bit
 
 cdef extern from *:
     """
     #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     #error "ddz_fast's move kernels build rows in little-endian 64-bit words"
-    #endif
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static __inline int ddz_ctz(unsigned int x) { unsigned long i; _BitScanForward(&i, x); return (int)i; }
-    static __inline int ddz_top_bit(unsigned int x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
-    #else
-    static inline int ddz_ctz(unsigned int x) { return __builtin_ctz(x); }
-    static inline int ddz_top_bit(unsigned int x) { return 31 - __builtin_clz(x); }
     #endif
     /* Ranks holding >= t cards of the counts in two words, with SSE2 (part
        of every x86-64): one byte compare and one movemask. */
@@ -74,8 +67,6 @@ cdef extern from *:
     }
     #endif
     """
-    int ctz "ddz_ctz"(unsigned int x) noexcept nogil           # x != 0
-    int top_bit "ddz_top_bit"(unsigned int x) noexcept nogil   # x != 0
     bint HAVE_SSE2 "DDZ_HAVE_SSE2"
     unsigned int _ge_mask_sse2 "ddz_ge_mask_sse2"(unsigned long long lo, unsigned long long hi, int t) noexcept nogil
     unsigned int _row_ge_mask_sse2 "ddz_row_ge_mask_sse2"(const unsigned char* row, int t) noexcept nogil
@@ -137,25 +128,6 @@ cdef inline unsigned int _windows(unsigned int m, int L) noexcept nogil:
     for i in range(1, L):
         w &= (m & CHAIN_RANKS) >> i
     return w
-
-
-# Every byte of a move row is below 16, so a row packs into one 64-bit key:
-# byte j in bits 4j..4j+3 (the 15 counts in bits 0..59, the kind in 60..63).
-# Shared by the id tables (_lookup) and MoveList.card_lists.
-cdef enum:
-    CARD_KEY_BITS = 60
-
-cdef inline unsigned long long pack_row(const unsigned char* row) noexcept nogil:
-    cdef unsigned long long key = 0
-    cdef int j
-    for j in range(ROW):
-        key |= (<unsigned long long>row[j]) << (4 * j)
-    return key
-
-
-cdef inline unsigned long long key_hash(unsigned long long key) noexcept nogil:
-    # Fibonacci hashing (key * 2^64 / golden ratio): use the top bits.
-    return key * <unsigned long long>0x9E3779B97F4A7C15
 
 
 cdef struct RulesC:

@@ -19,6 +19,8 @@ differential suite checks it against ``reference.move_order_key``.
 from libc.stdlib cimport malloc, realloc
 from libc.string cimport memcpy, memset
 
+from ._bits cimport popcount
+
 cdef enum:
     TWO = 12
     LOW = 13          # low joker
@@ -155,7 +157,6 @@ cdef void out_free(Out* o) noexcept nogil:
 # ---------------------------------------------------------------------------
 
 cdef u64 _SPREAD[256]         # _SPREAD[b]: byte j is bit j of b
-cdef unsigned char _POP8[256]  # bits set in b (a table: the popcnt instruction is not baseline x86-64)
 cdef u64 _ONE[2][15]          # _ONE[w][k]: one card of rank k in word w of a row
 
 # _NWIN[i][m]: how many chains a lead has in the 12-bit chain mask m (ranks
@@ -170,9 +171,6 @@ cdef void _init_tables() noexcept:
     cdef int b, j
     for b in range(256):
         _SPREAD[b] = 0
-        _POP8[b] = 0
-        for j in range(8):
-            _POP8[b] += b >> j & 1
         for j in range(8):
             if b >> j & 1:
                 _SPREAD[b] |= (<u64>1) << (8 * j)
@@ -182,11 +180,6 @@ cdef void _init_tables() noexcept:
 
 
 _init_tables()
-
-
-cdef inline int popcount(unsigned int m) noexcept nogil:
-    # masks here have 15 bits
-    return _POP8[m & 0xFF] + _POP8[(m >> 8) & 0xFF]
 
 
 cdef struct Hand:

@@ -1,9 +1,8 @@
 # Move row -> row number of a fixed table, at C level for other compiled
-# modules (the batched game looks up the action id of each legal move row
-# without the GIL).  IdFinder is the interface: a hash table (RowTable) or
-# the action ids' combinatorial ranking (_ranks.MoveRanks).
+# modules.  IdFinder is the interface, implemented by the action ids'
+# combinatorial ranking (_ranks.MoveRanks).
 cimport cython
-from libc.stdint cimport uint8_t, uint64_t, int64_t
+from libc.stdint cimport uint8_t, int64_t
 
 
 cdef class IdFinder:
@@ -11,23 +10,6 @@ cdef class IdFinder:
     # The row numbers of m consecutive 16-byte rows into ids (-1 where a
     # row is not in the table).  Any bytes are safe to pass.
     cdef void find_rows(self, const uint8_t* rows, Py_ssize_t m, int64_t* ids) noexcept nogil
-
-
-cdef class RowTable(IdFinder):
-    # Slot s holds a key in _slots[2s] (_EMPTY if free) and its row number in
-    # _slots[2s + 1]: one cache line per probe.  Region n (moves of n cards)
-    # is slots _offset[n] .. _offset[n] + _region_mask[n].
-    cdef uint64_t[::1] _slots
-    cdef Py_ssize_t _offset[256]
-    cdef uint64_t _region_mask[256]
-    cdef int _shift[256]
-    cdef readonly bint ignore_kind
-
-    cdef uint64_t _home(self, uint64_t key, int n) noexcept nogil
-    # The row number of a 16-byte move row; -1 when it is not in the table.
-    cdef int64_t find_row(self, const uint8_t* row) noexcept nogil
-    # find_rows: the same answers as find_row, with the table's cache lines
-    # fetched ahead.
 
 
 # Writes the ids of m rows into ids and sets their entries of flags; returns

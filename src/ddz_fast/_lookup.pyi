@@ -5,7 +5,11 @@ from typing import final
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["IdFinder", "RowTable", "ReusedMask"]
+__all__ = ["IdFinder", "ReusedMask", "pack_rows"]
+
+def pack_rows(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint64]:
+    """One ``uint64`` key per ``(M, 16)`` move row: count ``i`` in bits ``4i..4i+3``,
+    the kind in bits 60..63 (every byte below 16)."""
 
 class IdFinder:
     """Row number of each move row of a fixed ``(n_rows, 16)`` table; -1 for a row not in it."""
@@ -23,14 +27,6 @@ class IdFinder:
         out: npt.NDArray[np.bool_] | None = None,
     ) -> npt.NDArray[np.bool_]:
         """Boolean ``(len(offsets) - 1, n_rows)`` masks of consecutive row groups."""
-
-@final
-class RowTable(IdFinder):
-    """Row number of each row of a fixed ``(n, 16)`` ``uint8`` table (a hash table)."""
-
-    @property
-    def ignore_kind(self) -> bool: ...
-    def __init__(self, rows: npt.NDArray[np.uint8], ignore_kind: bool = False) -> None: ...
 
 @final
 class ReusedMask:

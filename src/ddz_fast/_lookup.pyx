@@ -2,85 +2,61 @@
 """Move rows to ids, for action ids and legal-action masks.
 
 :class:`IdFinder` is the interface (row numbers of many rows, masks of row
-groups); :class:`RowTable` is a hash table over any fixed table of rows, and
-:class:`ddz_fast._ranks.MoveRanks` computes an action space's ids from the
-cards.
-
-A move row is 16 bytes (15 counts, then the kind), each below 16, so it packs
-into one 64-bit key: byte ``j`` in bits ``4j..4j+3``.  :class:`RowTable` maps
-the keys of a fixed table of rows to their row numbers (open addressing,
-linear probing, a table at most half full); with ``ignore_kind`` the kind byte
-is left out of the key, so every reading of the same cards finds the same id.
+groups), which :class:`ddz_fast._ranks.MoveRanks` implements: it computes an
+action space's ids from the cards (the one row -> id method, see
+``docs/actions.md``).  :class:`ReusedMask` fills one caller's ``out=`` mask
+call after call.
 """
 cimport cython
 cimport numpy as cnp
-from libc.stdint cimport uint8_t, uint64_t, int64_t
+from libc.stdint cimport uint8_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    #define DDZ_PREFETCH(p) __builtin_prefetch((p))
-    #else
-    #define DDZ_PREFETCH(p) ((void)(p))
-    #endif
-    """
-    void DDZ_PREFETCH(const void* p) noexcept nogil
-
-cdef extern from *:
-    """
-    #include <string.h>
-    /* The packed key of a 16-byte move row (byte j in bits 4j..4j+3, as
-       pack_row) and its number of cards (bytes 0..14 added up); -1 for a row
-       with a byte of 16 or more, which is no move row.  On little-endian
-       machines this works on two 64-bit words at once. */
-    static inline int ddz_row_key(const unsigned char* row, unsigned long long* key) {
-    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        unsigned long long lo, hi, a, b;
-        memcpy(&lo, row, 8);
-        memcpy(&hi, row + 8, 8);
-        if ((lo | hi) & 0xF0F0F0F0F0F0F0F0ULL)
-            return -1;
-        a = (lo | (lo >> 4)) & 0x00FF00FF00FF00FFULL;
-        a = (a | (a >> 8)) & 0x0000FFFF0000FFFFULL;
-        a = (a | (a >> 16)) & 0x00000000FFFFFFFFULL;
-        b = (hi | (hi >> 4)) & 0x00FF00FF00FF00FFULL;
-        b = (b | (b >> 8)) & 0x0000FFFF0000FFFFULL;
-        b = (b | (b >> 16)) & 0x00000000FFFFFFFFULL;
-        *key = a | (b << 32);
-        /* every byte <= 15: the byte sums of lo + hi stay below 256 */
-        return (int)(((lo + (hi & 0x00FFFFFFFFFFFFFFULL)) * 0x0101010101010101ULL) >> 56);
-    #else
-        unsigned long long k = 0;
-        int j, n = 0;
-        for (j = 0; j < 16; j++) {
-            if (row[j] >= 16)
-                return -1;
-            k |= (unsigned long long)row[j] << (4 * j);
-            if (j < 15)
-                n += row[j];
-        }
-        *key = k;
-        return n;
-    #endif
-    }
-    """
-    int ddz_row_key(const uint8_t* row, uint64_t* key) noexcept nogil
-
-from ._kernels cimport key_hash
+from ._bits cimport row_key
 
 import numpy as np
 
+from ._checks import private_array
+
 cnp.import_array()
 
-__all__ = ["IdFinder", "RowTable", "ReusedMask"]
-
-cdef uint64_t _EMPTY = 0xFFFFFFFFFFFFFFFF  # above every packed key (kind <= 15)
-cdef uint64_t _CARDS = 0x0FFFFFFFFFFFFFFF  # the key bits of the 15 counts
+__all__ = ["IdFinder", "ReusedMask", "pack_rows"]
 
 cdef enum:
-    BLOCK = 64     # rows looked up together (their table lines fetched ahead)
+    BLOCK = 64     # rows looked up together
+
+
+def pack_rows(rows):
+    """One ``uint64`` key per ``(M, 16)`` move row: count ``i`` in bits ``4i..4i+3``,
+    the kind in bits 60..63.  Every byte must be below 16 (true of move rows).
+
+    >>> int(pack_rows(np.array([[1] + [0] * 14 + [1]], dtype=np.uint8))[0]) == 1 | 1 << 60
+    True
+    """
+    given = private_array(rows, "rows")
+    if given.dtype == np.bool_ or given.dtype.kind not in "iu":
+        raise TypeError(f"rows must be an integer array, not {given.dtype}")
+    if given.ndim != 2 or given.shape[1] != 16:
+        raise ValueError(f"rows must have shape (M, 16), not {given.shape}")
+    if given.dtype != np.uint8 and given.size and (given.min() < 0 or given.max() > 255):
+        _raise_byte()                     # (before the cast to bytes wraps them)
+    cdef const uint8_t[:, ::1] r = np.ascontiguousarray(given, dtype=np.uint8)
+    cdef cnp.ndarray keys = np.empty(r.shape[0], dtype=np.uint64)
+    cdef uint64_t* out = <uint64_t*>cnp.PyArray_DATA(keys)
+    cdef Py_ssize_t i, bad = -1
+    with nogil:
+        for i in range(r.shape[0]):
+            if row_key(&r[i, 0], &out[i]) < 0:
+                bad = i
+                break
+    if bad >= 0:
+        _raise_byte()
+    return keys
+
+
+cdef int _raise_byte() except -1:
+    raise ValueError("every byte of a move row must be 0..15 (4 bits of the key)")
 
 
 cdef cnp.ndarray _output(object out, int ndim, cnp.npy_intp* dims):
@@ -207,119 +183,6 @@ cdef class IdFinder:
         if missing >= 0:
             raise KeyError(missing)
         return result
-
-
-@cython.final
-cdef class RowTable(IdFinder):
-    """Row number of each row of a fixed ``(n, 16)`` ``uint8`` table.
-
-    The hash table is split into one region per number of cards (a region a
-    power of two at most half full), so that the few thousand short moves
-    (solos, pairs, trios, chains...) that make most of a hand's moves share a
-    small part of the table.
-    """
-
-    # The fields are declared in _lookup.pxd.
-
-    def __init__(self, const uint8_t[:, ::1] rows not None, bint ignore_kind=False):
-        if rows.shape[1] != 16:
-            raise ValueError(f"rows must have shape (n, 16), not ({rows.shape[0]}, {rows.shape[1]})")
-        cdef Py_ssize_t per_size[256]
-        cdef Py_ssize_t i, total = 0
-        cdef int n, bits
-        for n in range(256):
-            per_size[n] = 0
-        cdef uint64_t key, slot
-        for i in range(rows.shape[0]):
-            n = ddz_row_key(&rows[i, 0], &key)
-            if n < 0:
-                raise ValueError(f"row {i} is not a move row (a byte of 16 or more)")
-            per_size[n] += 1
-        for n in range(256):
-            bits = 0
-            while (<Py_ssize_t>1 << bits) < 2 * per_size[n]:
-                bits += 1
-            self._offset[n] = total
-            self._region_mask[n] = (<uint64_t>1 << bits) - 1
-            self._shift[n] = 64 - bits
-            total += <Py_ssize_t>1 << bits
-        self._slots = np.full(2 * total, _EMPTY, dtype=np.uint64)
-        self.n_rows = rows.shape[0]
-        self.ignore_kind = ignore_kind
-        for i in range(rows.shape[0]):
-            n = ddz_row_key(&rows[i, 0], &key)
-            if self.ignore_kind:
-                key &= _CARDS
-            slot = self._home(key, n)
-            while self._slots[2 * (self._offset[n] + slot)] not in (_EMPTY, key):
-                slot = (slot + 1) & self._region_mask[n]
-            if self._slots[2 * (self._offset[n] + slot)] == _EMPTY:  # a repeated key keeps its first row
-                self._slots[2 * (self._offset[n] + slot)] = key
-                self._slots[2 * (self._offset[n] + slot) + 1] = <uint64_t>i
-
-    cdef uint64_t _home(self, uint64_t key, int n) noexcept nogil:
-        # A region of one slot has shift 64: no bits of the hash.
-        return 0 if self._shift[n] >= 64 else key_hash(key) >> self._shift[n]
-
-    cdef int64_t find_row(self, const uint8_t* row) noexcept nogil:
-        cdef uint64_t key
-        cdef int n = ddz_row_key(row, &key)
-        if n < 0:  # not a move row (bytes of 16 or more): in no region
-            return -1
-        if self.ignore_kind:
-            key &= _CARDS
-        cdef uint64_t slot = self._home(key, n)
-        cdef const uint64_t* region = &self._slots[2 * self._offset[n]]
-        while True:
-            if region[2 * slot] == key:
-                return <int64_t>region[2 * slot + 1]
-            if region[2 * slot] == _EMPTY:
-                return -1
-            slot = (slot + 1) & self._region_mask[n]
-
-    cdef void find_rows(self, const uint8_t* rows, Py_ssize_t m, int64_t* ids) noexcept nogil:
-        # Two passes over blocks of rows: the home slot of every row first,
-        # each one's cache line requested at once, then the probes, which
-        # then mostly hit the cache (the probes of a block overlap in memory
-        # instead of waiting one after the other).
-        cdef uint64_t keys[BLOCK]
-        cdef uint64_t homes[BLOCK]
-        cdef int sizes[BLOCK]
-        cdef Py_ssize_t start, i, k, stop
-        cdef int n
-        cdef uint64_t key, slot
-        cdef const uint64_t* region
-        start = 0
-        while start < m:
-            stop = min(m - start, <Py_ssize_t>BLOCK)
-            for k in range(stop):
-                n = ddz_row_key(rows + 16 * (start + k), &key)
-                sizes[k] = n
-                if n < 0:
-                    continue
-                if self.ignore_kind:
-                    key &= _CARDS
-                keys[k] = key
-                homes[k] = self._home(key, n)
-                DDZ_PREFETCH(&self._slots[2 * (self._offset[n] + homes[k])])
-            for k in range(stop):
-                n = sizes[k]
-                i = start + k
-                if n < 0:  # not a move row (bytes of 16 or more): in no region
-                    ids[i] = -1
-                    continue
-                key = keys[k]
-                slot = homes[k]
-                region = &self._slots[2 * self._offset[n]]
-                while True:
-                    if region[2 * slot] == key:
-                        ids[i] = <int64_t>region[2 * slot + 1]
-                        break
-                    if region[2 * slot] == _EMPTY:
-                        ids[i] = -1
-                        break
-                    slot = (slot + 1) & self._region_mask[n]
-            start += stop
 
 
 cdef Py_ssize_t _mark(IdFinder table, const uint8_t* rows, Py_ssize_t m, uint8_t* flags,

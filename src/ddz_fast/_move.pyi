@@ -56,4 +56,5 @@ class Move:
 PASS: Move
 
 def pick_reading(readings: list[Move], want: Kind | None, text: str, rules: Rules) -> Move:
-    """The one reading of ``text`` of kind ``want``, or its only reading (``ValueError`` otherwise)."""
+    """The one reading of ``text`` of kind ``want``, or its only reading
+    (``InvalidMoveError`` or ``AmbiguousMoveError`` otherwise)."""

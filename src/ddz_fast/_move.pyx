@@ -15,7 +15,9 @@ from ._kernels cimport MoveInfo, classify_c, row_info
 from ._registry cimport rules_id, rules_by_id, valid_bit, check_within
 
 from .cards import format_cards, to_counts
+from .errors import AmbiguousMoveError, InvalidMoveError
 from .kinds import Kind
+from .pickling import FORMAT as PICKLE_FORMAT, load_move
 from .rules import resolve_rules
 
 cdef tuple _KINDS = tuple(Kind)
@@ -71,21 +73,22 @@ def pick_reading(readings, want, text, rules):
     """The one reading of `text` of kind `want` (a Kind or None), or its only
     reading; `rules` (a Rules) names the rules in the errors.
 
-    Raises ``ValueError`` when the cards are no move, are not of kind `want`,
-    or read as several kinds and `want` is None.
+    Raises :class:`~ddz_fast.InvalidMoveError` when the cards are no move or
+    are not of kind `want`, :class:`~ddz_fast.AmbiguousMoveError` when they
+    read as several kinds and `want` is None (both ValueErrors).
     """
     if not readings:
-        raise ValueError(f"{text!r} is no legal move under rules {rules.name!r}")
+        raise InvalidMoveError(f"{text!r} is no legal move under rules {rules.name!r}")
     if want is not None:
         for m in readings:
             if m.kind == want:
                 return m
-        raise ValueError(
+        raise InvalidMoveError(
             f"{text!r} is not a {want.name} under rules {rules.name!r}; it reads as "
             + " or ".join([m.kind.name for m in readings])
         )
     if len(readings) > 1:
-        raise ValueError(
+        raise AmbiguousMoveError(
             f"{text!r} is ambiguous: it reads as "
             + " or ".join([m.kind.name for m in readings])
             + "; pass kind= to choose"
@@ -248,7 +251,7 @@ cdef class Move:
         return self.hash_
 
     def __reduce__(self):
-        return (Move._make, (int(self.kind_), self.counts, self.rank_, self.length_))
+        return (load_move, ((PICKLE_FORMAT, int(self.kind_), bytes(self.c[:N_RANKS]), self.rank_, self.length_),))
 
     def __copy__(self):
         return self

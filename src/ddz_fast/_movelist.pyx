@@ -23,12 +23,11 @@ import operator
 import numpy as np
 
 from ._checks import frozen
+from .pickling import FORMAT as PICKLE_FORMAT, load_move_batch, load_move_list
 
 from ._move cimport Move, row_move
-from ._kernels cimport (
-    RulesC, MoveInfo, Out, ROW, KIND_BYTE, K_ROCKET, row_info, valid_move_c, pack_row, key_hash,
-    CARD_KEY_BITS,
-)
+from ._kernels cimport RulesC, MoveInfo, Out, ROW, KIND_BYTE, K_ROCKET, row_info, valid_move_c
+from ._bits cimport pack_row, key_hash, CARD_KEY_BITS
 from ._registry cimport rules_id, rules_c, rules_of
 
 cnp.import_array()
@@ -278,8 +277,8 @@ cdef class MoveList(MoveRows):
 
     def __reduce__(self):
         # Registry ids are local to a process: pickle the Rules themselves.
-        return (_movelist_from_rows,
-                (bytes(self.data[:self.n * ROW]) if self.n else b"", rules_of(self.cid)))
+        return (load_move_list,
+                ((PICKLE_FORMAT, bytes(self.data[:self.n * ROW]) if self.n else b"", rules_of(self.cid)),))
 
 
 # A free list of MoveList objects: most calls make one and drop it soon,
@@ -446,8 +445,8 @@ cdef class MoveBatch(MoveRows):
         return self._offsets
 
     def __reduce__(self):
-        return (_movebatch_from_arrays, (np.asarray(self.rows), np.asarray(self.offsets),
-                                         rules_of(self.cid)))
+        return (load_move_batch, ((PICKLE_FORMAT, np.asarray(self.rows), np.asarray(self.offsets),
+                                   rules_of(self.cid)),))
 
     @property
     def hand_index(self):

@@ -10,7 +10,7 @@ from ._move import Move
 from .cards import CardsLike
 from .rules import Rules, RulesLike
 
-__all__ = ["MoveRanks", "ActionMasks"]
+__all__ = ["MoveRanks", "ActionMasks", "TranslatedIds", "space_ranks", "max_hand", "FIRST_MOVE_ID"]
 
 @final
 class MoveRanks(IdFinder):
@@ -29,6 +29,12 @@ class MoveRanks(IdFinder):
         out: npt.NDArray[np.bool_] | None,
     ) -> npt.NDArray[np.bool_]: ...
 
+@final
+class TranslatedIds(IdFinder):
+    """Another numbering of the moves of a space: ``of_move[k]`` for move ``k``."""
+
+    def __init__(self, ranks: MoveRanks, of_move: npt.ArrayLike, n_ids: int) -> None: ...
+
 class ActionMasks:
     """The compiled base of ``ActionSpace``: its ``mask``."""
 
@@ -36,3 +42,10 @@ class ActionMasks:
     def mask(
         self, hand: CardsLike, last: Move | None = None, *, out: npt.NDArray[np.bool_] | None = None
     ) -> npt.NDArray[np.bool_]: ...
+
+FIRST_MOVE_ID: int
+
+def max_hand(rules: RulesLike) -> int:
+    """The most cards a player holds in a game under `rules`."""
+def space_ranks(rules: RulesLike) -> MoveRanks:
+    """The cached ``MoveRanks`` of the action space of `rules`."""

@@ -32,39 +32,34 @@ from libc.stdint cimport uint8_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
+import threading
+
 import numpy as np
 
 from ._checks import frozen
 
 from ._kernels cimport (
-    u64, ctz, top_bit, _ge_mask, _row_ge_mask, _windows, CHAIN_RANKS, ROW, KIND_BYTE, N_KINDS,
+    u64, _ge_mask, _row_ge_mask, _windows, CHAIN_RANKS, ROW, KIND_BYTE, N_KINDS,
     K_PASS, K_SOLO, K_TRIO, K_TRIO_SOLO, K_TRIO_PAIR, K_CHAIN,
     K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_SOLO, K_FOUR_TWO_PAIR,
     K_BOMB, K_ROCKET,
 )
 from ._kernels cimport RulesC, Out, IdSink, out_init, out_free, gen_lead
+from ._bits cimport ctz, top_bit, popcount
 from ._lookup cimport IdFinder, ReusedMask
 from ._registry cimport rules_id, rules_by_id
 from ._fast cimport _generate, FIRST_BYTES
+from ._engine cimport MOVE_ID0
 
-from .rules import resolve_rules
+from .rules import check_rules, resolve_rules
 
 cnp.import_array()
 
-__all__ = ["MoveRanks", "ActionMasks"]
+__all__ = ["MoveRanks", "ActionMasks", "TranslatedIds", "space_ranks", "max_hand", "FIRST_MOVE_ID"]
 
-cdef extern from *:
-    """
-    /* bits set in a 16-bit mask, without the popcnt instruction (not
-       baseline x86-64: __builtin_popcount would be a library call) */
-    static inline int ddz_bits(unsigned int x) {
-        x = x - ((x >> 1) & 0x5555u);
-        x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
-        x = (x + (x >> 4)) & 0x0F0Fu;
-        return (int)((x + (x >> 8)) & 0x1Fu);
-    }
-    """
-    int bits "ddz_bits"(unsigned int x) noexcept nogil      # x < 2**16
+#: The game action id of move 0 (the play-phase PASS): the auction and
+#: doubling codes come first (see _engine.pxd and docs/actions.md).
+FIRST_MOVE_ID = MOVE_ID0
 
 cdef enum:
     LOW = 13
@@ -159,7 +154,7 @@ cdef int64_t _kick_walk(const KickGroup* g, const uint8_t* row, unsigned int kic
     while kick:
         y = ctz(kick)
         kick &= kick - 1
-        j = bits(g.cand & ((1u << y) - 1))
+        j = popcount(g.cand & ((1u << y) - 1))
         c = _kick_units(g, row, j)
         if c > <unsigned int>r or not (_allowed(g, j, low_taken) >> c) & 1:
             return -1
@@ -245,7 +240,7 @@ cdef inline int64_t _rank(MoveRanks self, const uint8_t* row) noexcept nogil:
     if not m1:
         return -1
     if kind <= K_TRIO or K_CHAIN <= kind <= K_AIRPLANE or kind == K_ROCKET:
-        return self.base[kind][bits(m1)][ctz(m1)]
+        return self.base[kind][popcount(m1)][ctz(m1)]
     if kind <= K_TRIO_PAIR:
         body = _ge_mask(lo, hi, 3)
         if not body:
@@ -288,10 +283,11 @@ cdef object _space_table(const RulesC* rc, Py_ssize_t max_cards):
 
 
 cdef inline int64_t _mark(uint8_t* flags, int64_t i, uint64_t n) noexcept nogil:
-    # Set entry i of a mask of n entries: 0, or -1 (nothing set) when i is no
-    # id (negative: the ranking found none)
+    # Set entry i of a mask of n entries (none when flags is NULL: ids only):
+    # 0, or -1 (nothing set) when i is no id (negative: the ranking found none)
     if <uint64_t>i < n:
-        flags[i] = 1
+        if flags != NULL:
+            flags[i] = 1
         return 0
     return -1
 
@@ -582,7 +578,7 @@ cdef class MoveRanks(IdFinder):
         if not m1:
             return False
         if kind <= K_TRIO or K_CHAIN <= kind <= K_AIRPLANE or kind == K_BOMB or kind == K_ROCKET:
-            k = _cards(lo, hi) if kind == K_BOMB else bits(m1)
+            k = _cards(lo, hi) if kind == K_BOMB else popcount(m1)
             if k >= N_SHAPES:
                 return False
             if self.base[kind][k][ctz(m1)] < 0:
@@ -702,6 +698,9 @@ cdef class MoveRanks(IdFinder):
     cdef int64_t rank_row(self, const uint8_t* row) noexcept nogil:
         return _rank(self, row)
 
+    cdef int64_t rank_generated(self, const uint8_t* rows, Py_ssize_t m, int64_t* ids) noexcept nogil:
+        return _rank_generated(self, rows, m, ids, NULL)
+
     cdef int64_t _rank_kicked(self, const uint8_t* row, u64 lo, u64 hi, unsigned int m1,
                               int kind) noexcept nogil:
         # _rank of a four with two kickers or an airplane with kickers
@@ -776,3 +775,69 @@ cdef class ActionMasks:
         if result is None:
             self._reject_move(hand, last, bad)
         return result
+
+
+def max_hand(rules):
+    """The most cards a player holds in a game under `rules`: the landlord's
+    hand after taking the kitty (20 with one deck, 33 with two)."""
+    r = resolve_rules(rules)
+    check_rules(r)   # (fields changed with object.__setattr__ would size the tables)
+    return r.hand_size + r.kitty_size
+
+
+# One MoveRanks per rules, shared by every consumer of the action ids.
+cdef dict _RANKS = {}
+_RANKS_LOCK = threading.Lock()
+
+
+cdef MoveRanks ranks_for(object rules):
+    r = resolve_rules(rules)
+    with _RANKS_LOCK:
+        hit = _RANKS.get(r)
+    if hit is None:
+        built = MoveRanks(r, max_hand(r))       # (outside the lock: it takes a while)
+        with _RANKS_LOCK:
+            hit = _RANKS.setdefault(r, built)
+    return <MoveRanks>hit
+
+
+def space_ranks(rules):
+    """The (cached) :class:`MoveRanks` of the action space of `rules`: the
+    moves of at most :func:`max_hand` cards."""
+    return ranks_for(rules)
+
+
+@cython.final
+cdef class TranslatedIds(IdFinder):
+    """Another numbering of the moves of a space (a foreign format's ids):
+    ``TranslatedIds(ranks, of_move, n_ids)`` gives a row the id
+    ``of_move[k]`` of its move ``k`` under ``ranks`` (-1: none, or a row that
+    is no move of the space); ``n_rows`` is ``n_ids``."""
+
+    cdef MoveRanks ranks
+    cdef object _of_move
+    cdef const int64_t* of_move
+
+    def __init__(self, MoveRanks ranks not None, of_move, Py_ssize_t n_ids):
+        if self._of_move is not None:
+            raise TypeError("TranslatedIds is initialised once")
+        table = np.array(of_move, dtype=np.int64, copy=True)
+        if table.shape != (ranks.n_rows,):
+            raise ValueError(f"of_move must have shape ({ranks.n_rows},), not {table.shape}")
+        if n_ids < 0 or table.size and (table.min() < -1 or table.max() >= n_ids):
+            raise ValueError(f"of_move must hold ids -1 .. {n_ids - 1}")
+        self._of_move = frozen(table)       # (kept: of_move points into it)
+        self.of_move = <const int64_t*>cnp.PyArray_DATA(<cnp.ndarray>self._of_move)
+        self.ranks = ranks
+        self.n_rows = n_ids
+
+    cdef void find_rows(self, const uint8_t* rows, Py_ssize_t m, int64_t* ids) noexcept nogil:
+        cdef Py_ssize_t k
+        if self.of_move == NULL:
+            for k in range(m):
+                ids[k] = -1
+            return
+        self.ranks.find_rows(rows, m, ids)
+        for k in range(m):
+            if ids[k] >= 0:
+                ids[k] = self.of_move[ids[k]]

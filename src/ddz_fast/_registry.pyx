@@ -7,7 +7,6 @@ Every compiled module turns a preset name or a :class:`~ddz_fast.Rules` into
 the kernels' C rules through :func:`rules_id` here.
 """
 from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
-from libc.string cimport memset
 
 import threading
 
@@ -155,11 +154,3 @@ cdef int check_within(const unsigned char* h, const RulesC* rc) except -1:
                 raise ValueError(f"{h[i]} cards in slot {i} ({'3456789TJQKA2BR'[i]}): "
                                  f"the deck holds at most {rc.max_joker if i >= 13 else rc.max_count}")
     return 0
-
-
-def _rules_c_fields():
-    """The field names of the C rules struct (for the test that they hold
-    exactly the Rules move options)."""
-    cdef RulesC rc
-    memset(&rc, 0, sizeof(rc))
-    return list(<dict>rc)

@@ -48,6 +48,7 @@ from libc.stdint cimport uint64_t
 
 from ._checks cimport as_seed
 from ._checks import check_int
+from .pickling import FORMAT as PICKLE_FORMAT, load_split_mix
 
 __all__ = ["SplitMix64", "game_seed", "policy_seed"]
 
@@ -99,7 +100,7 @@ cdef class SplitMix64:
         return hash(("SplitMix64", self.s))
 
     def __reduce__(self):
-        return (SplitMix64, (self.s,))
+        return (load_split_mix, ((PICKLE_FORMAT, self.s),))
 
     def __repr__(self):
         return f"SplitMix64(state={self.s:#018x})"

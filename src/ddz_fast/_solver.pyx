@@ -50,6 +50,7 @@ from ._kernels cimport (
     valid_move_c, classify_c, count_moves_c,
 )
 from ._fast cimport rules_c, rules_by_id
+from ._bits cimport ctz64, top_bit64, pack_hand
 
 __all__ = ["_Engine", "_RootShare", "_Position", "MAX_SEATS", "solve_worlds", "next_turn"]
 
@@ -83,23 +84,6 @@ cdef extern from *:
     #else
     static int ddz_claim(volatile long* p) { return __atomic_exchange_n(p, 1, __ATOMIC_ACQ_REL) == 0; }
     #endif
-    /* the lowest bit set in x != 0 */
-    #if defined(__GNUC__)
-    static int ddz_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
-    /* the zero bits above the highest one of x != 0 */
-    static int ddz_clz64(unsigned long long x) { return __builtin_clzll(x); }
-    #else
-    static int ddz_ctz64(unsigned long long x) {
-        int n = 0;
-        while (!(x & 1)) { x >>= 1; n++; }
-        return n;
-    }
-    static int ddz_clz64(unsigned long long x) {
-        int n = 0;
-        while (!(x >> 63)) { x <<= 1; n++; }
-        return n;
-    }
-    #endif
     /* bits set in x, which has bits only at 4j (15 nibbles at most) */
     static int ddz_nib_count(unsigned long long x) {
         return (int)((x * 0x1111111111111111ULL) >> 60);
@@ -107,8 +91,6 @@ cdef extern from *:
     """
     double ddz_now() noexcept nogil
     int ddz_nib_count(unsigned long long x) noexcept nogil
-    int ddz_ctz64(unsigned long long x) noexcept nogil
-    int ddz_clz64(unsigned long long x) noexcept nogil
     int ddz_load(volatile int* p) noexcept nogil
     void ddz_store(volatile int* p, int v) noexcept nogil
     int ddz_claim(volatile long* p) noexcept nogil
@@ -214,21 +196,6 @@ cdef struct Ctx:
 cdef extern from *:
     """
     #include <string.h>
-    /* 8 bytes, each < 16, to 8 nibbles (byte j to nibble j; little-endian,
-       as the kernels require) */
-    static unsigned long long ddz_nibbles8(unsigned long long x) {
-        x = (x | (x >> 4)) & 0x00FF00FF00FF00FFULL;
-        x = (x | (x >> 8)) & 0x0000FFFF0000FFFFULL;
-        return (x | (x >> 16)) & 0x00000000FFFFFFFFULL;
-    }
-    static unsigned long long ddz_pack15(const unsigned char* h) {
-        /* (bytes 8..14 by one load of 7..14: a 7-byte copy is two stores
-           that a word load cannot forward from, a stall on every call) */
-        unsigned long long lo, hi;
-        memcpy(&lo, h, 8);
-        memcpy(&hi, h + 7, 8);
-        return ddz_nibbles8(lo) | (ddz_nibbles8(hi >> 8) << 32);
-    }
     /* dst = h - row over the 15 counts, a word at a time (dst and h are
        16-byte hands, byte 15 zero; row is a 16-byte row, byte 15 its kind;
        no borrows: every count of row is <= h's) */
@@ -255,7 +222,6 @@ cdef extern from *:
         memcpy(h + 8, &b, 8);
     }
     """
-    unsigned long long ddz_pack15(const unsigned char* h) noexcept nogil
     void sub_row "ddz_sub_row"(unsigned char* dst, const unsigned char* h, const unsigned char* row) noexcept nogil
     void add_row "ddz_add_row"(unsigned char* h, const unsigned char* row) noexcept nogil
 
@@ -311,17 +277,12 @@ cdef inline unsigned long long move_nibbles(unsigned long long x, unsigned long 
     if FAST_BMI2:
         return ddz_pdep_pext(x, frm, to)
     while frm:
-        i = ddz_ctz64(frm)
-        j = ddz_ctz64(to)
+        i = ctz64(frm)
+        j = ctz64(to)
         w |= ((x >> i) & 15) << j
         frm &= ~((<unsigned long long>15) << i)
         to &= ~((<unsigned long long>15) << j)
     return w
-
-
-cdef inline unsigned long long pack_hand(const unsigned char* h) noexcept nogil:
-    # 15 counts (each < 16) as 4-bit nibbles, rank j at bits 4j..4j+3
-    return ddz_pack15(h)
 
 
 cdef extern from *:
@@ -395,8 +356,8 @@ cdef inline int rank_key(Ctx* c, const MoveInfo* last, int p, int last_by, unsig
         rk[2] = 0
         x = held & (NIB_CHAIN if chains else NIB_PLAIN)
         while x:
-            i = ddz_ctz64(x)
-            j = ddz_ctz64(~(x >> i) & NIB)            # 4 * the run's length
+            i = ctz64(x)
+            j = ctz64(~(x >> i) & NIB)            # 4 * the run's length
             if chains and rk[1]:
                 slot += 4
             run = ((<unsigned long long>1) << j) - 1
@@ -460,7 +421,7 @@ cdef inline unsigned int row_hash(const unsigned char* row) noexcept nogil:
 
 cdef inline int log2_work(long long n) noexcept nogil:
     # floor(log2(n)), 0 for n <= 1
-    return 63 - ddz_clz64(<unsigned long long>n) if n > 1 else 0
+    return top_bit64(<unsigned long long>n) if n > 1 else 0
 
 
 cdef unsigned long long _HASH_MUL[4]
@@ -868,8 +829,8 @@ cdef inline void beat_lows(Ctx* c, int p, unsigned long long* low1, unsigned lon
             o2 |= nib_ge2(c.hw[q])
     o = nib_ge1(o)
     o2 &= NIB_PLAIN
-    low1[0] = ((<unsigned long long>1 << (63 - ddz_clz64(o))) - 1) & NIB if o else 0
-    low2[0] = ((<unsigned long long>1 << (63 - ddz_clz64(o2))) - 1) & NIB if o2 else 0
+    low1[0] = ((<unsigned long long>1 << top_bit64(o)) - 1) & NIB if o else 0
+    low2[0] = ((<unsigned long long>1 << top_bit64(o2)) - 1) & NIB if o2 else 0
 
 
 cdef inline int fewest_beatable(unsigned long long x, unsigned long long low1,

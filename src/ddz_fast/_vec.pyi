@@ -11,9 +11,10 @@ from .actions import ActionSpace
 from .game_values import AuctionAction
 from .rules import Rules, RulesLike
 
-__all__ = ["VecGame", "StepRecorder", "N_AUCTION_IDS", "NO_ACTION"]
+__all__ = ["VecGame", "StepRecorder", "N_AUCTION_IDS", "NO_ACTION", "FIRST_MOVE_ID"]
 
 N_AUCTION_IDS: int
+FIRST_MOVE_ID: int
 NO_ACTION: int
 
 @final
@@ -31,6 +32,7 @@ class VecGame:
     def step(self, actions: npt.NDArray[np.integer] | list[int] | tuple[int, ...]) -> None: ...
     def games(self, i: int) -> Game: ...
     def auction_id(self, action: AuctionAction) -> int: ...
+    def action_id(self, action: Move | AuctionAction) -> int: ...
     def action(self, action_id: int) -> Move | AuctionAction: ...
     def __len__(self) -> int: ...
     @property

@@ -7,14 +7,15 @@ ids, entirely in C without the GIL (optionally on several threads).  The
 rules are the engine's: every action is checked and applied by the engine's
 own functions, and every legal action comes from its move generator.
 
-Action ids (``n_actions = n_moves + 9``)
-  * ``0 .. n_moves-1``: the moves, with the dense ids of
-    :func:`ddz_fast.action_space` for the rules (``n_moves`` is its
-    ``size``; id 0 is the play-phase PASS);
-  * ``n_moves + code``: the auction and doubling actions, ``code`` indexing
+Action ids: the game's (``docs/actions.md``, the same as
+:meth:`Game.legal_ids <ddz_fast.Game.legal_ids>`; ``n_actions = 9 + n_moves``)
+  * ``0 .. 8``: the auction and doubling actions, the id indexing
     ``ddz_fast.game_values.AUCTION_ACTIONS``: ``Bid(0)`` (the bid pass),
     ``Bid(1)``, ``Bid(2)``, ``Bid(3)``, ``DECLINE``, ``CALL``, ``ROB``,
-    ``NO_DOUBLE``, ``DOUBLE`` (codes 0..8; an auction uses only its own).
+    ``NO_DOUBLE``, ``DOUBLE`` (an auction uses only its own);
+  * ``FIRST_MOVE_ID + k`` (``FIRST_MOVE_ID == 9``): move ``k`` of
+    :func:`ddz_fast.action_space` for the rules (``n_moves`` is its
+    ``size``; ``k = 0`` is the play-phase PASS).
 
 Seeds
   Table ``i``'s ``k``-th game (``k = 0`` at construction and after
@@ -38,32 +39,34 @@ import threading
 
 import numpy as np
 
-from ._kernels cimport MoveInfo, Out, RulesC, ROW, KIND_BYTE, out_init, out_free, row_info
+from ._kernels cimport MoveInfo, Out, RulesC, ROW, out_init, out_free, row_info
 from ._engine cimport (
     GState, gs_alloc, gs_free, gs_init, gs_new_game, gs_choices,
-    gs_auction_step, gs_gen, gs_play, game_from_state, gs_auction_level,
-    gs_auction_leader, bot_move, bot_auction, PH_AUCTION, PH_DOUBLING, PH_PLAY, PH_OVER,
-    LAST_NONE, LAST_ORIGIN,
-    N_AUCTION_CODES,
+    gs_auction_step, gs_gen, gs_play, game_from_state,
+    bot_move, bot_auction, obs_size, gs_encode_obs, PH_AUCTION, PH_DOUBLING, PH_PLAY, PH_OVER,
+    LAST_NONE, LAST_ORIGIN, N_AUCTION_CODES, MOVE_ID0,
 )
 from ._fast cimport rules_id, rules_by_id
-from ._lookup cimport RowTable
+from ._ranks cimport MoveRanks, ranks_for
 from ._rng cimport ddz_game_seed
 from ._checks cimport as_int, as_seed, as_threads
 from ._checks import read_only_view
 
 from ._parallel import run_parts
+from .errors import IllegalActionError
 from .actions import action_space
-from .envs.observation import ObservationLayout
 from .game_values import AUCTION_ACTIONS
+from ._move import Move
 from .rules import check_rules, resolve_rules
 
 cnp.import_array()
 
-__all__ = ["VecGame", "StepRecorder", "N_AUCTION_IDS", "NO_ACTION"]
+__all__ = ["VecGame", "StepRecorder", "N_AUCTION_IDS", "NO_ACTION", "FIRST_MOVE_ID"]
 
-#: Auction and doubling ids after the move ids (the engine's action codes).
+#: Auction and doubling ids, before the move ids (the engine's action codes).
 N_AUCTION_IDS = N_AUCTION_CODES
+#: The id of move 0 (the play-phase PASS).
+FIRST_MOVE_ID = MOVE_ID0
 
 cdef enum:
     NO_ACT = -1
@@ -73,31 +76,6 @@ NO_ACTION = NO_ACT
 # Most tables: table i's seeds are game_seed(seed, i * 2**32 + k).
 cdef long long MAX_TABLES = 1LL << 32
 
-# Offsets of the observation fields (ObservationLayout.fields), by index.
-cdef enum:
-    F_HAND, F_PLAYED, F_SIZES, F_KITTY, F_LAST, F_KIND, F_LASTP, F_ME, F_TO, F_LL, F_PHASE
-    F_LEVEL, F_LEADER, F_BASE, F_BOMBS, F_DOUBLES, N_FIELDS
-
-_FIELD_NAMES = ("hand", "played", "hand_sizes", "kitty", "last_move", "last_kind", "last_player",
-                "me", "to_move", "landlord", "phase", "auction_level", "auction_leader", "base",
-                "bombs", "doubles")
-
-# One (rows, RowTable) per rules: the id -> row table (a private copy) and
-# the row -> id lookup over it (row numbers are the action ids).
-cdef dict _TABLES = {}
-_TABLES_LOCK = threading.Lock()
-
-
-cdef tuple _id_tables(object space):
-    key = space.rules
-    with _TABLES_LOCK:
-        hit = _TABLES.get(key)
-        if hit is None or (<tuple>hit)[0].shape[0] != space.size:
-            rows = np.array(space.rows, dtype=np.uint8, order="C", copy=True)
-            rows.setflags(write=False)
-            hit = _TABLES[key] = (rows, RowTable(rows))
-    return <tuple>hit
-
 
 cdef struct Part:
     # One contiguous range of tables, stepped by one thread.
@@ -105,6 +83,8 @@ cdef struct Part:
     Out out                  # legal move rows of one table
     int32_t* ids             # this step's legal ids of the part's tables, in table order
     Py_ssize_t nids, cap
+    int64_t* ranks           # one table's move ranks (scratch of rank_generated)
+    Py_ssize_t ranks_cap
     bint oom
     Py_ssize_t missing       # a table with a legal move outside the action space, or -1
 
@@ -156,8 +136,9 @@ cdef class VecGame:
       simple bot (:func:`ddz_fast.simple_bot`) would play at each table (-1:
       over), for batched play against the bot or bot-only self-play;
     * ``observations`` (n, obs_size) float32, with ``observations=True``
-      (else None): row ``i`` is ``ObservationLayout(rules).encode(game,
-      seat)`` of table ``i`` for the seat to act (the winner when over);
+      (else None): row ``i`` is ``game.observation_tensor(seat)`` of table
+      ``i`` for the seat to act (the winner when over; the fields of
+      :class:`ddz_fast.observation.ObservationLayout`);
     * ``scores`` (n, players) int64 and ``wins`` (n, players) float32: the
       settled scores and +1/-1 (winning side / losing side) of the deals that
       ended with this step, zeros elsewhere;
@@ -169,9 +150,10 @@ cdef class VecGame:
     ``step(actions)``: one action id per table (an integer array of shape
     (n,)); ``VecGame.NO_ACTION`` (-1) leaves a table as it is for this step
     (its ``scores`` and ``wins`` read zero; its ``done`` is False unless the
-    table is over with ``auto_reset=False``).  The whole batch is checked first: an id out of range, or not
-    legal at its table, raises ValueError naming the table, and no table
-    changes.  Then every table applies its action; with ``auto_reset`` a
+    table is over with ``auto_reset=False``).  The whole batch is checked first: an id out of range
+    raises ValueError, one not legal at its table
+    :class:`~ddz_fast.IllegalActionError` (a ValueError), naming the table,
+    and no table changes.  Then every table applies its action; with ``auto_reset`` a
     deal that ends starts the table's next game at once (``done``, ``scores``
     and ``wins`` report the end, the other buffers show the new deal).
     With ``auto_reset=False`` a finished table ignores its entry until
@@ -187,9 +169,8 @@ cdef class VecGame:
     cdef const RulesC* rc
     cdef uint64_t seed_
     cdef int n_moves_, n_actions_, obs_size_
-    cdef int off[N_FIELDS]
-    cdef object _rules, _space, _rows_arr, _lock
-    cdef RowTable table
+    cdef object _rules, _space, _lock
+    cdef MoveRanks table      # move row <-> move index k (id MOVE_ID0 + k)
     cdef const uint8_t* rows
     cdef MoveInfo* id_info    # per move id: its MoveInfo (what gs_play needs)
     cdef Part* parts
@@ -233,6 +214,7 @@ cdef class VecGame:
             for i in range(self.nparts):
                 out_free(&self.parts[i].out)
                 free(self.parts[i].ids)
+                free(self.parts[i].ranks)
             free(self.parts)
         free(self.act)
         free(self.mi)
@@ -263,22 +245,17 @@ cdef class VecGame:
         self.want_bot = bot
         self.skip_auction_ = skip_auction
         self._lock = threading.Lock()
-        space = self._space = action_space(r)
-        rows_arr, table = _id_tables(space)
-        self._rows_arr = rows_arr
-        self.table = <RowTable>table
-        self.rows = <const uint8_t*>cnp.PyArray_DATA(<cnp.ndarray>rows_arr)
-        self.n_moves_ = <int>space.size
-        self.n_actions_ = self.n_moves_ + N_AUCTION_CODES
+        self._space = action_space(r)
+        self.table = ranks_for(r)
+        self.rows = self.table.rows
+        self.n_moves_ = <int>self.table.n_rows
+        self.n_actions_ = MOVE_ID0 + self.n_moves_
         self.id_info = <MoveInfo*>malloc(self.n_moves_ * sizeof(MoveInfo))
         if self.id_info == NULL:
             raise MemoryError("out of memory")
         for i in range(self.n_moves_):
             row_info(self.rows + i * ROW, &self.id_info[i])
-        layout = ObservationLayout(r)
-        self.obs_size_ = layout.size
-        for j in range(N_FIELDS):
-            self.off[j] = layout.fields[_FIELD_NAMES[j]].start
+        self.obs_size_ = obs_size(self.nplayers)
 
         self.st = <GState**>calloc(count, sizeof(GState*))
         if self.st == NULL:
@@ -535,24 +512,24 @@ cdef class VecGame:
                             break
                     if not found:
                         return i
-                    if a < self.n_moves_:
-                        self.mi[i] = self.id_info[a]
+                    if a >= MOVE_ID0:
+                        self.mi[i] = self.id_info[a - MOVE_ID0]
                 at += self.counts[i]
         return -1
 
     cdef object _illegal(self, Py_ssize_t i):
         cdef int64_t a = self.act[i]
         cdef GState* s = self.st[i]
-        if a < self.n_moves_:
-            m = self._space.id_to_move(int(a))
+        if a >= MOVE_ID0:
+            m = self._space.id_to_move(int(a - MOVE_ID0))
             what = "pass" if m.is_pass else f"{m.cards} ({m.kind.name})"
         else:
-            what = str(AUCTION_ACTIONS[a - self.n_moves_])
+            what = str(AUCTION_ACTIONS[a])
         lo = self.p_offsets[i]
         hi = self.p_offsets[i + 1]
         legal = ", ".join([str(x) for x in self._ids[lo:hi][:20]]) + (", ..." if hi - lo > 20 else "")
-        return ValueError(f"table {i}: action id {a} ({what}) is not legal for seat {s.to_move} now "
-                          f"(legal ids: {legal}); no table was changed")
+        return IllegalActionError(f"table {i}: action id {a} ({what}) is not legal for seat {s.to_move} "
+                                  f"now (legal ids: {legal}); no table was changed")
 
     # -- stepping ------------------------------------------------------------------------
     cdef int _run(self, bint apply) except -1:
@@ -611,10 +588,10 @@ cdef class VecGame:
                 memset(self.p_wins + i * self.nplayers, 0, self.nplayers * sizeof(float))
                 if s.phase != PH_OVER and self.act[i] != NO_ACT:
                     a = self.act[i]
-                    if a < self.n_moves_:
-                        gs_play(s, self.rows + a * ROW, &self.mi[i])
+                    if a >= MOVE_ID0:
+                        gs_play(s, self.rows + (a - MOVE_ID0) * ROW, &self.mi[i])
                     else:
-                        gs_auction_step(s, <int>(a - self.n_moves_))
+                        gs_auction_step(s, <int>a)
                     if s.phase == PH_OVER:
                         self._settle(i, s)
             else:
@@ -640,7 +617,7 @@ cdef class VecGame:
         """to_move, legal ids, bot action, mask and observation of table i."""
         cdef unsigned char codes[4]
         cdef Py_ssize_t before = p.nids, k, pick = -1
-        cdef int64_t found
+        cdef int64_t* grown
         cdef int c, nc
         self.p_to_move[i] = -1 if s.phase == PH_OVER else s.to_move
         if s.phase == PH_PLAY:
@@ -653,23 +630,29 @@ cdef class VecGame:
                 pick = bot_move(p.out.data, p.out.n, s.to_move, s.landlord,
                                 -1 if s.last_src == LAST_NONE else s.last_player, s.ncards, s.players)
                 self.p_bot[i] = -1
+            if p.out.n > p.ranks_cap:
+                grown = <int64_t*>realloc(p.ranks, (p.out.n + 256) * sizeof(int64_t))
+                if grown == NULL:
+                    p.oom = True
+                    return False
+                p.ranks = grown
+                p.ranks_cap = p.out.n + 256
+            if self.table.rank_generated(p.out.data, p.out.n, p.ranks) < 0 and p.missing < 0:
+                p.missing = i
             for k in range(p.out.n):
-                found = self.table.find_row(p.out.data + k * ROW)
-                if found < 0:
-                    if p.missing < 0:
-                        p.missing = i
+                if p.ranks[k] < 0:
                     continue
                 if k == pick:
-                    self.p_bot[i] = <int32_t>found
-                if not _push(p, <int32_t>found):
+                    self.p_bot[i] = <int32_t>(MOVE_ID0 + p.ranks[k])
+                if not _push(p, <int32_t>(MOVE_ID0 + p.ranks[k])):
                     return False
         elif s.phase != PH_OVER:
             nc = gs_choices(s, codes)
             for c in range(nc):
-                if not _push(p, self.n_moves_ + codes[c]):
+                if not _push(p, codes[c]):      # (an auction action's id is its code)
                     return False
             if self.want_bot:
-                self.p_bot[i] = self.n_moves_ + codes[bot_auction(s.hands[s.to_move], codes, nc)]
+                self.p_bot[i] = codes[bot_auction(s.hands[s.to_move], codes, nc)]
         elif self.want_bot:
             self.p_bot[i] = -1
         self.counts[i] = p.nids - before
@@ -677,47 +660,9 @@ cdef class VecGame:
             for k in range(before, p.nids):
                 self.p_masks[i * self.n_actions_ + p.ids[k]] = 1
         if self.want_obs:
-            self._encode(s, s.winner if s.phase == PH_OVER else s.to_move,
-                         self.p_obs + i * self.obs_size_)
+            gs_encode_obs(s, s.winner if s.phase == PH_OVER else s.to_move,
+                          self.p_obs + i * self.obs_size_)
         return True
-
-    cdef void _encode(self, const GState* s, int p, float* o) noexcept nogil:
-        """ObservationLayout.encode(game, p) (see ddz_fast.envs.observation)."""
-        cdef int r, t, lead
-        cdef const unsigned char* row
-        cdef const int* off = self.off
-        memset(o, 0, self.obs_size_ * sizeof(float))
-        for r in range(15):
-            o[off[F_HAND] + r] = s.hands[p][r]
-        for t in range(s.players):
-            for r in range(15):
-                o[off[F_PLAYED] + t * 15 + r] = s.played[t][r]
-            o[off[F_SIZES] + t] = s.ncards[t]
-        if s.kitty_revealed and s.kitty_known:
-            for r in range(15):
-                o[off[F_KITTY] + r] = s.kitty[r]
-        if s.last_src != LAST_NONE:
-            if s.last_src == LAST_ORIGIN:
-                row = &s.o_last[0]
-            else:
-                row = &s.hist[s.last_src].row[0]
-            for r in range(15):
-                o[off[F_LAST] + r] = row[r]
-            o[off[F_KIND] + row[KIND_BYTE]] = 1.0
-            o[off[F_LASTP] + s.last_player] = 1.0
-        o[off[F_ME] + p] = 1.0
-        if s.phase != PH_OVER:
-            o[off[F_TO] + s.to_move] = 1.0
-        if s.landlord >= 0:
-            o[off[F_LL] + s.landlord] = 1.0
-        o[off[F_PHASE] + s.phase] = 1.0
-        o[off[F_LEVEL]] = gs_auction_level(s)
-        lead = gs_auction_leader(s)
-        if lead >= 0:
-            o[off[F_LEADER] + lead] = 1.0
-        o[off[F_BASE]] = s.base
-        o[off[F_BOMBS]] = s.bombs
-        o[off[F_DOUBLES]] = s.doubles
 
     # -- reading --------------------------------------------------------------------------
     def games(self, i):
@@ -767,13 +712,13 @@ cdef class VecGame:
 
     @property
     def n_moves(self):
-        """Move ids: 0..n_moves-1 (``action_space(rules).size``); the auction ids follow."""
+        """Number of move ids (``action_space(rules).size``): FIRST_MOVE_ID .. FIRST_MOVE_ID + n_moves - 1."""
         self._check()
         return self.n_moves_
 
     @property
     def n_actions(self):
-        """All action ids: ``n_moves + 9``."""
+        """All action ids: ``FIRST_MOVE_ID + n_moves`` (the auction ids come first)."""
         self._check()
         return self.n_actions_
 
@@ -788,20 +733,28 @@ cdef class VecGame:
         return self._space
 
     def auction_id(self, action):
-        """The id of an auction or doubling action (``n_moves + code``)."""
+        """The id of an auction or doubling action (its code: its index in ``AUCTION_ACTIONS``)."""
         self._check()
         for c in range(N_AUCTION_CODES):
             if AUCTION_ACTIONS[c] == action and type(AUCTION_ACTIONS[c]) is type(action):
-                return self.n_moves_ + c
+                return c
         raise ValueError(f"{action!r} is not an auction or doubling action")
+
+    def action_id(self, action):
+        """The id of a Move (``FIRST_MOVE_ID`` + its ``action_space`` id) or of
+        an auction or doubling action; ValueError when it has none."""
+        if isinstance(action, Move):
+            self._check()
+            return MOVE_ID0 + self._space.move_to_id(action)
+        return self.auction_id(action)
 
     def action(self, action_id):
         """The action (a Move or an auction action) of an id."""
         self._check()
         cdef int64_t a = as_int(action_id, "action id", 0, self.n_actions_ - 1)
-        if a < self.n_moves_:
-            return self._space.id_to_move(int(a))
-        return AUCTION_ACTIONS[a - self.n_moves_]
+        if a >= MOVE_ID0:
+            return self._space.id_to_move(int(a - MOVE_ID0))
+        return AUCTION_ACTIONS[a]
 
     @property
     def to_move(self):

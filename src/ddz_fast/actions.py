@@ -1,7 +1,11 @@
 """Dense action ids per rule set, and legal-action masks.
 
-An :class:`ActionSpace` numbers every move a player can hold under one set
-of rules: id 0 is ``PASS``, ids ``1..size-1`` are the moves of at most
+The game's action ids (``docs/actions.md``) are one layout for every rules:
+ids ``0 .. FIRST_MOVE_ID-1`` are the auction and doubling actions (id ==
+index in ``ddz_fast.game_values.AUCTION_ACTIONS``), then the moves:
+game id ``FIRST_MOVE_ID + k`` is move ``k`` of the rules' ``ActionSpace``.
+
+An :class:`ActionSpace` numbers the move block, from 0: id 0 is ``PASS``, ids ``1..size-1`` are the moves of at most
 :attr:`ActionSpace.max_cards` cards (the largest hand of the game: 20 cards
 with one deck, 33 with two) that ``legal_moves(full_deck, rules=rules)``
 returns, in that order (the documented move-list order: kind, length, number
@@ -24,42 +28,25 @@ from typing import Any, NoReturn, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import check_index, private_array
+from ._checks import check_index
 from ._fast import MoveBatch, MoveList, legal_moves, legal_moves_batch
-from ._ranks import ActionMasks, MoveRanks
+from ._lookup import pack_rows
+from ._ranks import FIRST_MOVE_ID, ActionMasks, max_hand, space_ranks
 from ._move import PASS, Move
 from ._movelist import _movelist_from_rows
 from .cards import N_RANKS, RANKS, CardsLike
 from .kinds import Kind
 from .convert import CountsBatchLike, to_counts_batch
-from .rules import Rules, RulesLike, check_rules, resolve_rules
+from .pickling import FORMAT as PICKLE_FORMAT, load_action_space
+from .rules import Rules, RulesLike, resolve_rules
 
-__all__ = ["ActionSpace", "action_space", "max_hand", "MovesLike", "pack_rows", "move_rows"]
+__all__ = ["ActionSpace", "action_space", "max_hand", "MovesLike", "pack_rows", "move_rows",
+           "FIRST_MOVE_ID"]
 
 #: Many moves: a ``MoveList``, a ``MoveBatch`` or a sequence of ``Move``.
 MovesLike = Union[MoveList, MoveBatch, Sequence[Move]]
 
 _ROW = N_RANKS + 1
-# Weight of each byte of a move row in its packed key: 4 bits a byte.
-_KEY_WEIGHTS = np.left_shift(np.uint64(1), np.arange(_ROW, dtype=np.uint64) * np.uint64(4))
-
-
-def pack_rows(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint64]:
-    """One ``uint64`` key per ``(M, 16)`` move row: count ``i`` in bits ``4i..4i+3``,
-    the kind in bits 60..63.  Every byte must be below 16 (true of move rows).
-
-    >>> int(pack_rows(np.array([[1] + [0] * 14 + [1]], dtype=np.uint8))[0]) == 1 | 1 << 60
-    True
-    """
-    given = private_array(rows if isinstance(rows, np.ndarray) else np.array(rows), "rows")
-    if given.dtype == np.bool_ or given.dtype.kind not in "iu":
-        raise TypeError(f"rows must be an integer array, not {given.dtype}")
-    if given.ndim != 2 or given.shape[1] != _ROW:
-        raise ValueError(f"rows must have shape (M, {_ROW}), not {given.shape}")
-    if given.size and (given.min() < 0 or given.max() > 15):
-        raise ValueError("every byte of a move row must be 0..15 (4 bits of the key)")
-    keys: npt.NDArray[np.uint64] = given.astype(np.uint8) @ _KEY_WEIGHTS
-    return keys
 
 
 def move_rows(moves: MovesLike) -> npt.NDArray[np.uint8]:
@@ -93,20 +80,15 @@ def _check_index(i: object, size: int) -> int:
     return check_index(i, size, "action id")
 
 
-def max_hand(rules: RulesLike) -> int:
-    """The most cards a player holds in a game under `rules`: the landlord's
-    hand after taking the kitty (20 with one deck, 33 with two)."""
-    r = resolve_rules(rules)
-    check_rules(r)   # (fields changed with object.__setattr__ would size the tables)
-    return r.hand_size + r.kitty_size
-
-
 class ActionSpace(ActionMasks):
     """Dense ids of every move a hand of the game can hold, under one set of rules.
 
     Build it with :func:`action_space` (cached per rules).  ``len(space)`` and
     ``space.size`` are the number of ids; ``space.rows`` is the read-only
-    ``(size, 16)`` ``uint8`` table (row 0 is PASS, all zeros).  An
+    ``(size, 16)`` ``uint8`` table (row 0 is PASS, all zeros).  Its ids
+    number the move block of the game's action ids: move ``k`` is game id
+    ``first_id + k`` (:attr:`first_id` is ``FIRST_MOVE_ID``), and a game
+    of these rules has :attr:`n_actions` ids in all.  An
     ``ActionSpace`` pickles by its rules: unpickling gives the cached space.
 
     >>> space = action_space("strict")
@@ -120,7 +102,7 @@ class ActionSpace(ActionMasks):
         r = resolve_rules(rules)
         self._max_cards = max_hand(r)
         self._rules = r
-        self._lookup = MoveRanks(r, self._max_cards)
+        self._lookup = space_ranks(r)
         self._rows: npt.NDArray[np.uint8] = self._lookup.table
         # (each row checked a legal move under r once more)
         self._moves = _movelist_from_rows(self._rows.tobytes(), r)
@@ -147,6 +129,16 @@ class ActionSpace(ActionMasks):
         """The ``(size, 16)`` read-only ``uint8`` table: row ``i`` is action ``i``."""
         return self._rows
 
+    @property
+    def first_id(self) -> int:
+        """The game action id of move 0 (PASS): ``FIRST_MOVE_ID``, the same for every rules."""
+        return FIRST_MOVE_ID
+
+    @property
+    def n_actions(self) -> int:
+        """Number of game action ids of these rules: ``first_id + size``."""
+        return FIRST_MOVE_ID + self.size
+
     def __len__(self) -> int:
         return self.size
 
@@ -154,7 +146,7 @@ class ActionSpace(ActionMasks):
         return f"ActionSpace(rules={self._rules.name!r}, size={self.size})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (action_space, (self._rules,))
+        return (load_action_space, ((PICKLE_FORMAT, self._rules),))
 
     # Single moves -----------------------------------------------------------
     def move_to_id(self, move: Move) -> int:

@@ -65,6 +65,7 @@ from ._move import Move
 from ._progress import Progress
 from ._rng import game_seed
 from ._vec import VecGame
+from .errors import AgentError, IllegalActionError
 from .game import simple_bot
 from .game_values import AuctionAction
 from .pimc import PIMCAgent
@@ -72,7 +73,9 @@ from .rules import Rules, RulesLike, check_rules, resolve_rules
 
 __all__ = ["play", "ArenaResult", "Stat", "rotations", "load_agent", "AgentError", "BUILTIN_AGENTS", "LANDLORD_MODES"]
 
+#: The names of the built-in agents (``"bot"`` is the simple bot's other name).
 BUILTIN_AGENTS = ("random", "simple", "bot", "pimc")
+#: How the landlord is chosen: by the deal (``"fixed"``) or by the agents' auction.
 LANDLORD_MODES = ("fixed", "auction")
 ROLES = ("all", "landlord", "farmer")
 Z95 = 1.959963984540054
@@ -221,16 +224,11 @@ class _PerObservation(_Player):
                 raise TypeError(f"agent {self.name!r} returned a {type(a).__name__}, not a Move or an "
                                 "auction action")
             try:
-                out[j] = vg.action_space.move_to_id(a) if isinstance(a, Move) else vg.auction_id(a)
+                out[j] = vg.action_id(a)
             except (TypeError, ValueError) as e:
-                raise ValueError(f"agent {self.name!r} returned {a!r}, not an action of this game "
-                                 f"(seat {seat}): {e}") from None
+                raise IllegalActionError(f"agent {self.name!r} returned {a!r}, not an action of this "
+                                         f"game (seat {seat}): {e}") from None
         return out
-
-
-class AgentError(RuntimeError):
-    """An agent's own code raised: the message names the agent, the agent's
-    exception is the ``__cause__``."""
 
 
 def _call_agent(name: str, fn: Callable[..., Any], *args: Any) -> Any:
@@ -395,8 +393,8 @@ class _Run:
         bad = np.flatnonzero(found == 0)
         if len(bad):
             i, q, R = int(tables[bad[0]]), int(self.item[tables[bad[0]]]), len(self.rots)
-            raise ValueError(f"agent {pl.name!r} chose action id {int(ids[bad[0]])}, not legal for seat "
-                             f"{int(vg.to_move[i])} in deal {q // R} (rotation {q % R})")
+            raise IllegalActionError(f"agent {pl.name!r} chose action id {int(ids[bad[0]])}, not legal "
+                                     f"for seat {int(vg.to_move[i])} in deal {q // R} (rotation {q % R})")
 
 
 # ---------------------------------------------------------------------------

@@ -32,17 +32,24 @@ __all__ = [
     "rank_index",
 ]
 
+#: The rank labels, one per rank index 0..14 (canonical card text uses them).
 RANKS = "3456789TJQKA2BR"
+#: Number of ranks: the length of a count vector.
 N_RANKS = 15
+#: Rank index of the ace (the highest rank a chain may reach).
 ACE = 11
+#: Rank index of the 2.
 TWO = 12
+#: Rank index of the low (black-and-white) joker, ``B``.
 LOW_JOKER = 13
+#: Rank index of the high (coloured) joker, ``R``.
 HIGH_JOKER = 14
 
 _TOKENS = {ch: i for i, ch in enumerate(RANKS)}
 _TOKENS.update({"X": LOW_JOKER, "D": HIGH_JOKER})
 _SEPARATORS = frozenset(" \t\n\r,-+/|")
 
+#: What functions accept as cards: text, 15 counts, or a ``(15,)`` array.
 CardsLike = Union[str, Sequence[int], np.ndarray]
 
 

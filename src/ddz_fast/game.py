@@ -90,7 +90,8 @@ compiled playouts (:func:`play_random_games`), :meth:`Game.rollout`,
 final class with read-only attributes.  Legal actions are computed once per
 state and cached; ``step`` checks the action (a move: its cards are in the
 hand, it is a move of its kind and beats the table) and raises
-``ValueError`` naming it, leaving the state untouched; ``undo`` takes back
+:class:`~ddz_fast.IllegalActionError` (a ValueError) naming it, leaving the
+state untouched; ``undo`` takes back
 any action, across a redeal too; ``clone`` copies the state value.  Games
 pickle (as their origin and actions, replayed through the checks).
 

@@ -97,6 +97,10 @@ AUCTION_ACTIONS: Tuple[AuctionAction, ...] = (
 
 
 class Phase(IntEnum):
+    """Where a deal stands: ``AUCTION`` (bidding, or calling and robbing),
+    ``DOUBLING`` (after a ``"rob"`` auction: the landlord, then each farmer,
+    may double), ``PLAY`` and ``OVER``."""
+
     AUCTION = 0   # bidding, or calling/robbing
     DOUBLING = 1  # "rob" auction: landlord then farmers may double
     PLAY = 2

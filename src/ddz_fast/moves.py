@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Callable, List
 
 from ._move import PASS, Move, pick_reading
+from .errors import InvalidMoveError
 from .kinds import Kind
 from .rules import Rules
 
@@ -19,14 +20,26 @@ def parse_move_with(
     readings: Callable[[str], List[Move]],
 ) -> Move:
     """``parse_move`` for either engine: ``readings(text)`` is that engine's
-    classify.  ``"pass"`` (any case) is PASS."""
+    classify.  ``"pass"`` (any case) is PASS.
+
+    TypeError when ``text`` is no str; :class:`~ddz_fast.InvalidMoveError`
+    when it is no card text of the rules (with the card parser's message) or
+    no move of ``kind``; :class:`~ddz_fast.AmbiguousMoveError` when it reads
+    as several kinds and ``kind`` is None.
+    """
     if not isinstance(text, str):
         raise TypeError(f"move text must be a str, not {type(text).__name__}")
     want = None if kind is None else Kind.coerce(kind)  # type: ignore[arg-type]
     if text.strip().lower() == "pass":
         if want not in (None, Kind.PASS):
-            raise ValueError(f"'pass' is not a {want.name}")
+            raise InvalidMoveError(f"'pass' is not a {want.name}")
         return PASS
     if want is Kind.PASS:
-        raise ValueError(f"{text!r} is not PASS")
-    return pick_reading(readings(text), want, text, rules)
+        raise InvalidMoveError(f"{text!r} is not PASS")
+    try:
+        found = readings(text)
+    except InvalidMoveError:
+        raise
+    except ValueError as e:          # (the card parser: unknown cards, too many of a rank...)
+        raise InvalidMoveError(str(e)) from None
+    return pick_reading(found, want, text, rules)

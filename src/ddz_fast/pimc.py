@@ -30,18 +30,18 @@ agrees with what the agent saw.
 """
 from __future__ import annotations
 
-import math
 from typing import Any, Literal, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import check_int, check_seed, check_threads
+from ._checks import check_choice, check_int, check_limit, check_seed, check_threads
 from ._engine import Game, sample_observed_worlds
 from ._move import Move
 from ._rng import game_seed
 from .game import simple_bot
 from .game_values import AuctionAction, Observation, Phase
+from .pickling import FORMAT as PICKLE_FORMAT, load_pimc_agent
 from .rules import Rules, RulesLike, resolve_rules
 from .solver import MAX_NODES, Solver
 
@@ -76,27 +76,6 @@ class PIMCValues:
     def __repr__(self) -> str:
         return (f"PIMCValues({len(self.worlds)} worlds, {len(self.moves)} moves, "
                 f"{int(self.solved.sum())} solved, move={self.move!r})")
-
-
-def _number(x: object, what: str, *, integer: bool, allow_none: bool) -> Optional[float]:
-    if x is None and allow_none:
-        return None
-    if isinstance(x, bool) or not isinstance(x, (int, np.integer) if integer
-                                             else (int, float, np.integer, np.floating)):
-        kind = "an int" if integer else "a number"
-        raise TypeError(f"{what} must be {kind}{' or None' if allow_none else ''}, not {type(x).__name__}")
-    v = float(x)
-    if not v > 0 or v != v or v == float("inf"):
-        raise ValueError(f"{what} must be > 0{' (or None for no limit)' if allow_none else ''}, not {x!r}")
-    return v
-
-
-def _choice(name: object, what: str, options: Tuple[str, ...]) -> str:
-    if not isinstance(name, str):
-        raise TypeError(f"{what} must be one of {options}, not {type(name).__name__}")
-    if name not in options:
-        raise ValueError(f"{what} must be one of {options}, not {name!r}")
-    return str(name)
 
 
 class PIMCAgent:
@@ -143,13 +122,11 @@ class PIMCAgent:
                  rules: RulesLike = "standard") -> None:
         self._worlds = int(check_int(worlds, "worlds", 1, 1 << 20))
         self._rollouts = int(check_int(rollouts, "rollouts", 1, 1 << 20))
-        self._policy = cast(Literal["bot", "random"], _choice(policy, "policy", _POLICIES))
+        self._policy = cast(Literal["bot", "random"], check_choice(policy, "policy", _POLICIES))
         self._solver_cards = int(check_int(solver_cards, "solver_cards", 0, 216))
-        # (any int >= 1: one above MAX_NODES is never reached, and taken as it, as solve() does)
-        self._solver_nodes = (None if solver_nodes is None else min(
-            int(check_int(solver_nodes, "solver_nodes", 1, math.inf)), MAX_NODES))  # type: ignore[arg-type]
-        self._solver_time = _number(solver_time, "solver_time", integer=False, allow_none=True)
-        self._aggregate = _choice(aggregate, "aggregate", _AGGREGATES)
+        self._solver_nodes = check_limit(solver_nodes, "solver_nodes", integer=True, cap=MAX_NODES)
+        self._solver_time = check_limit(solver_time, "solver_time")
+        self._aggregate = check_choice(aggregate, "aggregate", _AGGREGATES)
         self._seed = int(check_seed(seed))
         self._threads = int(check_threads(threads))
         self._rules: Rules = resolve_rules(rules)
@@ -157,11 +134,11 @@ class PIMCAgent:
 
     def __reduce__(self) -> Tuple[Any, ...]:
         self._check_ready()
-        return (_restore, (self._worlds, {
+        return (load_pimc_agent, ((PICKLE_FORMAT, self._worlds, {
             "rollouts": self._rollouts, "policy": self._policy, "solver_cards": self._solver_cards,
             "solver_nodes": self._solver_nodes, "solver_time": self._solver_time,
             "solver_table_mb": self._solver_table_mb, "aggregate": self._aggregate, "seed": self._seed,
-            "threads": self._threads, "rules": self._rules}))
+            "threads": self._threads, "rules": self._rules}),))
 
     # -- parameters (read-only) ----------------------------------------------------
     worlds = property(lambda self: self._worlds, doc="Worlds sampled per decision.")
@@ -288,4 +265,5 @@ class PIMCAgent:
 
 
 def _restore(worlds: int, options: Any) -> PIMCAgent:
+    # (the unpickler that pickles of ddz-fast 0.1.0 name)
     return PIMCAgent(worlds, **options)

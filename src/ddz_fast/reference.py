@@ -344,10 +344,12 @@ def parse_move(text: str, kind: Optional[Union[Kind, int, str]] = None, *,
                rules: RulesLike = "standard") -> Move:
     """Turn card text into one typed Move.
 
-    ``"pass"`` (any case) is PASS.  Raises ``ValueError`` when the cards are no
-    legal move, when ``kind`` is given and the cards are not that kind, and
-    when the cards read as several kinds and ``kind`` is not given (for
-    example ``555666777888``: AIRPLANE or AIRPLANE_SOLO).
+    ``"pass"`` (any case) is PASS.  Raises :class:`~ddz_fast.InvalidMoveError`
+    when the text is no cards of the rules or no legal move, or when ``kind``
+    is given and the cards are not that kind, and
+    :class:`~ddz_fast.AmbiguousMoveError` when the cards read as several
+    kinds and ``kind`` is not given (for example ``555666777888``: AIRPLANE or
+    AIRPLANE_SOLO); both are ValueErrors.
     """
     r = resolve_rules(rules)
     return parse_move_with(text, kind, r, lambda t: classify(t, rules=r))

@@ -125,6 +125,8 @@ class Rules:
         return f"Rules({opts}, name={self.name!r})"
 
 
+#: The named presets (read-only): ``standard``, ``strict``, ``four``,
+#: ``douzero`` and ``rlcard`` (docs/rules.md, "Presets").
 PRESETS: Mapping[str, Rules] = MappingProxyType({
     "standard": Rules(name="standard"),
     "strict": Rules(airplane_solo_distinct=True, name="strict"),
@@ -145,6 +147,7 @@ PRESETS: Mapping[str, Rules] = MappingProxyType({
     ),
 })
 
+#: What ``rules=`` accepts: a preset name or a :class:`Rules`.
 RulesLike = Union[str, Rules]
 
 

@@ -27,11 +27,13 @@ import numpy as np
 import numpy.typing as npt
 
 from ._api import classify
+from ._checks import check_limit, check_number, check_seat
 from ._move import Move
 from ._solver import MAX_SEATS, _Engine, _Position, _RootShare, next_turn, solve_worlds
 from ._parallel import run_parts
 from .cards import CardsLike, check_counts, to_counts
 from .kinds import Kind
+from .pickling import FORMAT as PICKLE_FORMAT, load_solver
 from .rules import Rules, RulesLike, resolve_rules
 
 if TYPE_CHECKING:
@@ -92,14 +94,6 @@ class SolveResult:
 _LIMITS = {1: "nodes", 2: "time", 3: "memory"}
 
 
-def _seat(x: object, what: str, n: int) -> int:
-    if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
-        raise TypeError(f"{what} must be an int seat, not {type(x).__name__}")
-    if not 0 <= int(x) < n:
-        raise ValueError(f"{what} must be a seat 0..{n - 1}, not {x!r}")
-    return int(x)
-
-
 def _ban_mask(ban: Iterable[Union[Kind, int, str]]) -> Tuple[int, Tuple[Kind, ...]]:
     if isinstance(ban, (str, int, Kind)):
         ban = (ban,)
@@ -122,26 +116,6 @@ def _ban_mask(ban: Iterable[Union[Kind, int, str]]) -> Tuple[int, Tuple[Kind, ..
 # nodes in any time a caller waits), so larger ones are taken as it: the
 # engine counts nodes in a C long long.
 MAX_NODES = 1 << 62
-
-
-def _limit(x: object, what: str, kind: type) -> float:
-    """A limit argument: None (no limit: 0), or a number > 0; a node limit
-    (``kind`` int) is an exact int, at most MAX_NODES."""
-    if x is None:
-        return 0
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{what} must be a number or None, not {type(x).__name__}")
-    if kind is int:
-        if not isinstance(x, (int, np.integer)):
-            raise TypeError(f"{what} must be an int or None, not {type(x).__name__}")
-        n = int(x)
-        if n <= 0:
-            raise ValueError(f"{what} must be > 0 (or None for no limit), not {x!r}")
-        return min(n, MAX_NODES)
-    v = float(x)
-    if not v > 0 or v != v:
-        raise ValueError(f"{what} must be > 0 (or None for no limit), not {x!r}")
-    return v
 
 
 class _Args:
@@ -176,11 +150,11 @@ class _Args:
             if len(hand_list) != n:
                 raise ValueError(f"the {n}-player game (landlord={landlord!r}) needs {n} hands, "
                                  f"got {len(hand_list)}")
-            ll = _seat(landlord, "landlord", n)
+            ll = check_seat(landlord, n, "landlord")
             sides = tuple(0 if s == ll else 1 for s in range(n))
             self.landlord = ll
         arrs = [to_counts(h, rules=r) for h in hand_list]
-        self.to_move = _seat(to_move, "to_move", n)
+        self.to_move = check_seat(to_move, n, "to_move")
         for s, a in enumerate(arrs):
             if int(a.sum()) == 0:
                 raise ValueError(f"seat {s} holds no cards: the game is already over")
@@ -198,7 +172,7 @@ class _Args:
             readings = classify(last.counts, rules=r)
             if not any(m.kind == last.kind for m in readings):
                 raise ValueError(f"last {last!r} is not a legal move under rules {r.name!r}")
-            self.last_by = (self.to_move - 1) % n if last_by is None else _seat(last_by, "last_by", n)
+            self.last_by = (self.to_move - 1) % n if last_by is None else check_seat(last_by, n, "last_by")
             if self.last_by == self.to_move:
                 raise ValueError("last_by cannot be to_move: the others would all have passed "
                                  "and the table would be clear (use last=None)")
@@ -226,22 +200,13 @@ class _Options:
         if not isinstance(all_moves, (bool, np.bool_)):
             raise TypeError(f"all_moves must be a bool, not {type(all_moves).__name__}")
         self.all_moves = bool(all_moves)
-        self.max_nodes = int(_limit(max_nodes, "max_nodes", int))
-        self.max_time = _limit(max_time, "max_time", float)
+        self.max_nodes = check_limit(max_nodes, "max_nodes", integer=True, cap=MAX_NODES) or 0
+        self.max_time = check_limit(max_time, "max_time") or 0.0
         if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
             raise TypeError(f"threads must be an int, not {type(threads).__name__}")
         if not 1 <= threads <= 64:
             raise ValueError(f"threads must be 1..64, not {threads!r}")
         self.threads = operator.index(threads)
-
-
-def _table_mb(table_mb: object) -> float:
-    """A checked transposition table size, in MiB."""
-    if isinstance(table_mb, bool) or not isinstance(table_mb, (int, float, np.integer, np.floating)):
-        raise TypeError(f"table_mb must be a number, not {type(table_mb).__name__}")
-    if not 0 <= float(table_mb) <= 1 << 20:
-        raise ValueError(f"table_mb must be between 0 and 2**20, not {table_mb!r}")
-    return float(table_mb)
 
 
 class Solver:
@@ -261,7 +226,7 @@ class Solver:
     _engine: Optional[_Engine] = None     # set by __init__ (None: never initialised)
 
     def __init__(self, table_mb: float = DEFAULT_TABLE_MB) -> None:
-        self.table_mb = _table_mb(table_mb)
+        self.table_mb = check_number(table_mb, "table_mb", 0, 1 << 20)
         self._engine = _Engine(int(self.table_mb * _MiB))
 
     def solve(self, hands: Sequence[CardsLike], *, to_move: int = 0, landlord: Optional[int] = None,
@@ -278,7 +243,7 @@ class Solver:
         # A copy or an unpickled Solver is a new one of the same size: the
         # table is a cache (results never depend on it), not state to share.
         self._ready()
-        return (Solver, (self.table_mb,))
+        return (load_solver, ((PICKLE_FORMAT, self.table_mb),))
 
     def _ready(self) -> _Engine:
         engine = self._engine
@@ -398,9 +363,9 @@ def solve_values(game: "Game", worlds: npt.NDArray[np.uint8], moves: Sequence[Mo
     """:meth:`Game.solve_values <ddz_fast.Game.solve_values>` (see there):
     the solver's value of each move of the player to move of ``game`` in
     each world, every world solved in one compiled call without the GIL."""
-    nodes = int(_limit(max_nodes, "max_nodes", int))
-    seconds = _limit(max_time, "max_time", float)
-    mb = DEFAULT_TABLE_MB if table_mb is None else _table_mb(table_mb)
+    nodes = check_limit(max_nodes, "max_nodes", integer=True, cap=MAX_NODES) or 0
+    seconds = check_limit(max_time, "max_time") or 0.0
+    mb = DEFAULT_TABLE_MB if table_mb is None else check_number(table_mb, "table_mb", 0, 1 << 20)
     return solve_worlds(game, worlds, moves, nodes, seconds, int(mb * _MiB))
 
 

@@ -99,11 +99,11 @@ def winning_moves(hands: Sequence[CardsLike], *, to_move: int = 0, landlord: Opt
     return [m for m in g.moves(hs, to_move, lst) if g.move_wins(hs, to_move, lst, by, m)]
 
 
-# Known answers: the comparison table of the README of
-# github.com/WZ403809264/doudizhu_solver (README.md, "Compared to other
-# doudizhu_solver"): (first hand, which moves first; second hand; does the
-# first hand win).  Written there with "0" for a ten and "Y"/"Z" for the
-# low/high joker; here in our card text.
+#: Known answers: the comparison table of the README of
+#: github.com/WZ403809264/doudizhu_solver (README.md, "Compared to other
+#: doudizhu_solver"): (first hand, which moves first; second hand; does the
+#: first hand win).  Written there with "0" for a ten and "Y"/"Z" for the
+#: low/high joker; here in our card text.
 PUBLISHED_PUZZLES: Tuple[Tuple[str, str, bool], ...] = (
     ("KK5543", "225543", True),
     ("RA54333", "B222KQ", True),

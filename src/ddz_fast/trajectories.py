@@ -10,19 +10,20 @@ Needs the optional extra ``pyarrow`` (``pip install ".[datasets]"`` from a
 clone).
 
 Columns (one row per step, the rows of a game together and in order)
-  ==============  =========================  ==========================================
+  =============== =========================  ==========================================
   ``game``        int64                      the game's number in the dataset
                                              (0, 1, ... in the order the games ended)
   ``step``        int16                      the step's index in its game (auction
                                              steps included)
   ``seat``        int8                       the seat that acted
   ``observation`` fixed_size_binary or       the acting seat's observation before the
-                  fixed_size_list<uint8>     step (:class:`~ddz_fast.envs.ObservationLayout`),
+                  fixed_size_list<uint8>     step (:class:`~ddz_fast.observation.ObservationLayout`),
                                              one byte an entry (every entry is a small
                                              integer); see ``observation_type``
-  ``legal_ids``   list<int32>                the legal action ids (VecGame ids: moves
-                                             of ``action_space(rules)``, then the
-                                             auction ids)
+  ``legal_ids``   list<int32>                the legal action ids (the game's,
+                                             ``docs/actions.md``: the auction codes
+                                             0..8, then move ``k`` of
+                                             ``action_space(rules)`` at ``9 + k``)
   ``action``      int32                      the id played
   ``reward``      int64                      the acting seat's settled score when this
                                              step ended the deal, else 0
@@ -31,7 +32,7 @@ Columns (one row per step, the rows of a game together and in order)
   ``win``         int8                       +1 if the acting seat's side won, else -1
   ``landlord``    int8                       the game's landlord
   ``game_seed``   uint64                     ``Game(rules, seed=game_seed)`` deals it again
-  ==============  =========================  ==========================================
+  =============== =========================  ==========================================
 
 ``observation_type="binary"`` (the default) stores each observation as one
 ``obs_size``-byte value (``np.frombuffer(value, np.uint8)``), ``"list"`` as a
@@ -41,7 +42,9 @@ repetition levels).  :class:`TrajectoryDataset` reads both.
 
 Each file's schema metadata (key ``ddz_fast``) records the format version,
 the rules, the run's seed, policy and number of tables, and the layout of the
-observation, so a dataset describes itself.  Files are written under a
+observation, so a dataset describes itself.  Version 2 records the game's
+action ids; version 1 (moves first, then the auction codes at ``n_moves +
+code``) is converted to them as it is read.  Files are written under a
 temporary name and renamed when complete, so a crash leaves no partial
 ``part-*.parquet``.
 """
@@ -59,15 +62,18 @@ import numpy.typing as npt
 from ._checks import check_int, check_seed, check_threads
 from ._progress import Progress
 from ._rng import game_seed
-from ._vec import StepRecorder, VecGame
+from ._vec import FIRST_MOVE_ID, StepRecorder, VecGame
 from ._version import __version__
-from .envs.observation import ObservationLayout
+from .observation import ObservationLayout
 from .rules import Rules, RulesLike, check_rules, resolve_rules
 
 __all__ = ["record", "RecordSummary", "TrajectoryDataset", "COLUMNS", "FORMAT_VERSION"]
 
 FORMAT = "ddz-fast-trajectories"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: Older versions read (and converted): version 1 numbered the moves first
+#: (0 .. n_moves-1), then the auction codes (n_moves + code).
+_CONVERTED_VERSIONS = (1,)
 _META_KEY = b"ddz_fast"
 _PREFIX = "part-"
 _SUFFIX = ".parquet"
@@ -245,7 +251,7 @@ def _record_run(out_dir: str, first_file: int, total: int, first_game: int, run_
         "observation_type": observation_type,
         "rules": _rules_dict(r), "seed": run_seed,
         "policy": policy if isinstance(policy, str) else getattr(policy, "__name__", "callable"),
-        "tables": n, "n_moves": vg.n_moves, "n_actions": vg.n_actions,
+        "tables": n, "n_moves": vg.n_moves, "n_actions": vg.n_actions, "first_move_id": FIRST_MOVE_ID,
         "observation_fields": {k: [s.start, s.stop] for k, s in layout.fields.items()}, **meta,
     }).encode()})
     rng = np.random.default_rng(run_seed)
@@ -347,6 +353,7 @@ class TrajectoryDataset:
             raise ValueError(f"{p} does not exist")
         self.files: Tuple[str, ...] = tuple(files)
         self._pf = []
+        self._versions: List[Tuple[int, int]] = []      # per file: version, n_moves
         meta: Optional[Dict[str, Any]] = None
         rows = 0
         for f in files:
@@ -361,6 +368,7 @@ class TrajectoryDataset:
                     meta["rules"], meta["observation_fields"], meta["n_actions"], meta["observation_type"]):
                 raise ValueError(f"{f}: recorded under other rules than {files[0]}")
             self._pf.append(pf)
+            self._versions.append((m["version"], m.get("n_moves", 0)))
             rows += pf.metadata.num_rows
         assert meta is not None
         self.metadata: Dict[str, Any] = meta
@@ -380,7 +388,7 @@ class TrajectoryDataset:
                 ) -> Iterator[Dict[str, npt.NDArray[Any]]]:
         """NumPy batches of ``batch_size`` steps (the last may be shorter), in
         file order.  ``observation`` comes as ``(rows, obs_size)`` float32
-        (the layout of :class:`~ddz_fast.envs.ObservationLayout`), the legal
+        (the layout of :class:`~ddz_fast.observation.ObservationLayout`), the legal
         ids as CSR: ``legal_ids`` int32 and ``legal_offsets`` int64 of
         ``rows + 1`` (row ``i``: ``legal_ids[legal_offsets[i]:legal_offsets[i+1]]``);
         every other column as a 1-D array."""
@@ -389,9 +397,11 @@ class TrajectoryDataset:
         pa = self._pa
         held: List[Any] = []
         n_held = 0
-        for f, pf in zip(self.files, self._pf):
+        for f, pf, (version, n_moves) in zip(self.files, self._pf, self._versions):
             try:
                 for rb in pf.iter_batches(batch_size=size, columns=list(cols)):
+                    if version == 1:
+                        rb = _ids_of_v1(pa, rb, n_moves)
                     held.append(rb)
                     n_held += rb.num_rows
                     while n_held >= size:
@@ -448,6 +458,27 @@ class TrajectoryDataset:
         return out
 
 
+def _id_of_v1(ids: npt.NDArray[Any], n_moves: int) -> npt.NDArray[np.int32]:
+    """Version-1 ids (moves, then the auction codes) as the game's (codes, then moves)."""
+    out: npt.NDArray[np.int32] = np.where(ids < n_moves, ids + FIRST_MOVE_ID, ids - n_moves).astype(np.int32)
+    return out
+
+
+def _ids_of_v1(pa: Any, rb: Any, n_moves: int) -> Any:
+    """A record batch of a version-1 file with its ids converted."""
+    arrays = []
+    for name, col in zip(rb.schema.names, rb.columns):
+        if name == "action":
+            col = pa.array(_id_of_v1(col.to_numpy(zero_copy_only=False), n_moves), type=pa.int32())
+        elif name == "legal_ids":
+            off = col.offsets.to_numpy()
+            col = pa.ListArray.from_arrays(
+                pa.array(off - off[0], type=pa.int32()),
+                pa.array(_id_of_v1(col.flatten().to_numpy(zero_copy_only=False), n_moves), type=pa.int32()))
+        arrays.append(col)
+    return pa.RecordBatch.from_arrays(arrays, schema=rb.schema)
+
+
 def _file_meta(f: str, pf: Any) -> Dict[str, Any]:
     """The ddz_fast metadata of a file, checked (ValueError naming the file)."""
     raw = (pf.schema_arrow.metadata or {}).get(_META_KEY)
@@ -461,9 +492,13 @@ def _file_meta(f: str, pf: Any) -> Dict[str, Any]:
         raise ValueError(f"{f}: not a ddz-fast trajectory file")
     if m.get("observation_type") not in _OBSERVATION_TYPES:
         raise ValueError(f"{f}: bad ddz_fast metadata (observation_type {m.get('observation_type')!r})")
-    if m.get("version") != FORMAT_VERSION:
+    if type(m.get("version")) is not int or (m["version"] != FORMAT_VERSION
+                                             and m["version"] not in _CONVERTED_VERSIONS):
         raise ValueError(f"{f}: format version {m.get('version')!r}; this ddz-fast reads "
-                         f"version {FORMAT_VERSION}")
+                         f"version {FORMAT_VERSION} (and converts the action ids of version 1)")
+    if m["version"] == 1 and not (isinstance(m.get("n_moves"), int) and m["n_moves"] > 0):
+        raise ValueError(f"{f}: a version-1 file without n_moves in its metadata: its action ids "
+                         "cannot be converted to the game's (docs/actions.md)")
     names = pf.schema_arrow.names
     missing = [c for c in COLUMNS if c not in names]
     if missing:

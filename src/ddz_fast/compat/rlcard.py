@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from .._checks import check_index
 from .._fast import legal_moves
-from .._lookup import RowTable
+from .._ranks import TranslatedIds, space_ranks
 from .._move import Move
 from ..actions import MovesLike, move_rows, pack_rows
 from ..cards import HIGH_JOKER, LOW_JOKER, N_RANKS, CardsLike
@@ -121,8 +121,21 @@ def rlcard_order(counts: npt.NDArray[np.uint8], kinds: npt.NDArray[Any], lengths
 
 class _Table(NamedTuple):
     actions: tuple[str, ...]
-    lookup: RowTable  # move row -> RLCard id, whatever the kind
     by_text: dict[str, int]
+    # A move row -> its RLCard id, whatever its kind: the preset's action id
+    # of the row (the game's ranking), translated; a row that reads as no
+    # move of the preset is looked up by its cards.
+    lookup: TranslatedIds            # (the RLCard id of each move of the preset's space)
+    keys: npt.NDArray[np.uint64]     # the card keys of RLCard's actions, sorted ...
+    key_ids: npt.NDArray[np.int64]   # ... and their ids
+
+
+def _by_cards(t: _Table, rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    """RLCard ids of rows by their cards alone (-1: no RLCard action)."""
+    keys = pack_rows(rows) & _CARDS_MASK
+    at = np.minimum(np.searchsorted(t.keys, keys), len(t.keys) - 1)
+    out: npt.NDArray[np.int64] = np.where(t.keys[at] == keys, t.key_ids[at], -1)
+    return out
 
 
 @functools.lru_cache(maxsize=1)
@@ -145,11 +158,13 @@ def _table() -> _Table:
         )
     rows = np.zeros((RLCARD_NUM_ACTIONS, N_RANKS + 1), dtype=np.uint8)  # the last row: "pass"
     rows[:-1] = moves.rows[order]
-    return _Table(
-        actions=actions,
-        lookup=RowTable(rows, ignore_kind=True),
-        by_text={t: i for i, t in enumerate(actions)},
-    )
+    keys = pack_rows(rows) & _CARDS_MASK
+    by_key = np.argsort(keys)
+    ranks = space_ranks(rules)
+    t = _Table(actions=actions, by_text={t: i for i, t in enumerate(actions)},
+               lookup=TranslatedIds(ranks, np.full(ranks.n_rows, -1), RLCARD_NUM_ACTIONS),
+               keys=keys[by_key], key_ids=by_key.astype(np.int64))
+    return t._replace(lookup=TranslatedIds(ranks, _by_cards(t, ranks.table), RLCARD_NUM_ACTIONS))
 
 
 def rlcard_actions() -> tuple[str, ...]:
@@ -194,9 +209,14 @@ def _reject(rows: npt.NDArray[np.uint8], bad: int) -> NoReturn:
 
 
 def _ids_of_rows(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
-    ids = _table().lookup.find(np.ascontiguousarray(rows, dtype=np.uint8))
+    t = _table()
+    rows = np.ascontiguousarray(rows, dtype=np.uint8)
+    ids: npt.NDArray[np.int64] = t.lookup.find(rows)
     if ids.size and ids.min() < 0:
-        _reject(rows, int(np.argmin(ids)))
+        other = ids < 0                  # (a reading the preset does not have)
+        ids[other] = _by_cards(t, rows[other])
+        if ids.min() < 0:
+            _reject(rows, int(np.argmin(ids)))
     return ids
 
 
@@ -228,6 +248,28 @@ def rlcard_mask(
     """
     rows = legal_moves(hand, last, rules=rules).rows
     try:
-        return _table().lookup.mask(rows, out)
-    except KeyError as e:
-        _reject(rows, e.args[0])
+        found: npt.NDArray[np.bool_] = _table().lookup.mask(rows, out)
+        return found
+    except KeyError:                     # a reading the preset does not have (or no RLCard action)
+        ids = _ids_of_rows(rows)
+    if out is None:
+        mask = np.zeros(RLCARD_NUM_ACTIONS, dtype=np.bool_)
+    else:
+        mask = _checked_out(out)
+        mask[:] = False
+    mask[ids] = True
+    return mask
+
+
+def _checked_out(out: object) -> npt.NDArray[np.bool_]:
+    """``out`` checked to be a plain, writeable, C-contiguous bool array of
+    shape ``(27472,)`` (a subclass could hide what was written)."""
+    if type(out) is not np.ndarray:
+        raise TypeError(f"out must be a plain numpy.ndarray, not {type(out).__name__}")
+    if out.dtype != np.bool_:
+        raise TypeError(f"out must have dtype bool, not {out.dtype}")
+    if out.shape != (RLCARD_NUM_ACTIONS,):
+        raise ValueError(f"out must have shape ({RLCARD_NUM_ACTIONS},), not {out.shape}")
+    if not (out.flags.c_contiguous and out.flags.writeable):
+        raise ValueError("out must be C-contiguous and writeable")
+    return out

@@ -14,7 +14,10 @@ and Gymnasium).  Importing this package does not import them; the names below
 load their module on first use.  The parts shared by both need only NumPy
 and are imported here: :class:`ActionLayout` (the action ids),
 :class:`ObservationLayout` (the observation vector), :class:`Table` (a game
-driven by action ids) and :class:`IllegalActionError`.
+driven by action ids) and :class:`IllegalActionError` (the same class as
+:class:`ddz_fast.IllegalActionError`).  What every environment does with an
+illegal action (the ``illegal_action`` and ``illegal_reward`` options) is
+decided in :mod:`ddz_fast.envs.illegal`.
 """
 from __future__ import annotations
 
@@ -23,7 +26,8 @@ from typing import Any, List
 
 from .action_layout import ActionLayout
 from .observation import ObservationLayout
-from .table import IllegalActionError, Table
+from ..errors import IllegalActionError
+from .table import Table
 
 __all__ = ["env", "raw_env", "parallel_env", "DouDizhuSingleAgentEnv", "DouDizhuVectorEnv",
            "ActionLayout", "ObservationLayout", "Table",

@@ -1,25 +1,26 @@
-"""The environments' action ids: the auction actions, then every card-play move.
+"""The environments' action ids: the game's action ids (``docs/actions.md``).
 
-One ``Discrete(layout.size)`` space covers a whole deal:
+One ``Discrete(layout.size)`` space covers a whole deal, with the ids of
+:meth:`Game.legal_ids <ddz_fast.Game.legal_ids>` and
+:class:`~ddz_fast.VecGame`:
 
-* ids ``0 .. n_auction-1``: the auction (and doubling) actions of the rules'
-  auction, in this fixed order --
+* ids ``0 .. 8``: the auction and doubling actions, the id indexing
+  ``ddz_fast.game_values.AUCTION_ACTIONS`` -- ``Bid(0)`` (pass), ``Bid(1)``,
+  ``Bid(2)``, ``Bid(3)`` (the ``"bid"`` auction), then ``DECLINE``, ``CALL``,
+  ``ROB``, ``NO_DOUBLE``, ``DOUBLE`` (the ``"rob"`` auction); a rules'
+  auction uses only its own, the others are never legal;
 
-  - auction ``"bid"``: ``Bid(0)`` (pass), ``Bid(1)``, ``Bid(2)``, ``Bid(3)``
-    (``n_auction = 4``);
-  - auction ``"rob"``: ``DECLINE``, ``CALL``, ``ROB``, ``NO_DOUBLE``,
-    ``DOUBLE`` (``n_auction = 5``);
-
-* ids ``n_auction + k`` for ``k`` in ``0 .. space.size-1``: the card-play move
-  with dense id ``k`` of :func:`ddz_fast.actions.action_space` for the same
-  rules (``k = 0`` is the play-phase PASS), i.e. ``play_offset = n_auction``.
+* ids ``FIRST_MOVE_ID + k`` (``FIRST_MOVE_ID == 9``) for ``k`` in
+  ``0 .. space.size-1``: the card-play move with dense id ``k`` of
+  :func:`ddz_fast.actions.action_space` for the same rules (``k = 0`` is the
+  play-phase PASS), i.e. ``play_offset = FIRST_MOVE_ID``.
 
 The auction pass (``Bid(0)`` / ``DECLINE``) and the play-phase PASS are
 different ids.  Nothing here depends on PettingZoo or Gymnasium.
 """
 from __future__ import annotations
 
-from typing import Dict, Tuple, Union
+from typing import Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -27,38 +28,40 @@ import numpy.typing as npt
 from .._checks import check_index
 from .._fast import MoveList
 from .._move import Move
-from ..actions import action_space
-from ..game import CALL, DECLINE, DOUBLE, NO_DOUBLE, ROB, AuctionAction, Bid
+from ..actions import FIRST_MOVE_ID, action_space
+from ..game import AuctionAction
+from ..game_values import AUCTION_ACTIONS
 from ..rules import Rules, RulesLike, resolve_rules
 
 __all__ = ["ActionLayout", "Action"]
 
 Action = Union[AuctionAction, Move]
 
-_BID_ACTIONS: Tuple[AuctionAction, ...] = (Bid(0), Bid(1), Bid(2), Bid(3))
-_ROB_ACTIONS: Tuple[AuctionAction, ...] = (DECLINE, CALL, ROB, NO_DOUBLE, DOUBLE)
+# The ids (codes) each auction uses: the bids, or decline .. double.
+_AUCTION_IDS = {"bid": range(0, 4), "rob": range(4, 9)}
 
 
 class ActionLayout:
     """The action ids of one set of rules (see the module docstring).
 
     ``size``: total number of ids; ``n_auction``: how many auction ids come
-    first; ``play_offset``: the id of the play-phase PASS (``== n_auction``);
-    ``auction_actions``: the auction actions in id order.
+    first (9, for every rules); ``play_offset``: the id of the play-phase
+    PASS (``FIRST_MOVE_ID``); ``auction_actions``: the auction actions of
+    these rules' auction, in id order.
     """
 
     def __init__(self, rules: RulesLike = "standard") -> None:
         self.rules: Rules = resolve_rules(rules)
         self._space = action_space(self.rules)
-        self.auction_actions: Tuple[AuctionAction, ...] = (
-            _BID_ACTIONS if self.rules.auction == "bid" else _ROB_ACTIONS)
-        self.n_auction: int = len(self.auction_actions)
-        self.play_offset: int = self.n_auction
-        self.size: int = self.n_auction + int(self._space.size)
-        self._auction_ids: Dict[AuctionAction, int] = {a: i for i, a in enumerate(self.auction_actions)}
+        self._own = _AUCTION_IDS[self.rules.auction]
+        self.auction_actions: Tuple[AuctionAction, ...] = tuple(AUCTION_ACTIONS[i] for i in self._own)
+        self.n_auction: int = FIRST_MOVE_ID
+        self.play_offset: int = FIRST_MOVE_ID
+        self.size: int = self._space.n_actions
 
     def ids(self, legal: Union[MoveList, Tuple[AuctionAction, ...]]) -> npt.NDArray[np.int64]:
-        """The ids of a ``Game.legal_actions()`` result, in its order (int64)."""
+        """The ids of a ``Game.legal_actions()`` result, in its order (int64;
+        ``Game.legal_ids()`` gives them without the actions)."""
         if isinstance(legal, MoveList):
             out: npt.NDArray[np.int64] = np.asarray(self._space.ids(legal), dtype=np.int64) + self.play_offset
             return out
@@ -66,10 +69,11 @@ class ActionLayout:
 
     def auction_id(self, action: AuctionAction) -> int:
         """The id of an auction action; ValueError if these rules' auction has none such."""
-        try:
-            return self._auction_ids[action]
-        except (KeyError, TypeError):
-            raise ValueError(f"{action!r} is not an action of the {self.rules.auction!r} auction") from None
+        for i in self._own:
+            a = AUCTION_ACTIONS[i]
+            if type(a) is type(action) and a == action:
+                return i
+        raise ValueError(f"{action!r} is not an action of the {self.rules.auction!r} auction")
 
     def move_id(self, move: Move) -> int:
         """The id of a card-play move (PASS included)."""
@@ -86,10 +90,11 @@ class ActionLayout:
         raise TypeError(f"action must be an AuctionAction or a Move, not {type(action).__name__}")
 
     def action(self, action_id: int) -> Action:
-        """The action with this id (ValueError when out of range)."""
+        """The action with this id (ValueError when out of range; an auction
+        id of the other auction names its action, which is never legal here)."""
         i = check_action_id(action_id, self.size)
-        if i < self.n_auction:
-            return self.auction_actions[i]
+        if i < self.play_offset:
+            return AUCTION_ACTIONS[i]
         move: Move = self._space.id_to_move(i - self.play_offset)
         return move
 

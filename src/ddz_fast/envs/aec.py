@@ -25,12 +25,13 @@ Needs PettingZoo (from a clone: ``pip install ".[pettingzoo]"``)::
 * Rewards: 0 until the deal ends, then every agent gets its settled score
   (``Game.result.scores``; they sum to zero).  All agents terminate together.
   A deal that everyone passes is redealt inside the same episode.
-* Illegal actions: the raw environment raises
-  :class:`~ddz_fast.envs.table.IllegalActionError` (a ValueError) and leaves
-  the state unchanged; :func:`env` wraps it in PettingZoo's
-  ``TerminateIllegalWrapper`` (the convention of PettingZoo's classic games),
-  which instead ends the episode with ``illegal_reward`` (default -1) for the
-  offender and 0 for the others.
+* Illegal actions (:mod:`ddz_fast.envs.illegal`, shared by all the
+  environments): with ``illegal_action="terminate"`` (the default of
+  :func:`env`, the convention of PettingZoo's classic games) the episode
+  ends with ``illegal_reward`` (default -1) for the offender, 0 for the
+  others and ``infos[offender]["illegal_action"]`` True; with ``"raise"``
+  (the default of :class:`raw_env`) :class:`~ddz_fast.IllegalActionError`
+  (a ValueError) is raised and the state is unchanged.
 * ``max_cycles``: None (the default: no truncation; every deal ends) or a
   number of cycles (one cycle = ``n`` actions): after ``max_cycles * n``
   actions of an unfinished deal all agents are truncated, with reward 0.
@@ -57,27 +58,32 @@ except ImportError as e:  # pragma: no cover - exercised without pettingzoo inst
         "(from a clone of ddz-fast: pip install \".[pettingzoo]\") "
         f"({e})") from e
 
-from .._checks import check_int
+from .._checks import check_env_seed, check_int
 from ..game import Game
 from ..rules import RulesLike, resolve_rules
+from .action_layout import check_action_id
+from .illegal import IllegalActionPolicy
 from .spaces import env_spaces
-from .table import Table, env_seed
+from .table import Table
 
 __all__ = ["raw_env", "env", "ENV_NAME"]
 
-ENV_NAME = "ddz_fast_v0"
+ENV_NAME = "ddz_fast_v1"
 _RENDER_MODES = ("ansi", "human")
 
 Obs = Dict[str, npt.NDArray[Any]]
 
 
 def env(rules: RulesLike = "standard", render_mode: Optional[str] = None,
-        illegal_reward: float = -1.0, max_cycles: Optional[int] = None) -> Any:
-    """The environment with PettingZoo's usual wrappers for a classic game:
-    ``TerminateIllegalWrapper(illegal_reward)``, ``AssertOutOfBoundsWrapper``
-    and ``OrderEnforcingWrapper``."""
-    e: Any = raw_env(rules=rules, render_mode=render_mode, max_cycles=max_cycles)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
+        illegal_reward: float = -1.0, max_cycles: Optional[int] = None,
+        illegal_action: str = "terminate") -> Any:
+    """The environment with PettingZoo's usual wrappers for a classic game,
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``; an illegal
+    action ends the episode (``illegal_action="terminate"``, what
+    PettingZoo's ``TerminateIllegalWrapper`` does, here done by the
+    environment itself) or raises (``"raise"``)."""
+    e: Any = raw_env(rules=rules, render_mode=render_mode, max_cycles=max_cycles,
+                     illegal_action=illegal_action, illegal_reward=illegal_reward)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
@@ -89,10 +95,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
     metadata = {"render_modes": list(_RENDER_MODES), "name": ENV_NAME, "is_parallelizable": False}
 
     def __init__(self, rules: RulesLike = "standard", render_mode: Optional[str] = None,
-                 max_cycles: Optional[int] = None) -> None:
+                 max_cycles: Optional[int] = None, illegal_action: str = "raise",
+                 illegal_reward: float = -1.0) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in _RENDER_MODES:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        self._illegal = IllegalActionPolicy(illegal_action, illegal_reward)
+        self.illegal_action = self._illegal.mode
+        self.illegal_reward = self._illegal.reward
         self.max_cycles = None if max_cycles is None else check_int(max_cycles, "max_cycles", 1, 1 << 62)
         self._steps = 0
         self.render_mode = render_mode
@@ -131,7 +141,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
         """Deal a new game.  ``seed`` reseeds the environment's generator;
         without it the next deal comes from the generator's current state."""
-        seed = env_seed(seed)
+        seed = check_env_seed(seed)
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         game_seed = int(self._np_random.integers(0, 2**63))
@@ -158,6 +168,17 @@ class raw_env(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent} is not done: its action must be an action id, not None")
+        action = check_action_id(action, self.table.actions.size)     # TypeError/ValueError: not an id
+        why = self.table.illegal_reason(action)
+        if why is not None:
+            reward = self._illegal.reject(why)          # ("raise": IllegalActionError, nothing changed)
+            self._cumulative_rewards[agent] = 0.0
+            self.rewards = {a: 0.0 for a in self.agents}
+            self.rewards[agent] = reward
+            self.terminations = {a: True for a in self.agents}
+            self.infos[agent] = {"illegal_action": True}
+            self._accumulate_rewards()
+            return
         self.table.step(action)
         self._steps += 1
         self._cumulative_rewards[agent] = 0.0

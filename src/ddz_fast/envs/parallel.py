@@ -20,8 +20,9 @@ observations and rewards are those of the AEC environment
 An illegal action of the agent to act ends the episode with
 ``illegal_reward`` (default -1) for it and 0 for the others
 (``illegal_action="terminate"``, PettingZoo's convention for classic games),
-or raises :class:`~ddz_fast.envs.IllegalActionError` with the state unchanged
-(``"raise"``).  For many tables at once use the Gymnasium vector environment
+or raises :class:`~ddz_fast.IllegalActionError` with the state unchanged
+(``"raise"``; :mod:`ddz_fast.envs.illegal`, shared by all the
+environments).  For many tables at once use the Gymnasium vector environment
 (:mod:`ddz_fast.envs.vector`) or :class:`ddz_fast.VecGame`.
 """
 from __future__ import annotations
@@ -41,15 +42,16 @@ except ImportError as e:  # pragma: no cover - exercised without pettingzoo inst
         "(from a clone of ddz-fast: pip install \".[pettingzoo]\") "
         f"({e})") from e
 
+from .._checks import check_env_seed
 from ..rules import RulesLike, resolve_rules
 from .action_layout import check_action_id
+from .illegal import IllegalActionPolicy
 from .spaces import env_spaces
-from .table import Table, env_seed
+from .table import Table
 
 __all__ = ["parallel_env", "ENV_NAME"]
 
-ENV_NAME = "ddz_fast_parallel_v0"
-_ILLEGAL = ("terminate", "raise")
+ENV_NAME = "ddz_fast_parallel_v1"
 
 Obs = Dict[str, npt.NDArray[Any]]
 
@@ -61,13 +63,10 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
 
     def __init__(self, rules: RulesLike = "standard", illegal_action: str = "terminate",
                  illegal_reward: float = -1.0) -> None:
-        if not isinstance(illegal_action, str) or illegal_action not in _ILLEGAL:
-            raise ValueError(f"illegal_action must be 'terminate' or 'raise', not {illegal_action!r}")
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
-            raise TypeError(f"illegal_reward must be a number, not {type(illegal_reward).__name__}")
+        self._illegal = IllegalActionPolicy(illegal_action, illegal_reward)
         self.rules = resolve_rules(rules)
-        self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_action = self._illegal.mode
+        self.illegal_reward = self._illegal.reward
         self.table = Table(self.rules)
         self.possible_agents: List[str] = [f"player_{s}" for s in range(self.rules.players)]
         self.agents: List[str] = []
@@ -85,7 +84,7 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
               ) -> Tuple[Dict[str, Obs], Dict[str, Dict[str, Any]]]:
         """Deal a new game (``seed`` reseeds the generator of deals)."""
-        seed = env_seed(seed)
+        seed = check_env_seed(seed)
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         self.table.new_game(int(self._np_random.integers(0, 2**63)))
@@ -108,8 +107,9 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
         ended = False
         # A value that is no action id at all raises TypeError/ValueError either way.
         action = check_action_id(actions[agent], self.table.actions.size)
-        if self.illegal_action == "terminate" and not self.table.is_legal(action):
-            rewards[agent] = self.illegal_reward
+        why = self.table.illegal_reason(action)
+        if why is not None:
+            rewards[agent] = self._illegal.reject(why)      # ("raise": IllegalActionError, nothing changed)
             ended = True
             infos = {a: {"to_act": False, "illegal_action": a == agent} for a in self.agents}
         else:

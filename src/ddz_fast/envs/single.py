@@ -33,11 +33,12 @@ Needs Gymnasium (from a clone, ``pip install ".[pettingzoo]"`` installs it)::
   not an action id at all raises TypeError/ValueError): with
   ``illegal_action="terminate"`` (the default) the episode ends with reward
   ``illegal_reward`` and ``info["illegal_action"] = True``; with
-  ``"raise"``, :class:`~ddz_fast.envs.table.IllegalActionError` (a
-  ValueError) is raised and the state is unchanged.
+  ``"raise"``, :class:`~ddz_fast.IllegalActionError` (a ValueError) is
+  raised and the state is unchanged (:mod:`ddz_fast.envs.illegal`, shared
+  by all the environments).
 * ``reset(seed=s)`` makes the episode (and the later unseeded resets)
   reproducible; the constructor's ``seed`` is used by the first reset when it
-  gets none.  Registered with Gymnasium as ``"ddz_fast/DouDizhuSingle-v0"``.
+  gets none.  Registered with Gymnasium as ``"ddz_fast/DouDizhuSingle-v1"``.
 """
 from __future__ import annotations
 
@@ -54,18 +55,18 @@ except ImportError as e:  # pragma: no cover - exercised without gymnasium insta
         "(from a clone of ddz-fast: pip install \".[pettingzoo]\") "
         f"({e})") from e
 
-from .._checks import check_seat
+from .._checks import check_env_seed, check_seat
 from ..game import Game, Observation, simple_bot
 from ..rules import RulesLike, resolve_rules
 from .action_layout import check_action_id
+from .illegal import IllegalActionPolicy
 from .spaces import env_spaces
-from .table import Table, env_seed
+from .table import Table
 
 __all__ = ["DouDizhuSingleAgentEnv", "ENV_ID"]
 
-ENV_ID = "ddz_fast/DouDizhuSingle-v0"
+ENV_ID = "ddz_fast/DouDizhuSingle-v1"
 _RENDER_MODES = ("ansi", "human")
-_ILLEGAL = ("terminate", "raise")
 
 Obs = Dict[str, Any]           # "observation": float32 vector, "action_mask": int8 mask
 Opponent = Union[str, Callable[[Observation], object]]
@@ -87,15 +88,14 @@ class DouDizhuSingleAgentEnv(gym.Env[Obs, np.int64]):
             check_seat(seat, n, "seat (a seat number or 'landlord')")
         if render_mode is not None and render_mode not in _RENDER_MODES:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
-        if illegal_action not in _ILLEGAL:
-            raise ValueError(f"illegal_action must be 'terminate' or 'raise', not {illegal_action!r}")
-        env_seed(seed)   # (refused here rather than at the first reset)
+        self._illegal = IllegalActionPolicy(illegal_action, illegal_reward)
+        check_env_seed(seed)   # (refused here rather than at the first reset)
         self._bot = self._make_bot(opponent)
         self.opponent = opponent
         self.seat_option = seat
         self.render_mode = render_mode
-        self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_action = self._illegal.mode
+        self.illegal_reward = self._illegal.reward
         self._init_seed = seed
         self.table = Table(self.rules)
         self.action_space, self.observation_space = env_spaces(self.rules)
@@ -127,7 +127,7 @@ class DouDizhuSingleAgentEnv(gym.Env[Obs, np.int64]):
     def reset(self, *, seed: Optional[int] = None,
               options: Optional[Dict[str, Any]] = None) -> Tuple[Obs, Dict[str, Any]]:
         """Deal until the agent is to act; returns ``(observation, info)``."""
-        seed = env_seed(seed)
+        seed = check_env_seed(seed)
         if seed is None and self._init_seed is not None and self._np_random is None:
             seed = self._init_seed
         super().reset(seed=seed)
@@ -148,9 +148,11 @@ class DouDizhuSingleAgentEnv(gym.Env[Obs, np.int64]):
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
         action = check_action_id(action, self.table.actions.size)     # TypeError/ValueError: not an id
-        if self.illegal_action == "terminate" and not self.table.is_legal(action):
+        why = self.table.illegal_reason(action)
+        if why is not None:
+            reward = self._illegal.reject(why)          # ("raise": IllegalActionError, nothing changed)
             self._done = True
-            return self._obs(), self.illegal_reward, True, False, {"illegal_action": True}
+            return self._obs(), reward, True, False, {"illegal_action": True}
         self.table.step(action)
         self._advance()
         g = self.table.game

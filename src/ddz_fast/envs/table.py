@@ -10,28 +10,16 @@ from typing import List, Optional
 import numpy as np
 import numpy.typing as npt
 
-from .._checks import check_int, check_seat
+from .._checks import check_seat
 from .._move import Move
 from ..cards import format_cards
+from ..errors import IllegalActionError
 from ..game import Game
 from ..rules import RulesLike, resolve_rules
 from .action_layout import Action, ActionLayout, check_action_id
 from .observation import ObservationLayout
 
 __all__ = ["Table", "IllegalActionError"]
-
-
-class IllegalActionError(ValueError):
-    """An action id that is not legal for the player to move."""
-
-
-def env_seed(seed: object) -> Optional[int]:
-    """A ``reset(seed=...)`` argument as Gymnasium's seeding takes it: None,
-    or a Python int >= 0 (a NumPy int converted once, here; a bool, float
-    or negative int a TypeError/ValueError naming the seed)."""
-    if seed is None:
-        return None
-    return int(check_int(seed, "seed", 0, 1 << 256))
 
 
 class Table:
@@ -91,7 +79,7 @@ class Table:
     def _ids(self) -> npt.NDArray[np.int64]:
         ids = self._legal_ids
         if ids is None:
-            ids = self._legal_ids = self.actions.ids(self.game.legal_actions())
+            ids = self._legal_ids = self.game.legal_ids()
         return ids
 
     def action_mask(self, player: Optional[int] = None) -> npt.NDArray[np.int8]:
@@ -114,25 +102,32 @@ class Table:
             return False
         return bool(np.any(self._ids() == i))
 
+    def illegal_reason(self, action_id: int) -> Optional[str]:
+        """None when the action id (checked: an int in range) is legal for
+        the player to move; otherwise why it is not (the message of the
+        :class:`~ddz_fast.IllegalActionError` the environments raise)."""
+        g = self.game
+        if g.is_over:
+            return f"action id {action_id}: the game is over"
+        if not np.any(self._ids() == action_id):
+            return f"action id {action_id} ({self.describe(action_id)}) is not legal for seat {g.to_move} now"
+        return None
+
     def step(self, action_id: object) -> Action:
         """Apply the action with this id for the player to move; return it.
 
-        Raises :class:`IllegalActionError` (a ValueError) when it is not
-        legal now (the state is unchanged), TypeError/ValueError when it is
-        not an action id at all.
+        Raises :class:`~ddz_fast.IllegalActionError` (a ValueError) when it
+        is not legal now (the state is unchanged), TypeError/ValueError when
+        it is not an action id at all.
         """
         g = self.game
         i = check_action_id(action_id, self.actions.size)
-        if g.is_over:
-            raise IllegalActionError(f"action id {i}: the game is over")
-        hits = np.flatnonzero(self._ids() == i)
-        if hits.size == 0:
-            raise IllegalActionError(
-                f"action id {i} ({self.describe(i)}) is not legal for seat {g.to_move} now")
-        action: Action = g.legal_actions()[int(hits[0])]
-        g.step(action)
+        why = self.illegal_reason(i)
+        if why is not None:
+            raise IllegalActionError(why)
+        g.step_id(i)
         self._legal_ids = None
-        return action
+        return self.actions.action(i)
 
     def describe(self, action_id: int) -> str:
         """Human-readable text of an action id (``"bid 2"``, ``"33 (PAIR)"``...)."""
@@ -143,8 +138,8 @@ class Table:
 
     # -- views -----------------------------------------------------------------
     def observe(self, player: int) -> npt.NDArray[np.float32]:
-        """Seat ``player``'s observation vector (see :mod:`ddz_fast.envs.observation`)."""
-        return self.observations.encode(self.game, player)
+        """Seat ``player``'s observation vector (see :mod:`ddz_fast.observation`)."""
+        return self.game.observation_tensor(player)
 
     def render(self) -> str:
         """The whole table as text (all hands shown: an observer's view)."""

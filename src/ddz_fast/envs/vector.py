@@ -2,8 +2,8 @@
 built-in bots, on the batched game (:class:`~ddz_fast.VecGame`).
 
 It is :class:`~ddz_fast.envs.single.DouDizhuSingleAgentEnv` for many tables
-at once: the same action ids (:class:`~ddz_fast.envs.ActionLayout`, auction
-first), the same observation dict (``"observation"`` float32 and
+at once: the same action ids (the game's, :class:`~ddz_fast.envs.ActionLayout`:
+auction first; those of the ``VecGame`` too), the same observation dict (``"observation"`` float32 and
 ``"action_mask"`` int8, each with a leading ``num_envs`` axis) and the same
 reward (0 until a deal ends, then the seat's settled score, or +1/-1 with
 ``reward="win"``).  Every table is stepped by the engine in one compiled call
@@ -17,13 +17,23 @@ simple bot) are chosen in NumPy / C as well, so no Python runs per table.
   its reward, and its observation is already the next deal's, at the
   learner's first turn.  A deal that ends before the learner acts (a
   landlord going out in one move) is skipped.  Episodes never truncate.
-* An illegal action raises ValueError naming the table, and nothing changes.
-* ``reset(seed=s)``: table ``i``'s ``k``-th deal is ``Game(rules,
-  seed=game_seed(s, i * 2**32 + k))``; the random opponents draw from a
-  generator seeded with ``s`` too.
+* Illegal actions (:mod:`ddz_fast.envs.illegal`, shared by all the
+  environments): with ``illegal_action="terminate"`` (the default) a table
+  whose action is not legal returns ``terminated=True`` with reward
+  ``illegal_reward`` and ``info["illegal_action"]`` True (a boolean array,
+  with Gymnasium's ``info["_illegal_action"]`` mask), and its next deal
+  starts at once, as after any ending; the other tables step as usual.  With
+  ``"raise"``, :class:`~ddz_fast.IllegalActionError` (a ValueError) names
+  the first such table, and no table changes.  A value that is no action id
+  (out of range, not an integer) raises TypeError/ValueError in both modes.
+* ``seed`` and ``reset(seed=s)``: None or an int >= 0, as Gymnasium's seeding
+  takes it (``seed=None``: a fresh random seed).  Table ``i``'s ``k``-th
+  deal is ``Game(rules, seed=game_seed(s, i * 2**32 + k))``; the random
+  opponents draw from a generator seeded with ``s`` too.
 """
 from __future__ import annotations
 
+import secrets
 from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
@@ -39,30 +49,18 @@ except ImportError as e:  # pragma: no cover - exercised without gymnasium insta
         "(from a clone of ddz-fast: pip install \".[pettingzoo]\") "
         f"({e})") from e
 
-from .._checks import check_int, check_seat, check_seed, check_threads
+from .._checks import check_env_seed, check_int, check_seat, check_threads
+from .._rng import game_seed
 from .._vec import VecGame
-from ..game_values import AUCTION_ACTIONS
 from ..rules import RulesLike, resolve_rules
 from .action_layout import ActionLayout
+from .illegal import IllegalActionPolicy
 from .spaces import env_spaces
 
-__all__ = ["DouDizhuVectorEnv", "vec_to_layout_ids"]
+__all__ = ["DouDizhuVectorEnv"]
 
 _OPPONENTS = ("random", "simple")
 _REWARDS = ("score", "win")
-
-
-def vec_to_layout_ids(layout: ActionLayout, n_moves: int) -> npt.NDArray[np.int64]:
-    """For every VecGame action id, the :class:`ActionLayout` id of the same
-    action (-1 for auction codes the rules' auction does not use)."""
-    out = np.full(n_moves + len(AUCTION_ACTIONS), -1, dtype=np.int64)
-    out[:n_moves] = np.arange(n_moves) + layout.play_offset
-    for code, action in enumerate(AUCTION_ACTIONS):
-        try:
-            out[n_moves + code] = layout.auction_id(action)
-        except ValueError:
-            pass
-    return out
 
 
 class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
@@ -71,14 +69,17 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int, rules: RulesLike = "standard", seat: Optional[int] = 0,
-                 opponent: str = "simple", *, reward: str = "score", seed: int = 0,
-                 threads: int = 1) -> None:
+                 opponent: str = "simple", *, reward: str = "score", seed: Optional[int] = 0,
+                 threads: int = 1, illegal_action: str = "terminate", illegal_reward: float = -1.0) -> None:
         r = resolve_rules(rules)
         n = check_int(num_envs, "num_envs", 1, 1 << 24)
         if not isinstance(opponent, str) or opponent not in _OPPONENTS:
             raise ValueError(f"opponent must be 'random' or 'simple', not {opponent!r}")
         if not isinstance(reward, str) or reward not in _REWARDS:
             raise ValueError(f"reward must be 'score' or 'win', not {reward!r}")
+        self._illegal = IllegalActionPolicy(illegal_action, illegal_reward)
+        self.illegal_action = self._illegal.mode
+        self.illegal_reward = self._illegal.reward
         self.rules = r
         self.num_envs = n
         self.opponent = opponent
@@ -87,13 +88,10 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
             self.seats = np.arange(n, dtype=np.int32) % r.players
         else:
             self.seats = np.full(n, check_seat(seat, r.players), dtype=np.int32)
-        self._seed = check_seed(seed)
+        seed = check_env_seed(seed)
+        self._seed: int = secrets.randbits(64) if seed is None else seed
         self.vg = VecGame(n, r, self._seed, threads=check_threads(threads), bot=opponent == "simple")
-        self.layout = ActionLayout(r)
-        self._to_layout = vec_to_layout_ids(self.layout, self.vg.n_moves)
-        self._to_vec = np.full(self.layout.size, -1, dtype=np.int64)
-        ok = self._to_layout >= 0
-        self._to_vec[self._to_layout[ok]] = np.flatnonzero(ok)
+        self.layout = ActionLayout(r)          # (the same ids as the VecGame's: the game's)
         size = self.layout.size
         self.single_action_space, self.single_observation_space = env_spaces(r)
         self.action_space = batch_space(self.single_action_space, n)
@@ -107,8 +105,9 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
     # -- gymnasium API ------------------------------------------------------------------------
     def reset(self, *, seed: Optional[int] = None,
               options: Optional[Dict[str, Any]] = None) -> Tuple[Dict[str, npt.NDArray[Any]], Dict[str, Any]]:
+        seed = check_env_seed(seed)
         if seed is not None:
-            self._seed = check_seed(seed)
+            self._seed = seed
             self._rng = np.random.default_rng(self._seed)
         self.vg.reset(self._seed)
         self._acted[:] = False
@@ -131,18 +130,29 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
             i = int(bad[0])
             raise ValueError(f"table {i}: action id {a[i]} is out of range 0..{self.layout.size - 1}")
         a = a.astype(np.int64)
-        bad = np.flatnonzero(self._mask[np.arange(self.num_envs), a] == 0)
+        illegal = self._mask[np.arange(self.num_envs), a] == 0
+        bad = np.flatnonzero(illegal)
+        reward = 0.0
         if len(bad):
             i = int(bad[0])
-            raise ValueError(f"table {i}: action id {a[i]} ({self.layout.action(int(a[i]))}) is not "
-                             f"legal now; no table was changed")
-        self.vg.step(self._to_vec[a])       # (the engine checks them again)
+            reward = self._illegal.reject(   # ("raise": IllegalActionError, nothing changed)
+                f"table {i}: action id {a[i]} ({self.layout.action(int(a[i]))}) is not legal for seat "
+                f"{int(self.vg.to_move[i])} now; no table was changed")
+        acts = a.copy()
+        acts[bad] = VecGame.NO_ACTION           # (those tables sit the step out, then deal again)
+        self.vg.step(acts)                      # (the engine checks the ids again)
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminated = np.zeros(self.num_envs, dtype=bool)
         self._acted[:] = True
         self._settle(rewards, terminated)
+        info: Dict[str, Any] = {}
+        if len(bad):
+            self._redeal(bad)
+            rewards[bad] = reward
+            terminated[bad] = True
+            info = {"illegal_action": illegal, "_illegal_action": illegal.copy()}
         self._advance(rewards, terminated)
-        return self._obs(), rewards, terminated, np.zeros(self.num_envs, dtype=bool), {}
+        return self._obs(), rewards, terminated, np.zeros(self.num_envs, dtype=bool), info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of every table as booleans (for maskable policies)."""
@@ -166,6 +176,14 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
             rewards[ended] = table[ended, self.seats[ended]]
             terminated[ended] = True
         self._acted[vg.done] = False
+
+    def _redeal(self, tables: npt.NDArray[np.intp]) -> None:
+        """Start the next deal of the table's own sequence at these tables
+        (what an automatic reset would deal)."""
+        vg = self.vg
+        nxt = vg.episodes[tables] + 1
+        vg.set_games(tables, [game_seed(vg.seed, (int(i) << 32) + int(k)) for i, k in zip(tables, nxt)])
+        self._acted[tables] = False
 
     def _advance(self, rewards: npt.NDArray[np.float64], terminated: npt.NDArray[np.bool_]) -> None:
         """Let the bots play until the learner acts at every table."""
@@ -193,7 +211,7 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         off = vg.legal_offsets
         counts = np.diff(off)
         rows = np.repeat(np.arange(self.num_envs, dtype=np.int64), counts)
-        cols = self._to_layout[vg.legal_ids[:off[-1]]]
+        cols = vg.legal_ids[:off[-1]]
         self._set_rows = rows * self.layout.size + cols
         flat[self._set_rows] = 1
         obs = vg.observations
@@ -201,4 +219,4 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         return {"observation": obs.copy(), "action_mask": self._mask.copy()}
 
 
-gym.register(id="ddz_fast/DouDizhuVector-v0", vector_entry_point=f"{__name__}:DouDizhuVectorEnv")
+gym.register(id="ddz_fast/DouDizhuVector-v1", vector_entry_point=f"{__name__}:DouDizhuVectorEnv")

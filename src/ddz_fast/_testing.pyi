@@ -1,0 +1,18 @@
+"""Type stub for the compiled :mod:`ddz_fast._testing` (source: _testing.pyx):
+hooks for the benchmarks and the tests only, not part of the API."""
+
+import numpy.typing as npt
+
+from .rules import RulesLike
+
+__all__ = ["time_kernel", "rules_c_fields"]
+
+def time_kernel(
+    hands: npt.ArrayLike,
+    lasts: object = None,
+    *,
+    rules: RulesLike = "standard",
+    repeat: int = 5,
+    count: bool = False,
+) -> tuple[float, int, float]: ...
+def rules_c_fields() -> list[str]: ...

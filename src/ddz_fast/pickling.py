@@ -1,0 +1,127 @@
+"""The unpickling entry points of ddz-fast: the only names its pickles hold.
+
+Every object of ddz-fast that can be pickled reduces to one of the ``load_*``
+functions below and one *state*: a tuple whose first item is the state's
+format version (:data:`FORMAT` for the pickles this release writes),
+followed by plain values (ints, bytes, NumPy arrays, a :class:`~ddz_fast.Rules`).
+Pickles therefore name no private module, and the private modules can move
+between releases without breaking saved games, datasets or Ray workers. A
+state whose version this release does not read is refused with a
+``ValueError`` that names both versions.
+
+Each loader checks its state as it would check a call from Python: a forged
+or damaged pickle fails with ``TypeError``/``ValueError``; it never makes an
+object that breaks the engine.
+
+>>> import pickle, ddz_fast
+>>> game = ddz_fast.Game(seed=1)
+>>> game.step(game.legal_actions()[-1])
+>>> pickle.loads(pickle.dumps(game)).history == game.history
+True
+>>> ddz_fast.Move.__reduce__(ddz_fast.parse_move("55"))[0] is load_move
+True
+
+Pickles written by ddz-fast 0.1.0, which named private modules, still load
+(``tests/test_pickle_compat.py`` holds such pickles).
+"""
+from __future__ import annotations
+
+from typing import Any, Tuple
+
+__all__ = ["FORMAT", "load_move", "load_move_list", "load_move_batch", "load_game", "load_split_mix",
+           "load_action_space", "load_solver", "load_pimc_agent"]
+
+#: The format version of the states this release writes.
+FORMAT = 1
+
+
+def _fields(state: object, what: str, n: int) -> Tuple[Any, ...]:
+    """The ``n`` fields after the version of a ``what`` state."""
+    if not isinstance(state, tuple) or not state:
+        raise TypeError(f"a pickled {what} state must be a tuple, not {type(state).__name__}")
+    version = state[0]
+    if type(version) is not int:
+        raise ValueError(f"a pickled {what} state must start with its format version, not {version!r}")
+    if version != FORMAT:
+        raise ValueError(f"this {what} was pickled in format {version}; this release of ddz-fast reads "
+                         f"format {FORMAT}")
+    if len(state) != n + 1:
+        raise ValueError(f"a pickled {what} state of format {FORMAT} has {n + 1} items, not {len(state)}")
+    return state[1:]
+
+
+def load_move(state: Tuple[Any, ...]) -> Any:
+    """A :class:`~ddz_fast.Move` from ``(FORMAT, kind, counts, rank, length)``:
+    the kind's code, the 15 counts as bytes, the rank and the length."""
+    from ._move import Move
+
+    kind, counts, rank, length = _fields(state, "Move", 4)
+    if not isinstance(counts, bytes):
+        raise TypeError(f"a pickled Move's counts must be bytes, not {type(counts).__name__}")
+    return Move._make(kind, tuple(counts), rank, length)
+
+
+def load_move_list(state: Tuple[Any, ...]) -> Any:
+    """A :class:`~ddz_fast.MoveList` from ``(FORMAT, rows, rules)``: 16 bytes
+    a move, each checked to be a legal move under ``rules`` (a Rules or
+    None)."""
+    from ._movelist import _movelist_from_rows
+
+    rows, rules = _fields(state, "MoveList", 2)
+    return _movelist_from_rows(rows, rules)
+
+
+def load_move_batch(state: Tuple[Any, ...]) -> Any:
+    """A :class:`~ddz_fast.MoveBatch` from ``(FORMAT, rows, offsets, rules)``."""
+    from ._movelist import _movebatch_from_arrays
+
+    rows, offsets, rules = _fields(state, "MoveBatch", 3)
+    return _movebatch_from_arrays(rows, offsets, rules)
+
+
+def load_game(state: Tuple[Any, ...]) -> Any:
+    """A :class:`~ddz_fast.Game` from ``(FORMAT, rules, origin, actions)``:
+    its origin (``("deal", seed, deal_number)`` or ``("position", kwargs)``
+    of :meth:`Game.from_position <ddz_fast.Game.from_position>`) and its
+    actions (17 bytes each: the action code and the move row), replayed
+    through the checked entry points."""
+    from ._engine import _restore_game
+
+    rules, origin, actions = _fields(state, "Game", 3)
+    return _restore_game(rules, origin, actions)
+
+
+def load_split_mix(state: Tuple[Any, ...]) -> Any:
+    """A :class:`~ddz_fast.SplitMix64` from ``(FORMAT, state)``."""
+    from ._rng import SplitMix64
+
+    (s,) = _fields(state, "SplitMix64", 1)
+    return SplitMix64(s)
+
+
+def load_action_space(state: Tuple[Any, ...]) -> Any:
+    """The :class:`~ddz_fast.ActionSpace` of ``(FORMAT, rules)``."""
+    from .actions import action_space
+
+    (rules,) = _fields(state, "ActionSpace", 1)
+    return action_space(rules)
+
+
+def load_solver(state: Tuple[Any, ...]) -> Any:
+    """A new :class:`~ddz_fast.Solver` from ``(FORMAT, table_mb)`` (its table
+    is a cache, not state: an unpickled Solver starts empty)."""
+    from .solver import Solver
+
+    (table_mb,) = _fields(state, "Solver", 1)
+    return Solver(table_mb)
+
+
+def load_pimc_agent(state: Tuple[Any, ...]) -> Any:
+    """A :class:`~ddz_fast.PIMCAgent` from ``(FORMAT, worlds, options)``,
+    ``options`` being its keyword arguments."""
+    from .pimc import PIMCAgent
+
+    worlds, options = _fields(state, "PIMCAgent", 2)
+    if not isinstance(options, dict):
+        raise TypeError(f"a pickled PIMCAgent's options must be a dict, not {type(options).__name__}")
+    return PIMCAgent(worlds, **options)
