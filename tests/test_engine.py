@@ -464,7 +464,11 @@ def test_positions_pickle_with_their_history():
 
 def test_forged_pickles_fail_cleanly():
     g = _mid_game(ddz.PRESETS["standard"], 3, 6)
-    fn, (rules, origin, actions) = g.__reduce__()
+    load, ((version, rules, origin, actions),) = g.__reduce__()
+
+    def fn(*args):
+        return load((version, *args))
+
     bad = bytearray(actions)
     bad[-17] = 99                                     # no such action code
     for args in [(rules, origin, bytes(bad)), (rules, origin, actions[:-1]), (rules, ("deal",), actions),

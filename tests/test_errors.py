@@ -13,6 +13,7 @@ import pytest
 import ddz_fast as d
 import ddz_fast.arena
 import ddz_fast.errors
+from ddz_fast.actions import FIRST_MOVE_ID
 from ddz_fast import (AgentError, AmbiguousMoveError, DdzError, Game, IllegalActionError, InvalidMoveError, Kind,
                       Move, PIMCAgent, Solver, VecGame, reference, solve)
 from ddz_fast._checks import check_choice, check_env_seed, check_limit, check_number
@@ -66,8 +67,8 @@ def test_game_step_raises_illegal_action_error_naming_the_action():
 def test_vecgame_step_raises_illegal_action_error_naming_the_table():
     vg = VecGame(2, seed=1)
     ids = vg.legal_ids[vg.legal_offsets[:-1]].astype(np.int64)
-    ids[1] = 0                  # the play-phase PASS: no auction action
-    with pytest.raises(IllegalActionError, match="table 1: action id 0 .*not legal"):
+    ids[1] = FIRST_MOVE_ID      # the play-phase PASS: no auction action
+    with pytest.raises(IllegalActionError, match=f"table 1: action id {FIRST_MOVE_ID} .*not legal"):
         vg.step(ids)
 
 

@@ -52,7 +52,7 @@ from ._parallel import run_parts
 from .errors import IllegalActionError
 from .cards import format_cards, to_counts
 from .game_values import AUCTION_ACTIONS, GameResult, Observation, Phase, Rollouts
-from .pickling import FORMAT as PICKLE_FORMAT, load_game
+from . import pickling as _pickling
 from .game_values import Bid, Call, Decline, Double, Rob
 from .rules import check_rules, resolve_rules
 
@@ -1519,7 +1519,7 @@ cdef class Game:
             origin = ("deal", s.seed, s.deal_number)
         else:
             origin = ("position", self._position_args())
-        return (load_game, ((PICKLE_FORMAT, self._rules, origin, bytes(actions)),))
+        return (_pickling.load_game, ((_pickling.FORMAT, self._rules, origin, bytes(actions)),))
 
     cdef dict _position_args(self):
         cdef GState* s = &self.st

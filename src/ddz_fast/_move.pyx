@@ -17,7 +17,7 @@ from ._registry cimport rules_id, rules_by_id, valid_bit, check_within
 from .cards import format_cards, to_counts
 from .errors import AmbiguousMoveError, InvalidMoveError
 from .kinds import Kind
-from .pickling import FORMAT as PICKLE_FORMAT, load_move
+from . import pickling as _pickling
 from .rules import resolve_rules
 
 cdef tuple _KINDS = tuple(Kind)
@@ -251,7 +251,8 @@ cdef class Move:
         return self.hash_
 
     def __reduce__(self):
-        return (load_move, ((PICKLE_FORMAT, int(self.kind_), bytes(self.c[:N_RANKS]), self.rank_, self.length_),))
+        return (_pickling.load_move,
+                ((_pickling.FORMAT, int(self.kind_), bytes(self.c[:N_RANKS]), self.rank_, self.length_),))
 
     def __copy__(self):
         return self

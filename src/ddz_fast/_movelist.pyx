@@ -23,7 +23,7 @@ import operator
 import numpy as np
 
 from ._checks import frozen
-from .pickling import FORMAT as PICKLE_FORMAT, load_move_batch, load_move_list
+from . import pickling as _pickling
 
 from ._move cimport Move, row_move
 from ._kernels cimport RulesC, MoveInfo, Out, ROW, KIND_BYTE, K_ROCKET, row_info, valid_move_c
@@ -277,8 +277,8 @@ cdef class MoveList(MoveRows):
 
     def __reduce__(self):
         # Registry ids are local to a process: pickle the Rules themselves.
-        return (load_move_list,
-                ((PICKLE_FORMAT, bytes(self.data[:self.n * ROW]) if self.n else b"", rules_of(self.cid)),))
+        return (_pickling.load_move_list,
+                ((_pickling.FORMAT, bytes(self.data[:self.n * ROW]) if self.n else b"", rules_of(self.cid)),))
 
 
 # A free list of MoveList objects: most calls make one and drop it soon,
@@ -445,7 +445,7 @@ cdef class MoveBatch(MoveRows):
         return self._offsets
 
     def __reduce__(self):
-        return (load_move_batch, ((PICKLE_FORMAT, np.asarray(self.rows), np.asarray(self.offsets),
+        return (_pickling.load_move_batch, ((_pickling.FORMAT, np.asarray(self.rows), np.asarray(self.offsets),
                                    rules_of(self.cid)),))
 
     @property

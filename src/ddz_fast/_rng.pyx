@@ -48,7 +48,7 @@ from libc.stdint cimport uint64_t
 
 from ._checks cimport as_seed
 from ._checks import check_int
-from .pickling import FORMAT as PICKLE_FORMAT, load_split_mix
+from . import pickling as _pickling
 
 __all__ = ["SplitMix64", "game_seed", "policy_seed"]
 
@@ -100,7 +100,7 @@ cdef class SplitMix64:
         return hash(("SplitMix64", self.s))
 
     def __reduce__(self):
-        return (load_split_mix, ((PICKLE_FORMAT, self.s),))
+        return (_pickling.load_split_mix, ((_pickling.FORMAT, self.s),))
 
     def __repr__(self):
         return f"SplitMix64(state={self.s:#018x})"

@@ -37,7 +37,7 @@ from ._movelist import _movelist_from_rows
 from .cards import N_RANKS, RANKS, CardsLike
 from .kinds import Kind
 from .convert import CountsBatchLike, to_counts_batch
-from .pickling import FORMAT as PICKLE_FORMAT, load_action_space
+from . import pickling as _pickling
 from .rules import Rules, RulesLike, resolve_rules
 
 __all__ = ["ActionSpace", "action_space", "max_hand", "MovesLike", "pack_rows", "move_rows",
@@ -146,7 +146,7 @@ class ActionSpace(ActionMasks):
         return f"ActionSpace(rules={self._rules.name!r}, size={self.size})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (load_action_space, ((PICKLE_FORMAT, self._rules),))
+        return (_pickling.load_action_space, ((_pickling.FORMAT, self._rules),))
 
     # Single moves -----------------------------------------------------------
     def move_to_id(self, move: Move) -> int:

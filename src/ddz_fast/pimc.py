@@ -41,7 +41,7 @@ from ._move import Move
 from ._rng import game_seed
 from .game import simple_bot
 from .game_values import AuctionAction, Observation, Phase
-from .pickling import FORMAT as PICKLE_FORMAT, load_pimc_agent
+from . import pickling as _pickling
 from .rules import Rules, RulesLike, resolve_rules
 from .solver import MAX_NODES, Solver
 
@@ -134,7 +134,7 @@ class PIMCAgent:
 
     def __reduce__(self) -> Tuple[Any, ...]:
         self._check_ready()
-        return (load_pimc_agent, ((PICKLE_FORMAT, self._worlds, {
+        return (_pickling.load_pimc_agent, ((_pickling.FORMAT, self._worlds, {
             "rollouts": self._rollouts, "policy": self._policy, "solver_cards": self._solver_cards,
             "solver_nodes": self._solver_nodes, "solver_time": self._solver_time,
             "solver_table_mb": self._solver_table_mb, "aggregate": self._aggregate, "seed": self._seed,

@@ -33,7 +33,7 @@ from ._solver import MAX_SEATS, _Engine, _Position, _RootShare, next_turn, solve
 from ._parallel import run_parts
 from .cards import CardsLike, check_counts, to_counts
 from .kinds import Kind
-from .pickling import FORMAT as PICKLE_FORMAT, load_solver
+from . import pickling as _pickling
 from .rules import Rules, RulesLike, resolve_rules
 
 if TYPE_CHECKING:
@@ -243,7 +243,7 @@ class Solver:
         # A copy or an unpickled Solver is a new one of the same size: the
         # table is a cache (results never depend on it), not state to share.
         self._ready()
-        return (load_solver, ((PICKLE_FORMAT, self.table_mb),))
+        return (_pickling.load_solver, ((_pickling.FORMAT, self.table_mb),))
 
     def _ready(self) -> _Engine:
         engine = self._engine
