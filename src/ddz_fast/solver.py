@@ -239,7 +239,7 @@ class Solver:
         a = _Args(hands, to_move, landlord, last, last_by, rules)
         return self._run(a.position(), _Options(ban, all_moves, max_nodes, max_time, threads))
 
-    def __reduce__(self) -> Tuple[type, Tuple[float]]:
+    def __reduce__(self) -> Tuple[Any, ...]:
         # A copy or an unpickled Solver is a new one of the same size: the
         # table is a cache (results never depend on it), not state to share.
         self._ready()
