@@ -7,6 +7,7 @@ so the quick mode (``--benchmark-disable``) is a smoke test of the same
 calls."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import deals as D
@@ -54,6 +55,37 @@ def test_move_values(benchmark, bench_seed):
 
     vals = benchmark.pedantic(run, rounds=3, iterations=1)
     assert all(v.shape == (32, len(m)) and ((v == 0) | (v == 1)).all() for v, (_, _, m) in zip(vals, work))
+
+
+def _endgames(n, seed):
+    """n positions of seeded deals played by the simple bot down to at most
+    16 cards in all hands (the PIMC agent's default solver_cards)."""
+    out = []
+    k = 0
+    while len(out) < n:
+        g = ddz_fast.Game(seed=ddz_fast.game_seed(seed, k))
+        k += 1
+        while not g.is_over and (g.phase != ddz_fast.Phase.PLAY or sum(g.hand_sizes) > 16):
+            g.step(simple_bot(g.observation(g.to_move)))
+        if not g.is_over:
+            out.append(g)
+    return out
+
+
+def test_solve_values(benchmark, bench_seed):
+    """32 worlds x every legal move, solved (the agent's limits), per
+    endgame position: the solver part of a PIMC decision."""
+    benchmark.group = "pimc: decisions on distinct positions"
+    work = [(g, g.sample_worlds(g.to_move, 32, seed=i), g.legal_actions())
+            for i, g in enumerate(_endgames(N_POSITIONS // 4, bench_seed))]
+    benchmark.extra_info.update(calls=len(work), worlds=32 * len(work))
+
+    def run():
+        return [g.solve_values(w, m, max_nodes=20000, table_mb=4) for g, w, m in work]
+
+    vals = benchmark.pedantic(run, rounds=3, iterations=1)
+    assert all(v.shape == (32, len(m)) and ((v == 0) | (v == 1) | np.isnan(v)).all()
+               for v, (_, _, m) in zip(vals, work))
 
 
 @pytest.mark.parametrize("role", PC.ROLES)

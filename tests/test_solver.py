@@ -314,6 +314,151 @@ def test_game_position_converts_and_solves() -> None:
         position_from_game("not a game")  # type: ignore[arg-type]
 
 
+def _late_game(seed: int, cards: int, rules: str = "standard") -> Game:
+    """A deal played by the simple bot until the hands hold at most `cards`
+    cards in all (or the deal ends)."""
+    from ddz_fast.game import simple_bot
+
+    g = Game(rules, seed=seed)
+    while not g.is_over and (g.phase != ddz_fast.Phase.PLAY or sum(g.hand_sizes) > cards):
+        assert g.to_move is not None
+        g.step(simple_bot(g.observation(g.to_move), g.rules))
+    return g
+
+
+def _late_games(n: int, cards: int, rules: str = "standard") -> List[Game]:
+    """Three seats: deals played down to `cards` cards; four (whose deals
+    end with many cards left): random positions of a few cards a hand."""
+    if ddz_fast.resolve_rules(rules).players == 3:
+        games = [_late_game(seed, cards, rules) for seed in range(3 * n)]
+        return [g for g in games if not g.is_over][:n]
+    rng = random.Random(f"late-{rules}")
+    out: List[Game] = []
+    while len(out) < n:
+        pos = random_position(rng, rules, 4, cards // 4)
+        if pos["landlord"] is not None:
+            out.append(Game.from_position(pos["hands"], pos["landlord"], 1, pos["to_move"], pos["last"],
+                                          last_player=pos["last_by"], rules=rules))
+    return out
+
+
+@pytest.mark.parametrize("rules", ["standard", "four"])
+def test_solve_game_is_solve_of_the_games_position(rules: str) -> None:
+    """solve_game reads the position from the engine's state: the same
+    answer, moves and search (node count) as solve() of position_from_game,
+    with the options passed through."""
+    games = _late_games(12, 14, rules)
+    assert len(games) == 12 and any(g.last_move is not None for g in games)
+    for g in games:
+        pos = position_from_game(g)
+        for options in ({}, {"all_moves": True}, {"max_nodes": 50}, {"ban": ["TRIO_PAIR"], "table_mb": 0}):
+            got = solve_game(g, **options)  # type: ignore[arg-type]
+            want = solve(**pos, **options)  # type: ignore[arg-type]
+            assert (got.win, got.move, got.winning_moves, got.nodes, got.to_move, got.limit) == (
+                want.win, want.move, want.winning_moves, want.nodes, want.to_move, want.limit), (g, options)
+        assert solve_game(g, threads=2).win is solve(**pos).win
+
+
+def test_solve_game_rejects_bad_options_and_games() -> None:
+    g = _late_games(1, 14)[0]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'depth'"):
+        solve_game(g, depth=3)
+    with pytest.raises(TypeError, match="max_nodes"):
+        solve_game(g, max_nodes=1.5)
+    with pytest.raises(ValueError, match="threads"):
+        solve_game(g, threads=0)
+    with pytest.raises(TypeError, match="Game"):
+        solve_game("not a game")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="play phase"):
+        solve_game(Game(seed=1))
+
+
+@pytest.mark.parametrize("rules", ["standard", "four"])
+def test_solve_values_are_the_solver_s_values_in_each_world(rules: str) -> None:
+    """Each world's value of each move is solve()'s of that world (all_moves:
+    1 for a winning move, 0 for a losing one), whatever the limits leave
+    known; the game is not changed."""
+    checked = stopped = 0
+    for i, g in enumerate(_late_games(8, 13, rules)):
+        p = g.to_move
+        assert p is not None
+        worlds = g.sample_worlds(p, 6, seed=i)
+        moves = list(g.legal_actions())
+        before = g.snapshot()
+        values = g.solve_values(worlds, moves)
+        limited = g.solve_values(worlds, moves, max_nodes=3)
+        assert g.snapshot() == before
+        assert values.shape == (6, len(moves)) and values.dtype == np.float64
+        assert not np.isnan(values).any()
+        for w in range(6):
+            r = solve(list(worlds[w]), to_move=p, landlord=g.landlord, last=g.last_move,
+                      last_by=g.last_player, rules=g.rules, all_moves=True)
+            winners = set(r.winning_moves or ())
+            assert [float(m in winners) for m in moves] == list(values[w]), (g, w)
+            known = ~np.isnan(limited[w])
+            assert (limited[w][known] == values[w][known]).all()
+            checked += 1
+            stopped += int(not known.all())
+    assert checked >= 40 and stopped > 0
+
+
+def test_solve_values_take_moves_in_any_order_and_none() -> None:
+    g = _late_games(1, 12)[0]
+    p = g.to_move
+    assert p is not None
+    worlds = g.sample_worlds(p, 4, seed=3)
+    moves = list(g.legal_actions())
+    values = g.solve_values(worlds, moves)
+    again = g.solve_values(worlds, moves[::-1] + moves[:1])
+    assert np.array_equal(again, np.concatenate([values[:, ::-1], values[:, :1]], axis=1))
+    assert g.solve_values(worlds, []).shape == (4, 0)
+    assert g.solve_values(worlds[:0], moves).shape == (0, len(moves))
+    assert np.array_equal(ddz_fast.solver.solve_values(g, worlds, moves, table_mb=0), values)
+
+
+def test_solve_values_reject_bad_arguments() -> None:
+    g = _late_games(1, 12)[0]
+    p = g.to_move
+    assert p is not None
+    w = g.sample_worlds(p, 2, seed=1)
+    legal = g.legal_actions()
+    other_hand = w.copy()
+    other_hand[0, p] = w[0, (p + 1) % 3]
+    absent = "3456789TJQKA2BR"[int(np.flatnonzero(g.hand(p) == 0)[0])]
+    cases: List[Any] = [
+        ((w.astype(np.int64), legal), {}, ValueError, "uint8"), ((w[0], legal), {}, ValueError, "shape"),
+        ((w.tolist(), legal), {}, TypeError, "numpy array"), ((other_hand, legal), {}, ValueError, "changes"),
+        ((w, "33"), {}, TypeError, "sequence of Moves"), ((w, [1]), {}, TypeError, "not a Move"),
+        ((w, [parse_move(absent)]), {}, ValueError, "not a legal move"),
+        ((w, legal), {"max_nodes": 0}, ValueError, "max_nodes"),
+        ((w, legal), {"max_nodes": 1.5}, TypeError, "max_nodes"),
+        ((w, legal), {"max_time": -1.0}, ValueError, "max_time"),
+        ((w, legal), {"max_time": "1"}, TypeError, "max_time"),
+        ((w, legal), {"table_mb": -1}, ValueError, "table_mb"),
+        ((w, legal), {"table_mb": "4"}, TypeError, "table_mb"),
+    ]
+    for args, kwargs, exc, match in cases:
+        with pytest.raises(exc, match=match):
+            g.solve_values(*args, **kwargs)
+    with pytest.raises(ValueError, match="play phase"):
+        Game(seed=1).solve_values(Game(seed=1).sample_worlds(0, 1), [])
+    with pytest.raises(TypeError, match="Game"):
+        ddz_fast.solver.solve_values("not a game", w, legal)  # type: ignore[arg-type]
+
+
+def test_winning_line_takes_turns_as_the_game_does() -> None:
+    """A three-seat line: every (seat, move) is the seat to move of a game
+    that plays the line's moves, and the line ends with the deal."""
+    for g in _late_games(10, 12):
+        pos = position_from_game(g)
+        line = winning_line(**pos)
+        replay = g.clone()
+        for seat, move in line:
+            assert replay.to_move == seat
+            replay.step(move)
+        assert replay.is_over
+
+
 def test_winning_line_plays_to_a_win() -> None:
     hands = [wz_hand("KK5543"), wz_hand("225543")]
     line = winning_line(hands)
@@ -536,3 +681,7 @@ def test_the_engine_refuses_unchecked_input_from_direct_callers() -> None:
         e.run(ok, (0, 1), "standard", 0, 0, bytes([1, 1] + [0] * 13 + [1]), 1, False, 0, 0.0)
     with pytest.raises(ValueError, match="16 bytes"):
         e.run(ok, (0, 1), "standard", 0, 0, b"\x01", 1, False, 0, 0.0)
+    with pytest.raises(ValueError, match="last_by"):
+        e.run(ok, (0, 1), "standard", 0, 0, bytes([1] + [0] * 14 + [1]), -1, False, 0, 0.0)
+    with pytest.raises(ValueError, match="empty _Position"):
+        e.run_position(_solver._Position(), 0, False, 0, 0.0)

@@ -8,9 +8,10 @@ played staying with the landlord).  It then values every legal move in every
 world:
 
 * when the cards left in all hands number at most ``solver_cards``, with the
-  compiled endgame solver (:class:`~ddz_fast.Solver`, ``all_moves=True``):
-  1 for a move that wins against best play in that world, else 0; a search
-  stopped by ``solver_nodes`` / ``solver_time`` leaves the world to
+  compiled endgame solver (:meth:`ddz_fast.Game.solve_values`: every world
+  in one compiled call): 1 for a move that wins against best play in that
+  world, else 0; a search stopped by ``solver_nodes`` / ``solver_time``
+  leaves the world to
 * compiled playouts (:meth:`ddz_fast.Game.move_values`): the fraction of
   ``rollouts`` playouts of ``policy`` (the simple bot by default) after the
   move that the agent's side wins.
@@ -42,7 +43,7 @@ from .game import simple_bot
 from .game_values import AuctionAction, Observation, Phase
 from . import pickling as _pickling
 from .rules import Rules, RulesLike, resolve_rules
-from .solver import MAX_NODES, Solver, _Args
+from .solver import MAX_NODES, Solver
 
 __all__ = ["PIMCAgent", "PIMCValues"]
 
@@ -95,23 +96,24 @@ class PIMCAgent:
     * ``solver_nodes``, ``solver_time``: limits of one world's search (nodes,
       seconds; None: no limit); a world whose search hits one is valued by
       playouts instead;
-    * ``solver_table_mb``: the solver's transposition table (cleared at
-      each decision: a table warmed by earlier decisions would let a search
-      finish within ``solver_nodes`` that a cold one does not, and make a
-      decision depend on what the agent did before);
+    * ``solver_table_mb``: the solver's transposition table (a fresh one at
+      each decision, shared by its worlds: a table warmed by earlier
+      decisions would let a search finish within ``solver_nodes`` that a
+      cold one does not, and make a decision depend on what the agent did
+      before);
     * ``aggregate``: ``"mean"`` or ``"vote"``;
     * ``seed``: any int (the same seed, the same choices);
     * ``threads``: threads for the playouts (the values never depend on it);
     * ``rules``: the rules of the game played (an observation does not name
       them).
 
-    One agent serves one decision at a time (its solver's table is reused
-    between decisions); use one agent per thread.  An agent pickles as its
+    An agent holds no state between decisions: it may serve several
+    threads at once.  An agent pickles as its
     parameters (for worker processes: :mod:`ddz_fast.arena` on Ray).
     """
 
     __slots__ = ("_worlds", "_rollouts", "_policy", "_solver_cards", "_solver_nodes", "_solver_time",
-                 "_aggregate", "_seed", "_threads", "_rules", "_solver")
+                 "_aggregate", "_seed", "_threads", "_rules", "_solver_table_mb")
 
     def __init__(self, worlds: int = 32, *, rollouts: int = 1, policy: str = "bot",
                  solver_cards: int = 16, solver_nodes: Optional[int] = 20000,
@@ -128,14 +130,14 @@ class PIMCAgent:
         self._seed = int(check_seed(seed))
         self._threads = int(check_threads(threads))
         self._rules: Rules = resolve_rules(rules)
-        self._solver = Solver(solver_table_mb)
+        self._solver_table_mb = Solver(solver_table_mb).table_mb     # (checked as a Solver's)
 
     def __reduce__(self) -> Tuple[Any, ...]:
         self._check_ready()
         return (_pickling.load_pimc_agent, ((_pickling.FORMAT, self._worlds, {
             "rollouts": self._rollouts, "policy": self._policy, "solver_cards": self._solver_cards,
             "solver_nodes": self._solver_nodes, "solver_time": self._solver_time,
-            "solver_table_mb": self._solver.table_mb, "aggregate": self._aggregate, "seed": self._seed,
+            "solver_table_mb": self._solver_table_mb, "aggregate": self._aggregate, "seed": self._seed,
             "threads": self._threads, "rules": self._rules}),))
 
     # -- parameters (read-only) ----------------------------------------------------
@@ -151,7 +153,7 @@ class PIMCAgent:
     rules = property(lambda self: self._rules, doc="The rules of the game played.")
 
     def __repr__(self) -> str:
-        if not isinstance(getattr(self, "_solver", None), Solver):
+        if not isinstance(getattr(self, "_rules", None), Rules):
             return "PIMCAgent(<uninitialised>)"
         return (f"PIMCAgent(worlds={self._worlds}, rollouts={self._rollouts}, policy={self._policy!r}, "
                 f"solver_cards={self._solver_cards}, solver_nodes={self._solver_nodes}, "
@@ -195,7 +197,7 @@ class PIMCAgent:
 
     # -- inside --------------------------------------------------------------------
     def _check_ready(self) -> None:
-        if not isinstance(getattr(self, "_solver", None), Solver):
+        if not isinstance(getattr(self, "_rules", None), Rules):
             raise TypeError("this PIMCAgent was never initialised (made without __init__): "
                             "make one with PIMCAgent(...)")
 
@@ -240,37 +242,18 @@ class PIMCAgent:
         values = np.zeros((n, len(moves)), dtype=np.float64)
         solved = np.zeros(n, dtype=np.bool_)
         if sum(obs.hand_sizes) <= self._solver_cards:
-            self._solve_worlds(obs, moves, worlds, last, values, solved)
+            # every world in one compiled call, with a fresh table (see
+            # solver_table_mb); a world a limit stopped (NaN) is left to the playouts
+            found = base.solve_values(worlds, moves, max_nodes=self._solver_nodes,
+                                      max_time=self._solver_time, table_mb=self._solver_table_mb)
+            solved = np.logical_not(np.isnan(found).any(axis=1))
+            values[solved] = found[solved]
         rest = np.flatnonzero(~solved)
         # (called even with no world left: it checks that the moves are legal)
         values[rest] = base.move_values(worlds[rest], moves, rollouts=self._rollouts,
                                         policy=self._policy, seed=game_seed(decision, 1),
                                         threads=self._threads)
         return PIMCValues(moves, worlds, values, solved, self._pick(values))
-
-    def _solve_worlds(self, obs: Observation, moves: Tuple[Move, ...], worlds: npt.NDArray[np.uint8],
-                      last: Optional[Move], values: npt.NDArray[np.float64],
-                      solved: npt.NDArray[np.bool_]) -> None:
-        # A fresh table for every decision (see solver_table_mb); the worlds
-        # of one decision share it, always in the same order.
-        solver = self._solver = Solver(self._solver.table_mb)
-        index = {m: i for i, m in enumerate(moves)}
-        # One checked position; each world only swaps the hands in (they come
-        # from the sampler, so they fit the position by construction).
-        args = _Args(list(worlds[0]), obs.player, obs.landlord, last,
-                     obs.last_player if last is not None else None, self._rules, ())
-        nodes = self._solver_nodes or 0
-        seconds = self._solver_time or 0.0
-        for w in range(len(worlds)):
-            args.hands = worlds[w].tobytes()
-            res = solver._run(args, True, nodes, seconds, 1)
-            if res.win is None or res.winning_moves is None:
-                continue                    # a limit: this world is left to the playouts
-            for m in res.winning_moves:
-                i = index.get(m)
-                if i is not None:
-                    values[w, i] = 1.0
-            solved[w] = True
 
     def _pick(self, values: npt.NDArray[np.float64]) -> int:
         mean = values.mean(axis=0)

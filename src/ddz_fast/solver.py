@@ -10,8 +10,10 @@ Two forms of the game:
   farmers, and a farmer who empties his hand wins for every farmer.
 
 The search is compiled (:mod:`ddz_fast._search.solver`); this module checks the
-arguments, turns a :class:`~ddz_fast.Game` into a position, and reads the
-result.  :mod:`ddz_fast.solver_reference` is its pure-Python twin.
+arguments and reads the result.  A :class:`~ddz_fast.Game`'s position goes to
+the search straight from the engine's state (:func:`solve_game`,
+:meth:`Game.solve_values <ddz_fast.Game.solve_values>`).  :mod:`ddz_fast.solver_reference` is its
+pure-Python twin.
 """
 from __future__ import annotations
 
@@ -20,14 +22,15 @@ import itertools
 import operator
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, List, Optional, Sequence, Tuple, TypedDict, Union
+from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple, TypedDict, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from .moves import classify
 from ._util.checks import check_limit, check_number, check_seat
 from ._core.move import Move
-from ._search.solver import MAX_SEATS, _Engine, _RootShare
+from ._search.solver import MAX_SEATS, _Engine, _Position, _RootShare, next_turn, solve_worlds
 from ._util.parallel import run_parts
 from .cards import CardsLike, check_counts, to_counts
 from .kinds import Kind
@@ -37,7 +40,7 @@ from .rules import Rules, RulesLike, resolve_rules
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["solve", "solve_game", "position_from_game", "Solver", "SolveResult", "Position",
+__all__ = ["solve", "solve_game", "solve_values", "position_from_game", "Solver", "SolveResult", "Position",
            "DEFAULT_TABLE_MB", "winning_line"]
 
 DEFAULT_TABLE_MB = 16
@@ -117,14 +120,12 @@ MAX_NODES = 1 << 62
 
 
 class _Args:
-    """A checked position and search options (what the engine is given)."""
+    """A checked position (what the engine is given)."""
 
-    __slots__ = ("rules", "hands", "sides", "ban", "to_move", "last", "last_row", "last_by",
-                 "landlord")
+    __slots__ = ("rules", "hands", "sides", "to_move", "last", "last_row", "last_by", "landlord")
 
     def __init__(self, hands: Sequence[CardsLike], to_move: object, landlord: object,
-                 last: object, last_by: object, rules: RulesLike,
-                 ban: Iterable[Union[Kind, int, str]]) -> None:
+                 last: object, last_by: object, rules: RulesLike) -> None:
         r = resolve_rules(rules)
         self.rules = r
         obj: object = hands
@@ -182,7 +183,31 @@ class _Args:
         check_counts([int(x) for x in total], r, source="the hands and last move together")
         self.hands = b"".join(bytes(a) for a in arrs)
         self.sides = sides
+
+    def position(self) -> _Position:
+        """The position as the engine takes it."""
+        return _Position.from_counts(self.hands, self.sides, self.rules, self.to_move, self.last_row,
+                                     self.last_by)
+
+
+class _Options:
+    """Checked search options (those of :func:`solve` but the position)."""
+
+    __slots__ = ("ban", "all_moves", "max_nodes", "max_time", "threads")
+
+    def __init__(self, ban: Iterable[Union[Kind, int, str]], all_moves: object, max_nodes: object,
+                 max_time: object, threads: object) -> None:
         self.ban, _ = _ban_mask(ban)
+        if not isinstance(all_moves, (bool, np.bool_)):
+            raise TypeError(f"all_moves must be a bool, not {type(all_moves).__name__}")
+        self.all_moves = bool(all_moves)
+        self.max_nodes = check_limit(max_nodes, "max_nodes", integer=True, cap=MAX_NODES) or 0
+        self.max_time = check_limit(max_time, "max_time") or 0.0
+        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+            raise TypeError(f"threads must be an int, not {type(threads).__name__}")
+        if not 1 <= threads <= 64:
+            raise ValueError(f"threads must be 1..64, not {threads!r}")
+        self.threads = operator.index(threads)
 
 
 class Solver:
@@ -212,18 +237,10 @@ class Solver:
               threads: int = 1) -> SolveResult:
         """Solve one position; the arguments are those of :func:`solve`."""
         self._ready()
-        a = _Args(hands, to_move, landlord, last, last_by, rules, ban)
-        if not isinstance(all_moves, (bool, np.bool_)):
-            raise TypeError(f"all_moves must be a bool, not {type(all_moves).__name__}")
-        nodes_limit = check_limit(max_nodes, "max_nodes", integer=True, cap=MAX_NODES) or 0
-        time_limit = check_limit(max_time, "max_time") or 0.0
-        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
-            raise TypeError(f"threads must be an int, not {type(threads).__name__}")
-        if not 1 <= threads <= 64:
-            raise ValueError(f"threads must be 1..64, not {threads!r}")
-        return self._run(a, bool(all_moves), nodes_limit, time_limit, operator.index(threads))
+        a = _Args(hands, to_move, landlord, last, last_by, rules)
+        return self._run(a.position(), _Options(ban, all_moves, max_nodes, max_time, threads))
 
-    def __reduce__(self) -> Tuple[type, Tuple[float]]:
+    def __reduce__(self) -> Tuple[Any, ...]:
         # A copy or an unpickled Solver is a new one of the same size: the
         # table is a cache (results never depend on it), not state to share.
         self._ready()
@@ -236,13 +253,12 @@ class Solver:
                             "make one with Solver(table_mb)")
         return engine
 
-    def _run(self, a: _Args, all_moves: bool, max_nodes: int, max_time: float, threads: int) -> SolveResult:
+    def _run(self, pos: _Position, o: _Options) -> SolveResult:
         engine = self._ready()
+        all_moves, threads = o.all_moves, o.threads
         start = time.perf_counter()
         if threads == 1:
-            aborted, results, moves, nodes = engine.run(
-                a.hands, a.sides, a.rules, a.ban, a.to_move, a.last_row, a.last_by,
-                all_moves, max_nodes, max_time)
+            aborted, results, moves, nodes = engine.run_position(pos, o.ban, all_moves, o.max_nodes, o.max_time)
         else:
             # Root splitting: the threads take the root moves one at a time,
             # the even ones from the front of the search order, the odd ones
@@ -252,13 +268,12 @@ class Solver:
             engines = [engine] + [
                 _Engine(engine.table_bytes // threads) for _ in range(threads - 1)]
             share = _RootShare()
-            engine.run(a.hands, a.sides, a.rules, a.ban, a.to_move, a.last_row, a.last_by,
-                       all_moves, max_nodes, max_time, share)
+            engine.run_position(pos, o.ban, all_moves, o.max_nodes, o.max_time, share)
             outs: List[Tuple[int, List[int], List[Move], int]] = [(0, [], [], 0)] * threads
 
             def part(i: int) -> None:
-                outs[i] = engines[i].run(a.hands, a.sides, a.rules, a.ban, a.to_move, a.last_row,
-                                         a.last_by, all_moves, max_nodes, max_time, share, i % 2 == 1)
+                outs[i] = engines[i].run_position(pos, o.ban, all_moves, o.max_nodes, o.max_time, share,
+                                                  i % 2 == 1)
 
             run_parts([functools.partial(part, i) for i in range(threads)])
             moves = outs[0][2]
@@ -270,14 +285,14 @@ class Solver:
         winners = tuple(m for m, v in zip(moves, results) if v == 1)
         complete = all(v >= 0 for v in results)
         if winners and not all_moves:
-            return SolveResult(True, winners[0], nodes, a.to_move, None, None, seconds)
+            return SolveResult(True, winners[0], nodes, pos.to_move, None, None, seconds)
         if aborted or not complete:
             if winners:     # a win is proved even if the list of winners is not complete
-                return SolveResult(True, winners[0], nodes, a.to_move, None, _LIMITS.get(aborted), seconds)
-            return SolveResult(None, None, nodes, a.to_move, None, _LIMITS.get(aborted, "nodes"), seconds)
+                return SolveResult(True, winners[0], nodes, pos.to_move, None, _LIMITS.get(aborted), seconds)
+            return SolveResult(None, None, nodes, pos.to_move, None, _LIMITS.get(aborted, "nodes"), seconds)
         if winners:
-            return SolveResult(True, winners[0], nodes, a.to_move, winners, None, seconds)
-        return SolveResult(False, moves[0] if moves else None, nodes, a.to_move,
+            return SolveResult(True, winners[0], nodes, pos.to_move, winners, None, seconds)
+        return SolveResult(False, moves[0] if moves else None, nodes, pos.to_move,
                            () if all_moves else None, None, seconds)
 
 
@@ -324,12 +339,35 @@ def position_from_game(game: "Game") -> Position:
                     last=game.last_move, last_by=game.last_player, rules=game.rules)
 
 
-def solve_game(game: "Game", **options: object) -> SolveResult:
-    """Solve a game's current position (``options``: those of :func:`solve`)."""
-    for name in ("hands", "to_move", "landlord", "last", "last_by", "rules"):
-        if name in options:
+_GAME_OPTIONS = ("ban", "all_moves", "max_nodes", "max_time", "table_mb", "threads")
+
+
+def solve_game(game: "Game", **options: Any) -> SolveResult:
+    """Solve a game's current position (``options``: those of :func:`solve`
+    but the position).  The position goes from the engine's state to the
+    search as it is: :func:`solve` of :func:`position_from_game`, without
+    the Python objects."""
+    for name in options:
+        if name in ("hands", "to_move", "landlord", "last", "last_by", "rules"):
             raise TypeError(f"solve_game() takes the position from the game; {name}= is not an option")
-    return solve(**position_from_game(game), **options)  # type: ignore[arg-type]
+        if name not in _GAME_OPTIONS:
+            raise TypeError(f"solve_game() got an unexpected keyword argument {name!r}")
+    pos = _Position.from_game(game)
+    solver = Solver(options.get("table_mb", DEFAULT_TABLE_MB))
+    return solver._run(pos, _Options(options.get("ban", ()), options.get("all_moves", False),
+                                     options.get("max_nodes"), options.get("max_time"), options.get("threads", 1)))
+
+
+def solve_values(game: "Game", worlds: npt.NDArray[np.uint8], moves: Sequence[Move], *,
+                 max_nodes: Optional[int] = None, max_time: Optional[float] = None,
+                 table_mb: Optional[float] = None) -> npt.NDArray[np.float64]:
+    """:meth:`Game.solve_values <ddz_fast.Game.solve_values>` (see there):
+    the solver's value of each move of the player to move of ``game`` in
+    each world, every world solved in one compiled call without the GIL."""
+    nodes = check_limit(max_nodes, "max_nodes", integer=True, cap=MAX_NODES) or 0
+    seconds = check_limit(max_time, "max_time") or 0.0
+    mb = DEFAULT_TABLE_MB if table_mb is None else check_number(table_mb, "table_mb", 0, 1 << 20)
+    return solve_worlds(game, worlds, moves, nodes, seconds, int(mb * _MiB))
 
 
 def winning_line(hands: Sequence[CardsLike], *, to_move: int = 0, landlord: Optional[int] = None,
@@ -341,26 +379,27 @@ def winning_line(hands: Sequence[CardsLike], *, to_move: int = 0, landlord: Opti
     ``(seat, move)`` pairs; raises ValueError when a limit leaves a turn
     unknown.  One table is shared along the line."""
     solver = Solver(table_mb)
-    a = _Args(hands, to_move, landlord, last, last_by, rules, ban)
+    a = _Args(hands, to_move, landlord, last, last_by, rules)
     r = a.rules
     n = len(a.sides)
     cur = [np.frombuffer(a.hands, dtype=np.uint8)[15 * s:15 * s + 15].copy() for s in range(n)]
-    p, lst, lby = a.to_move, a.last, (None if a.last_by < 0 else a.last_by)
+    p, lst, lby = a.to_move, a.last, a.last_by
     line: List[Tuple[int, Move]] = []
     while True:
-        res = solver.solve(cur, to_move=p, landlord=a.landlord, last=lst, last_by=lby, rules=r, ban=ban,
-                           max_time=max_time)
+        res = solver.solve(cur, to_move=p, landlord=a.landlord, last=lst, last_by=None if lby < 0 else lby,
+                           rules=r, ban=ban, max_time=max_time)
         if res.move is None:
             raise ValueError(f"the search stopped ({res.limit} limit) at ply {len(line)}")
         m = res.move
         line.append((p, m))
-        nxt = (p + 1) % n
-        if m.kind == Kind.PASS:
-            if nxt == lby:
-                lst, lby = None, None
-        else:
+        passed = m.kind == Kind.PASS
+        if not passed:
             cur[p] = cur[p] - np.array(m.counts, dtype=np.uint8)
             if int(cur[p].sum()) == 0:
                 return line
-            lst, lby = m, p
-        p = nxt
+        # (whose turn it is, and whether the table clears: the engine's one rule)
+        p, lby = next_turn(n, p, passed, lby)
+        if not passed:
+            lst = m
+        elif lby < 0:
+            lst = None

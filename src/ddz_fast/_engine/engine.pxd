@@ -100,6 +100,31 @@ cdef struct GState:
     Entry* hist
 
 
+# The one rule of turn order, for the engine (gs_play) and the solver.
+# After seat `mover` moved (`passed`: it passed), with the move to beat made
+# by seat last_by[0] (-1: none, the mover led), returns the seat to move.
+# Play goes round the table; a move becomes the one to beat (last_by[0] =
+# mover); a pass that hands the turn back to the maker of the move to beat
+# ends the round: the table clears (last_by[0] = -1) and that seat leads.
+# passes[0] counts the passes in a row since the move to beat (0 once the
+# table clears).  (Inline: the engine's play and the solver's every node
+# call it; a caller that keeps no pass count gives a local, which the
+# compiler drops.)
+cdef inline int turn_after(int players, int mover, bint passed, int* last_by, int* passes) noexcept nogil:
+    cdef int nxt = mover + 1
+    if nxt == players:
+        nxt = 0
+    if not passed:
+        last_by[0] = mover
+        passes[0] = 0
+    elif nxt == last_by[0]:
+        last_by[0] = -1
+        passes[0] = 0
+    else:
+        passes[0] += 1
+    return nxt
+
+
 cdef int hist_capacity(int players) noexcept nogil
 cdef GState* gs_alloc(int players) noexcept nogil
 cdef void gs_free(GState* s) noexcept nogil
@@ -134,3 +159,10 @@ cdef void gs_encode_obs(const GState* s, int player, float* out) noexcept nogil
 # The state of a Game (read-only use; TypeError for a non-Game or one never
 # initialised).
 cdef const GState* game_state(object game) except NULL
+# For search over worlds (Game.move_values, Game.solve_values): `worlds` as
+# an owned C-contiguous (n, players, 15) uint8 array that fits the state
+# (mover_fixed: the mover's hand unchanged), and `moves` as an owned (m, 16)
+# uint8 array of rows (kind in byte 15), each a legal move now; else
+# TypeError/ValueError naming the problem.
+cdef object checked_worlds(const GState* s, object worlds, bint mover_fixed)
+cdef object checked_move_rows(const GState* s, const RulesC* rc, object moves)

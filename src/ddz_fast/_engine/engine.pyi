@@ -135,6 +135,9 @@ class Game:
     def move_values(self, worlds: npt.NDArray[np.uint8], moves: Sequence[Move], *, rollouts: int = 1,
                     policy: Literal["random", "bot"] = "bot", seed: int = 0,
                     threads: int = 1) -> npt.NDArray[np.float64]: ...
+    def solve_values(self, worlds: npt.NDArray[np.uint8], moves: Sequence[Move], *,
+                     max_nodes: int | None = None, max_time: float | None = None,
+                     table_mb: float | None = None) -> npt.NDArray[np.float64]: ...
 
 class PlayoutResults:
     """Per-game results of :func:`play_random_games` (one row per game)."""

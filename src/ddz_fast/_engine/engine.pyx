@@ -471,10 +471,10 @@ cdef bint gs_move_legal(const GState* s, const RulesC* rc, const unsigned char* 
 
 
 cdef void gs_play(GState* s, const unsigned char* row, const MoveInfo* mi) noexcept nogil:
-    """Apply a legal move (gs_move_legal) of the player to move.  After
-    players - 1 passes in a row the table is cleared and the player who made
-    the last move leads; the first empty hand ends the deal."""
-    cdef int p = s.to_move, r
+    """Apply a legal move (gs_move_legal) of the player to move; whose turn
+    it is next, and when a round of passes clears the table, is turn_after's
+    rule.  The first empty hand ends the deal."""
+    cdef int p = s.to_move, r, nxt, last_by
     cdef Entry* e = &s.hist[s.nh]
     memcpy(e.row, row, HB)
     e.row[KIND_BYTE] = <unsigned char>mi.kind
@@ -484,12 +484,15 @@ cdef void gs_play(GState* s, const unsigned char* row, const MoveInfo* mi) noexc
     e.prev_passes = <unsigned char>s.passes
     s.nh += 1
     s.plies += 1
+    # (turn_after with `passed` a constant in each branch: it folds to the
+    # branch's part of the rule)
     if mi.kind == K_PASS:
-        s.passes += 1
-        if s.passes == s.players - 1:
+        last_by = s.last_player         # (a pass answers a move: one is on the table)
+        nxt = turn_after(s.players, p, True, &last_by, &s.passes)
+        if last_by < 0:
             _set_last(s, LAST_NONE)
-            s.passes = 0
     else:
+        nxt = turn_after(s.players, p, False, &last_by, &s.passes)
         for r in range(15):
             s.hands[p][r] -= row[r]
             s.played[p][r] += row[r]
@@ -500,11 +503,10 @@ cdef void gs_play(GState* s, const unsigned char* row, const MoveInfo* mi) noexc
         s.last_src = s.nh - 1
         s.last = mi[0]
         s.last_player = p
-        s.passes = 0
         if s.ncards[p] == 0:
             gs_finish(s, p)
             return
-    s.to_move = (p + 1) % s.players
+    s.to_move = nxt
 
 
 # ---------------------------------------------------------------------------
@@ -1699,7 +1701,7 @@ cdef class Game:
             return _run_rollouts(&self.st, self.rc, pol, sd, count, k, NULL, 0)
         if self.st.phase != PH_PLAY:
             raise ValueError(f"rollout with worlds needs the play phase, not {self.phase.name}")
-        w = _checked_worlds(&self.st, worlds, False)
+        w = checked_worlds(&self.st, worlds, False)
         cdef const unsigned char[:, :, ::1] wv = w
         cdef Py_ssize_t total = _games(<object>count * w.shape[0], "rollout")   # (Python ints)
         if total == 0:
@@ -1733,30 +1735,11 @@ cdef class Game:
         cdef int pol = _policy_code(policy)
         if pol == POLICY_BOT:
             reps = 1
-        w = _checked_worlds(s, worlds, True)
+        w = checked_worlds(s, worlds, True)
         cdef const unsigned char[:, :, ::1] wv = w
-        cdef Py_ssize_t nw = w.shape[0], m
-        if isinstance(moves, (str, bytes, Move)):
-            raise TypeError("moves must be a sequence of Moves (e.g. a MoveList)")
-        # bounded before it is read: an endless iterable is refused, not materialised
-        move_list = list(itertools.islice(moves, MAX_MOVES + 1))
-        cdef Py_ssize_t nm = len(move_list)
-        if nm > MAX_MOVES:
-            raise ValueError(f"moves: more than {MAX_MOVES} moves")
-        rows = np.zeros((nm, HB), dtype=np.uint8)
-        cdef unsigned char[:, ::1] rv = rows
-        cdef Move mv
-        cdef MoveInfo mi
-        for m in range(nm):
-            if not isinstance(move_list[m], Move):
-                raise TypeError(f"moves[{m}] is a {type(move_list[m]).__name__}, not a Move")
-            mv = <Move>move_list[m]
-            if not 0 <= mv.kind_ <= K_ROCKET:
-                raise ValueError(f"moves[{m}] is an uninitialised Move")
-            memcpy(&rv[m, 0], mv.c, 15)
-            rv[m, KIND_BYTE] = <unsigned char>mv.kind_
-            if not gs_move_legal(s, self.rc, &rv[m, 0], &mi):
-                raise ValueError(f"moves[{m}] ({mv}) is not a legal move now")
+        rows = checked_move_rows(s, self.rc, moves)
+        cdef const unsigned char[:, ::1] rv = rows
+        cdef Py_ssize_t nw = w.shape[0], nm = rows.shape[0]
         out = np.zeros((nw, nm), dtype=np.float64)
         if nw == 0 or nm == 0:
             return out
@@ -1789,8 +1772,28 @@ cdef class Game:
         _check_jobs(jobs, "move_values")
         return out
 
+    def solve_values(self, worlds, moves, *, max_nodes=None, max_time=None, table_mb=None):
+        """For search code (a PIMC agent): the value of each move of the
+        player to move in each world, by the perfect-information solver
+        (:mod:`ddz_fast.solver`), every world in one compiled call without
+        the GIL.
 
-cdef object _checked_worlds(const GState* s, object worlds, bint mover_fixed):
+        ``worlds`` and ``moves`` as in :meth:`move_values`.  Returns a
+        float64 array ``(n, len(moves))``: 1.0 when the mover's side wins
+        with best play after the move in that world, 0.0 when it loses, NaN
+        when a limit stopped the world's search before the move's value was
+        known.  ``max_nodes``, ``max_time`` (seconds): limits of each
+        world's search (None: no limit), as in :func:`~ddz_fast.solve`.
+        ``table_mb``: the transposition table's size in MiB (None: the
+        solver's ``DEFAULT_TABLE_MB``); one fresh table serves the call, the
+        worlds solved in order, so the values and where a limit stops depend
+        only on the arguments.  The game itself is not changed."""
+        from ..solver import solve_values    # (the solver is built on the engine: imported late)
+        return solve_values(self, worlds, moves, max_nodes=max_nodes, max_time=max_time,
+                            table_mb=table_mb)
+
+
+cdef object checked_worlds(const GState* s, object worlds, bint mover_fixed):
     """``worlds`` as a C-contiguous (n, players, 15) uint8 array of hands that
     fit the state: every seat its current number of cards, the cards in the
     deck with those played (and, with ``mover_fixed``, the hand of the
@@ -1826,6 +1829,34 @@ cdef object _checked_worlds(const GState* s, object worlds, bint mover_fixed):
                 raise ValueError(f"world {i} holds more cards of {'3456789TJQKA2BR'[r]} "
                                  f"than the deck has left")
     return w
+
+
+cdef object checked_move_rows(const GState* s, const RulesC* rc, object moves):
+    """``moves`` (Moves) as an owned (m, 16) uint8 array of rows, kind in
+    byte 15, each a legal move of the player to move; else TypeError or
+    ValueError naming the move."""
+    if isinstance(moves, (str, bytes, Move)):
+        raise TypeError("moves must be a sequence of Moves (e.g. a MoveList)")
+    # bounded before it is read: an endless iterable is refused, not materialised
+    move_list = list(itertools.islice(moves, MAX_MOVES + 1))
+    cdef Py_ssize_t nm = len(move_list), m
+    if nm > MAX_MOVES:
+        raise ValueError(f"moves: more than {MAX_MOVES} moves")
+    rows = np.zeros((nm, HB), dtype=np.uint8)
+    cdef unsigned char[:, ::1] rv = rows
+    cdef Move mv
+    cdef MoveInfo mi
+    for m in range(nm):
+        if not isinstance(move_list[m], Move):
+            raise TypeError(f"moves[{m}] is a {type(move_list[m]).__name__}, not a Move")
+        mv = <Move>move_list[m]
+        if not 0 <= mv.kind_ <= K_ROCKET:
+            raise ValueError(f"moves[{m}] is an uninitialised Move")
+        memcpy(&rv[m, 0], mv.c, 15)
+        rv[m, KIND_BYTE] = <unsigned char>mv.kind_
+        if not gs_move_legal(s, rc, &rv[m, 0], &mi):
+            raise ValueError(f"moves[{m}] ({mv}) is not a legal move now")
+    return rows
 
 
 cdef int _policy_code(object policy) except -1:

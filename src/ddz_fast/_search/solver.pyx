@@ -24,6 +24,11 @@ without a search below it; a seat whose only move is PASS is passed over
 (the position is worth the one after the pass); moves are tried in the
 order of how few plays the rest of the hand needs (min_plays).
 
+A position comes as C data (_Position, Root): from counts the Python side
+checked, or straight from a Game's GState (solve_game, and solve_worlds for
+Game.solve_values, which solves every world in one call).  Whose turn it is
+after a move or a pass is the engine's one rule, turn_after (_engine.pxd).
+
 Only this module's own buffers are touched inside the search, which runs
 without the GIL; an _Engine is used by one search at a time (its lock).
 """
@@ -35,15 +40,21 @@ from cpython.pythread cimport (
 
 import threading
 
+import numpy as np
+
+from .._engine.engine cimport (
+    GState, PH_PLAY, LAST_NONE, turn_after, game_state, checked_worlds, checked_move_rows,
+)
+from ..game_values import Phase
 from .._core.move cimport make_move, K_PASS, K_SOLO, K_PAIR, K_BOMB, K_ROCKET, K_CHAIN, K_AIRPLANE_PAIR
 from .._core.kernels cimport (
     RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_KINDS, out_init, out_free, gen_moves, row_info,
     valid_move_c, classify_c, count_moves_c,
 )
-from .._core.entry cimport rules_c
+from .._core.entry cimport rules_c, rules_by_id
 from .._core.bits cimport ctz64, top_bit64, pack_hand
 
-__all__ = ["_Engine", "_RootShare", "MAX_SEATS"]
+__all__ = ["_Engine", "_RootShare", "_Position", "MAX_SEATS", "solve_worlds", "next_turn"]
 
 MAX_SEATS = 4
 
@@ -973,7 +984,7 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     cdef unsigned long long h = 0, low1, low2
     cdef Ply* pl
     cdef Py_ssize_t i, m, nmoves
-    cdef int v, child, nxt, result = 0, idx, t
+    cdef int v, child, nxt, lb, passes = 0, result = 0, idx, t
     cdef long long before
     cdef const unsigned char* row
     cdef MoveInfo mi
@@ -982,14 +993,10 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     if last != NULL and depth < c.nplies and only_pass(c, p, last):
         # A seat that can only pass is not a node of its own: the position
         # is worth the one after the pass (not counted, not stored).
-        nxt = p + 1
-        if nxt == c.n:
-            nxt = 0
+        lb = last_by
+        nxt = turn_after(c.n, p, True, &lb, &passes)
         c.plies[depth].chains = c.plies[depth - 1].chains
-        if nxt == last_by:
-            child = search(c, nxt, NULL, -1, depth + 1)
-        else:
-            child = search(c, nxt, last, last_by, depth + 1)
+        child = search(c, nxt, last if lb >= 0 else NULL, lb, depth + 1)
         if child < 0 or c.side[nxt] == c.side[p]:
             return child
         return 1 - child
@@ -1075,21 +1082,17 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
             order_insert(pl, i, move_score(c, p, pl.out.data + pl.slot[i] * ROW, pl.packed[i],
                                            &pl.info[i]), <int>i)
 
-    nxt = p + 1
-    if nxt == c.n:
-        nxt = 0
     for i in range(nmoves):
         idx = pl.order[i]
         mi = pl.info[idx]
+        lb = last_by
+        nxt = turn_after(c.n, p, mi.kind == K_PASS, &lb, &passes)
         if mi.kind == K_PASS:
-            if nxt == last_by:
-                child = search(c, nxt, NULL, -1, depth + 1)
-            else:
-                child = search(c, nxt, last, last_by, depth + 1)
+            child = search(c, nxt, last if lb >= 0 else NULL, lb, depth + 1)
         else:
             row = pl.out.data + pl.slot[idx] * ROW
             play(c, p, row, pl.packed[idx], mi.ncards)
-            child = search(c, nxt, &mi, p, depth + 1)
+            child = search(c, nxt, &mi, lb, depth + 1)
             unplay(c, p, row, pl.packed[idx], mi.ncards)
             # (the generated rows of this depth are intact: deeper plies use
             # their own buffers)
@@ -1158,6 +1161,82 @@ cdef class _RootShare:
             if pl.order[k] < 0:
                 raise ValueError("the shared root order is not this position's")
         return 0
+
+
+cdef struct Root:
+    # A position to solve: seats, sides, rules, hands, the seat to move and
+    # the move to beat (last: when last_by >= 0, the seat that made it).
+    int n
+    int side[4]
+    const RulesC* rc
+    unsigned char hand[4][16]
+    int to_move
+    int last_by
+    MoveInfo last
+
+
+cdef class _Position:
+    """A position for _Engine.run_position, as C data: from checked counts
+    (from_counts) or straight from a Game's state (from_game)."""
+    cdef Root root
+
+    @staticmethod
+    def from_counts(bytes hands, tuple sides, rules, int to_move, bytes last_row, int last_by):
+        """A position of 15 counts per seat (ddz_fast.solver checks the
+        arguments first; these checks keep the kernels' invariants whatever
+        a direct caller passes)."""
+        cdef _Position self = _Position.__new__(_Position)
+        cdef Root* pos = &self.root
+        cdef int n = len(sides)
+        cdef int i, j
+        cdef const RulesC* rc = rules_c(rules)
+        cdef unsigned char lrow[16]
+        if not 2 <= n <= NSEATS or len(hands) != 15 * n:
+            raise ValueError(f"need 2..{NSEATS} sides and 15 counts per seat")
+        for i in range(n):
+            if sides[i] not in (0, 1):
+                raise ValueError("sides must be 0 or 1")
+            for j in range(15):
+                if hands[15 * i + j] > (rc.max_joker if j >= 13 else rc.max_count):
+                    raise ValueError(f"seat {i} holds more cards of rank slot {j} than the deck")
+        if not 0 <= to_move < n or not -1 <= last_by < n:
+            raise ValueError("to_move or last_by out of range")
+        if last_row is not None and len(last_row) != 16:
+            raise ValueError("last_row must be 16 bytes")
+        if last_row is not None and last_by < 0:
+            raise ValueError("a move to beat needs last_by, the seat that made it")
+        pos.n = n
+        pos.rc = rc
+        pos.to_move = to_move
+        pos.last_by = -1
+        for i in range(n):
+            pos.side[i] = sides[i]
+            for j in range(15):
+                pos.hand[i][j] = hands[15 * i + j]
+            pos.hand[i][15] = 0
+        if last_row is not None:
+            for j in range(16):
+                lrow[j] = last_row[j]
+            if not valid_move_c(lrow, rc, &pos.last) or pos.last.kind == K_PASS:
+                raise ValueError("the move to beat is not a legal move under these rules")
+            pos.last_by = last_by
+        return self
+
+    @staticmethod
+    def from_game(game):
+        """The position of a game in its play phase (the landlord against
+        the farmers), read from its state: no check needed, the engine
+        keeps the state valid."""
+        cdef _Position self = _Position.__new__(_Position)
+        cdef const GState* s = game_state(game)
+        if s.phase != PH_PLAY:
+            raise ValueError(f"the game is not in its play phase (phase {Phase(s.phase).name})")
+        load_state(&self.root, s)
+        return self
+
+    @property
+    def to_move(self):
+        return self.root.to_move
 
 
 cdef class _Engine:
@@ -1287,104 +1366,151 @@ cdef class _Engine:
                 raise MemoryError()
         return 0
 
+    cdef int _prepare(self, const Root* pos, unsigned int ban) except -1:
+        # Make the context ready for pos: the table kept if the config is
+        # the same, else a new one; pos's seats, sides and hands loaded; the
+        # per-depth buffers sized for its cards.  Then _load_hands may give
+        # other hands of the same sizes.
+        cdef int i, total_cards = 0
+        # (a tuple of these straight from the C struct hangs Cython 3.3.1)
+        cid = pos.rc.id
+        config = (cid, ban, pos.n, self.table_bytes) + tuple([pos.side[i] for i in range(pos.n)])
+        if config != self.config:
+            self._setup_table(pos.n)
+            self._free_memo()
+            memset(self.c.history, 0, sizeof(self.c.history))
+            self.config = config
+        self.c.n = pos.n
+        self.c.r = pos.rc
+        self.c.ban = ban
+        for i in range(pos.n):
+            self.c.side[i] = pos.side[i]
+        self._load_hands(&pos.hand[0][0], 16)
+        for i in range(pos.n):
+            total_cards += self.c.total[i]
+        # a line plays at least one card every n plies
+        self._setup_plies(pos.n * (total_cards + 2) + 2)
+        self._setup_memo(total_cards + 2)
+        return 0
+
+    cdef void _load_hands(self, const unsigned char* hands, Py_ssize_t stride) noexcept nogil:
+        # The hands of seats 0..n-1: 15 counts each, `stride` bytes apart.
+        cdef int i, j
+        for i in range(self.c.n):
+            self.c.total[i] = 0
+            for j in range(15):
+                self.c.hand[i][j] = hands[i * stride + j]
+                self.c.total[i] += self.c.hand[i][j]
+            self.c.hand[i][15] = 0
+            self.c.hw[i] = pack_hand(self.c.hand[i])
+
+    cdef void _start(self, long long max_nodes, double max_time, volatile int* stop) noexcept nogil:
+        # The counters and limits of one search.
+        self.c.nodes = 0
+        self.c.max_nodes = max_nodes
+        self.c.deadline = ddz_now() + max_time if max_time > 0 else 0.0
+        self.c.aborted = AB_NONE
+        self.c.stop = stop
+
+    cdef Py_ssize_t _order_root(self, const Root* pos, const unsigned char* only,
+                                Py_ssize_t nonly) noexcept nogil:
+        # The root's moves (every allowed move, or those among the nonly rows
+        # `only`) in search order, in plies[0].order; how many, or -1 when
+        # out of memory (c.aborted set).
+        cdef Ply* pl = &self.c.plies[0]
+        cdef const MoveInfo* lastp = &pos.last if pos.last_by >= 0 else NULL
+        cdef Py_ssize_t k, j, nroot = 0
+        cdef const unsigned char* row
+        cdef MoveInfo mi
+        cdef int st
+        pl.chains = 1           # (the root's children work it out)
+        pl.out.n = 0
+        gen_moves(self.c.hand[pos.to_move], self.c.r, lastp, &pl.out)
+        if pl.out.oom or not ply_reserve(pl, pl.out.n):
+            self.c.aborted = AB_MEMORY
+            return -1
+        for k in range(pl.out.n):
+            row = pl.out.data + k * ROW
+            if (self.c.ban >> row[KIND_BYTE]) & 1:
+                continue
+            if only != NULL:
+                j = 0
+                while j < nonly and memcmp(row, only + j * ROW, ROW) != 0:
+                    j += 1
+                if j == nonly:
+                    continue
+            row_info(row, &mi)
+            st = (1 << 30) if mi.ncards == self.c.total[pos.to_move] else move_score(
+                &self.c, pos.to_move, row, pack_hand(row), &mi)
+            order_insert(pl, nroot, st, <int>k)
+            nroot += 1
+        return nroot
+
+    cdef int _root_child(self, const Root* pos, const unsigned char* row) noexcept nogil:
+        # The value of one root move for the side of the seat to move (1 /
+        # 0, -1 stopped).
+        cdef Ctx* c = &self.c
+        cdef int p = pos.to_move, lb = pos.last_by, passes = 0, child
+        cdef MoveInfo mi
+        row_info(row, &mi)
+        cdef int nxt = turn_after(c.n, p, mi.kind == K_PASS, &lb, &passes)
+        if mi.kind == K_PASS:
+            child = search(c, nxt, &pos.last if lb >= 0 else NULL, lb, 1)
+        else:
+            if mi.ncards == c.total[p]:
+                return 1
+            play(c, p, row, pack_hand(row), mi.ncards)
+            child = search(c, nxt, &mi, lb, 1)
+            unplay(c, p, row, pack_hand(row), mi.ncards)
+        if child < 0:
+            return -1
+        if c.side[nxt] != c.side[p]:
+            child = 1 - child
+        return child
+
     def run(self, bytes hands, tuple sides, rules, unsigned int ban, int to_move,
             bytes last_row, int last_by, bint all_moves, long long max_nodes,
             double max_time, _RootShare share=None, bint from_back=False):
-        """Solve one position (arguments validated by ddz_fast.solver).
+        """Solve one position given as bytes (see run_position; the
+        arguments are checked here too, whatever a direct caller passes).
+        ``hands``: 15 counts per seat; ``last_row``: the move to beat (16
+        bytes, kind last) or None."""
+        return self.run_position(_Position.from_counts(hands, sides, rules, to_move, last_row, last_by),
+                                 ban, all_moves, max_nodes, max_time, share, from_back)
+
+    def run_position(self, _Position position not None, unsigned int ban, bint all_moves,
+                     long long max_nodes, double max_time, _RootShare share=None, bint from_back=False):
+        """Solve one position.
 
         Returns (aborted, results, moves, nodes): the root moves in search
         order with their values (1 win / 0 loss / -1 unknown) for the side
-        of ``to_move``.  With ``share`` (threads solving one position): the
-        first run given it only sets the shared order of the root moves;
+        of the seat to move.  With ``share`` (threads solving one position):
+        the first run given it only sets the shared order of the root moves;
         later ones search the moves no other thread has taken, from the
         front of the order or (``from_back``) from its back, and stop when
         one of them has the answer.
         """
-        cdef int n = len(sides)
-        cdef int i, j, total_cards = 0, child, st
-        cdef const RulesC* rc = rules_c(rules)
-        cdef MoveInfo last_mi
+        cdef const Root* pos = &position.root
+        cdef int child
         cdef MoveInfo mi
-        cdef const MoveInfo* lastp = NULL
-        cdef unsigned char lrow[16]
         cdef Ply* pl
         cdef Py_ssize_t k, step, nroot = 0
         cdef const unsigned char* row
         cdef list results = []
         cdef list moves = []
         cdef int found = 0, set_only = 0
-        # (ddz_fast.solver checks everything first; these keep the kernels'
-        # invariants whatever a direct caller passes)
-        if not 2 <= n <= NSEATS or len(hands) != 15 * n:
-            raise ValueError(f"need 2..{NSEATS} sides and 15 counts per seat")
-        for i in range(n):
-            if sides[i] not in (0, 1):
-                raise ValueError("sides must be 0 or 1")
-            for j in range(15):
-                if hands[15 * i + j] > (rc.max_joker if j >= 13 else rc.max_count):
-                    raise ValueError(f"seat {i} holds more cards of rank slot {j} than the deck")
-        if not 0 <= to_move < n or not -1 <= last_by < n:
-            raise ValueError("to_move or last_by out of range")
-        if last_row is not None and len(last_row) != 16:
-            raise ValueError("last_row must be 16 bytes")
+        if pos.rc == NULL:
+            raise ValueError("an empty _Position: make one with from_counts or from_game")
         if not self.lock.acquire(False):
             raise RuntimeError("this Solver is already solving a position in another thread; "
                                "use one Solver per thread")
         try:
-            cid = rc.id
-            # (a tuple of these straight from the C struct hangs Cython 3.3.1)
-            config = (cid, ban, n, self.table_bytes) + sides
-            if config != self.config:
-                self._setup_table(n)
-                self._free_memo()
-                memset(self.c.history, 0, sizeof(self.c.history))
-                self.config = config
-            self.c.n = n
-            self.c.r = rc
-            self.c.ban = ban
-            for i in range(n):
-                self.c.side[i] = sides[i]
-                self.c.total[i] = 0
-                for j in range(15):
-                    self.c.hand[i][j] = hands[15 * i + j]
-                    self.c.total[i] += hands[15 * i + j]
-                self.c.hand[i][15] = 0
-                self.c.hw[i] = pack_hand(self.c.hand[i])
-                total_cards += self.c.total[i]
-            if last_row is not None:
-                for j in range(16):
-                    lrow[j] = last_row[j]
-                if not valid_move_c(lrow, rc, &last_mi) or last_mi.kind == K_PASS:
-                    raise ValueError("the move to beat is not a legal move under these rules")
-                lastp = &last_mi
-            # a line plays at least one card every n plies
-            self._setup_plies(n * (total_cards + 2) + 2)
-            self._setup_memo(total_cards + 2)
-            self.c.nodes = 0
-            self.c.max_nodes = max_nodes
-            self.c.deadline = ddz_now() + max_time if max_time > 0 else 0.0
-            self.c.aborted = AB_NONE
-            self.c.stop = share.flag if share is not None else NULL
-
+            self._prepare(pos, ban)
+            self._start(max_nodes, max_time, share.flag if share is not None else NULL)
             # The root: every move, in the search order, each searched in turn.
             pl = &self.c.plies[0]
-            pl.chains = 1           # (the root's children work it out)
             with nogil:
-                pl.out.n = 0
-                gen_moves(self.c.hand[to_move], rc, lastp, &pl.out)
-                if pl.out.oom or not ply_reserve(pl, pl.out.n):
-                    self.c.aborted = AB_MEMORY
-                else:
-                    nroot = 0
-                    for k in range(pl.out.n):
-                        row = pl.out.data + k * ROW
-                        if (ban >> row[KIND_BYTE]) & 1:
-                            continue
-                        row_info(row, &mi)
-                        st = (1 << 30) if mi.ncards == self.c.total[to_move] else move_score(
-                            &self.c, to_move, row, pack_hand(row), &mi)
-                        order_insert(pl, nroot, st, <int>k)
-                        nroot += 1
+                nroot = self._order_root(pos, NULL, 0)
             if self.c.aborted:
                 return self.c.aborted, [], [], self.c.nodes
             if share is not None:
@@ -1406,9 +1532,8 @@ cdef class _Engine:
                 if share is not None and (ddz_load(share.flag) or not ddz_claim(&share.claimed[k])):
                     continue
                 row = pl.out.data + pl.order[k] * ROW
-                row_info(row, &mi)
                 with nogil:
-                    child = self._root_child(to_move, row, &mi, lastp, last_by)
+                    child = self._root_child(pos, row)
                 results[k] = child
                 if child == 1:
                     found = 1
@@ -1420,24 +1545,89 @@ cdef class _Engine:
             self.c.stop = NULL
             self.lock.release()
 
-    cdef int _root_child(self, int p, const unsigned char* row, const MoveInfo* mi,
-                         const MoveInfo* last, int last_by) noexcept nogil:
-        # The value of one root move for the side of p (1 / 0, -1 stopped).
-        cdef Ctx* c = &self.c
-        cdef int nxt = (p + 1) % c.n, child
-        if mi.kind == K_PASS:
-            if nxt == last_by:
-                child = search(c, nxt, NULL, -1, 1)
-            else:
-                child = search(c, nxt, last, last_by, 1)
-        else:
-            if mi.ncards == c.total[p]:
-                return 1
-            play(c, p, row, pack_hand(row), mi.ncards)
-            child = search(c, nxt, mi, p, 1)
-            unplay(c, p, row, pack_hand(row), mi.ncards)
-        if child < 0:
-            return -1
-        if c.side[nxt] != c.side[p]:
-            child = 1 - child
-        return child
+    cdef int _solve_worlds(self, const Root* pos, const unsigned char* worlds, Py_ssize_t nw,
+                           const unsigned char* rows, Py_ssize_t nm, long long max_nodes,
+                           double max_time, double* out) noexcept nogil:
+        # Solve_values' search (the context ready for pos: _prepare): for
+        # each world w (pos.n hands of 15 counts), the value of each of the
+        # nm rows into out[w * nm + m], NaN where unknown; the worlds in
+        # order, each from the table the ones before it left.  Returns 1
+        # when a search ran out of memory, else 0.
+        cdef Ply* pl = &self.c.plies[0]
+        cdef Py_ssize_t w, k, m, nroot
+        cdef const unsigned char* row
+        cdef int child, oom = 0
+        for w in range(nw):
+            self._load_hands(worlds + w * pos.n * 15, 15)
+            self._start(max_nodes, max_time, NULL)
+            nroot = self._order_root(pos, rows, nm)
+            for k in range(nroot):
+                if self.c.aborted:
+                    break
+                row = pl.out.data + pl.order[k] * ROW
+                child = self._root_child(pos, row)
+                if child < 0:
+                    break
+                for m in range(nm):
+                    if memcmp(row, rows + m * ROW, ROW) == 0:
+                        out[w * nm + m] = child
+            if self.c.aborted == AB_MEMORY:
+                oom = 1
+        self.last_nodes = self.c.nodes
+        return oom
+
+
+cdef void load_state(Root* pos, const GState* s) noexcept nogil:
+    # pos := the position of state s, in its play phase
+    cdef int t
+    pos.n = s.players
+    pos.rc = rules_by_id(s.cid)
+    for t in range(s.players):
+        pos.side[t] = 0 if t == s.landlord else 1
+    memcpy(pos.hand, s.hands, sizeof(pos.hand))
+    pos.to_move = s.to_move
+    if s.last_src == LAST_NONE:
+        pos.last_by = -1
+    else:
+        pos.last_by = s.last_player
+        pos.last = s.last
+
+
+def solve_worlds(game, worlds, moves, long long max_nodes, double max_time, Py_ssize_t table_bytes):
+    """Game.solve_values' compiled search (ddz_fast.solver.solve_values
+    checks the limits): one fresh engine of ``table_bytes``, every world
+    solved in order without the GIL."""
+    cdef const GState* s = game_state(game)
+    cdef Root root
+    if s.phase != PH_PLAY:
+        raise ValueError(f"solve_values needs the play phase, not {Phase(s.phase).name}")
+    load_state(&root, s)
+    w = checked_worlds(s, worlds, True)
+    rows = checked_move_rows(s, root.rc, moves)
+    cdef Py_ssize_t nw = w.shape[0], nm = rows.shape[0]
+    out = np.full((nw, nm), np.nan)
+    if nw == 0 or nm == 0:
+        return out
+    cdef const unsigned char[:, :, ::1] wv = w
+    cdef const unsigned char[:, ::1] rv = rows
+    cdef double[:, ::1] ov = out
+    cdef _Engine engine = _Engine(table_bytes)
+    engine._prepare(&root, 0)
+    cdef int oom
+    with nogil:
+        oom = engine._solve_worlds(&root, &wv[0, 0, 0], nw, &rv[0, 0], nm, max_nodes, max_time, &ov[0, 0])
+    if oom:
+        raise MemoryError("out of memory in solve_values")
+    return out
+
+
+def next_turn(int players, int mover, bint passed, int last_by):
+    """The seat to move after seat ``mover`` moved (``passed``: it passed),
+    the move to beat made by seat ``last_by`` (-1: none), and the maker of
+    the move to beat then (-1: the table cleared): the engine's one rule of
+    turn order (_engine.pxd's turn_after), for ddz_fast.solver.winning_line."""
+    cdef int passes = 0
+    if not 2 <= players <= NSEATS or not 0 <= mover < players or not -1 <= last_by < players:
+        raise ValueError("players, mover or last_by out of range")
+    cdef int nxt = turn_after(players, mover, passed, &last_by, &passes)
+    return nxt, last_by
