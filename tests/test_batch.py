@@ -15,6 +15,7 @@ import pytest
 import ddz_fast as fast
 from ddz_fast import PASS, Kind, MoveBatch, MoveList, Rules, resolve_rules
 from ddz_fast import reference as ref
+from ddz_fast._core.movelist import MoveRows
 
 K = Kind
 
@@ -324,7 +325,7 @@ def test_movebatch_items_view_the_batch_rows(threads):
     hands = np.array([h for h, _ in cases], dtype=np.uint8)
     lasts = [m for _, m in cases]
     b = fast.legal_moves_batch(hands, lasts, rules=rules, threads=threads)
-    assert isinstance(b, fast._movelist.MoveRows) and isinstance(b[0], fast._movelist.MoveRows)
+    assert isinstance(b, MoveRows) and isinstance(b[0], MoveRows)
     parts = [b[i] for i in range(len(b))]
     for i, ml in enumerate(parts):
         single = fast.legal_moves(hands[i], lasts[i], rules=rules)

@@ -12,7 +12,7 @@ import pytest
 
 import ddz_fast
 from ddz_fast import Game, Kind, legal_moves, parse_move
-from ddz_fast import _solver
+from ddz_fast._search import solver as _solver
 from ddz_fast import solver_reference as oracle
 from ddz_fast.solver import Solver, position_from_game, solve, solve_game, winning_line
 

@@ -160,8 +160,8 @@ def test_auction_ids_come_before_the_move_ids():
     vg = VecGame(2, "standard", 0)
     space = action_space("standard")
     assert vg.n_moves == space.size
-    assert vg.n_actions == vg.n_moves + 9 == vg.n_moves + ddz._vec.N_AUCTION_IDS
-    assert ddz._vec.FIRST_MOVE_ID == space.first_id == 9
+    assert vg.n_actions == vg.n_moves + 9 == vg.n_moves + ddz.vec.N_AUCTION_IDS
+    assert ddz.vec.FIRST_MOVE_ID == space.first_id == 9
     for code, a in enumerate(AUCTION_ACTIONS):
         assert vg.auction_id(a) == vg.action_id(a) == code
         assert vg.action(code) == a

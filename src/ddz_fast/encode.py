@@ -17,7 +17,8 @@ from numpy.typing import DTypeLike
 
 from ._core.entry import MoveBatch, MoveList
 from ._core.move import Move
-from .cards import LOW_JOKER, CardsLike
+from ._engine.douzero import cards54_rows
+from .cards import CardsLike
 from .convert import CountsBatchLike, card_counts, to_counts_batch
 from .rules import RulesLike, resolve_rules
 
@@ -25,8 +26,6 @@ __all__ = ["DOUZERO_SLOTS", "encode_douzero", "encode_counts"]
 
 #: Length of DouZero's card vector: 4 slots for each of the 13 ranks 3..2, then 2 jokers.
 DOUZERO_SLOTS = 54
-
-_LEVELS = np.arange(4, dtype=np.uint8)
 
 
 def _is_batch(x: object) -> bool:
@@ -73,10 +72,7 @@ def encode_douzero(
             f"rules {r.name!r} use {r.decks} decks"
         )
     counts, batch = _counts(x, r)
-    out = np.empty((counts.shape[0], DOUZERO_SLOTS), dtype=np.int8)
-    ranks = counts[:, :LOW_JOKER]
-    out[:, : 4 * LOW_JOKER] = (ranks[:, :, None] > _LEVELS).reshape(counts.shape[0], 4 * LOW_JOKER)
-    out[:, 4 * LOW_JOKER :] = counts[:, LOW_JOKER:]
+    out = cards54_rows(np.ascontiguousarray(counts, dtype=np.uint8))   # (the features' own encoder)
     return out if batch else out[0]
 
 

@@ -178,7 +178,7 @@ def test_a_worker_thread_that_cannot_start_leaves_the_batch_complete():
         import threading
         import numpy as np
         import ddz_fast
-        from ddz_fast import _parallel
+        from ddz_fast._util import parallel as _parallel
         rng = np.random.default_rng(0)
         hands = rng.integers(0, 3, size=(200, 15)).astype(np.uint8)
         hands[:, 13:] = rng.integers(0, 2, size=(200, 2))

@@ -7,7 +7,7 @@ import numpy.typing as npt
 from .engine import Game
 from .vec import VecGame
 
-__all__ = ["POSITIONS", "X_SIZES", "listed_actions", "obs_from_lists", "game_obs", "VecFeatures"]
+__all__ = ["POSITIONS", "X_SIZES", "listed_actions", "obs_from_lists", "game_obs", "VecFeatures", "cards54_rows"]
 
 POSITIONS: tuple[str, str, str]
 X_SIZES: tuple[int, int, int]
@@ -46,3 +46,5 @@ class VecFeatures:
     @property
     def x_no_action(self) -> npt.NDArray[np.int8]: ...
     def __len__(self) -> int: ...
+
+def cards54_rows(counts: npt.NDArray[np.uint8]) -> npt.NDArray[np.int8]: ...

@@ -38,7 +38,7 @@ from .._util.checks import read_only_view
 
 cnp.import_array()
 
-__all__ = ["POSITIONS", "X_SIZES", "listed_actions", "obs_from_lists", "game_obs", "VecFeatures"]
+__all__ = ["POSITIONS", "X_SIZES", "listed_actions", "obs_from_lists", "game_obs", "VecFeatures", "cards54_rows"]
 
 #: DouZero's positions, in the order of its own position lists.
 POSITIONS = ("landlord", "landlord_up", "landlord_down")
@@ -616,6 +616,26 @@ cdef inline void cards54(const uint8_t* c, slot_t* out) noexcept nogil:
         out[52] = 1
     if c[14]:
         out[53] = 1
+
+
+def cards54_rows(const uint8_t[:, ::1] counts not None):
+    """DouZero's 54-slot card array (``cards54``) of each row of ``counts``,
+    an ``(N, 15)`` ``uint8`` array already checked to hold one deck: ``int8``
+    ``(N, 54)``.  The one encoder behind :func:`ddz_fast.encode.encode_douzero`
+    and the features."""
+    if counts.shape[1] != 15:
+        raise ValueError(f"counts must have shape (N, 15), not ({counts.shape[0]}, {counts.shape[1]})")
+    cdef Py_ssize_t n = counts.shape[0], i, r
+    for i in range(n):              # (the slots of a rank hold 4 cards, a joker 1)
+        for r in range(15):
+            if counts[i, r] > (4 if r < 13 else 1):
+                raise ValueError(f"row {i} holds {counts[i, r]} cards of slot {r}: one deck holds fewer")
+    out = np.zeros((n, 54), dtype=np.int8)
+    cdef int8_t[:, ::1] o = out
+    with nogil:
+        for i in range(n):
+            cards54(&counts[i, 0], &o[i, 0])
+    return out
 
 
 cdef inline void one_hot(int8_t* out, int n, int size) noexcept nogil:
