@@ -5,7 +5,7 @@ from typing import final
 import numpy as np
 import numpy.typing as npt
 
-from .engine import Game
+from .game import Game
 from .._core.move import Move
 from ..actions import ActionSpace
 from ..game_values import AuctionAction

@@ -42,10 +42,11 @@ import numpy as np
 from .._core.kernels cimport MoveInfo, Out, RulesC, ROW, out_init, out_free, row_info
 from .engine cimport (
     GState, gs_alloc, gs_free, gs_init, gs_new_game, gs_choices,
-    gs_auction_step, gs_gen, gs_play, game_from_state,
-    bot_move, bot_auction, obs_size, gs_encode_obs, PH_AUCTION, PH_DOUBLING, PH_PLAY, PH_OVER,
+    gs_auction_step, gs_gen, gs_play, obs_size, gs_encode_obs, PH_AUCTION, PH_DOUBLING, PH_PLAY, PH_OVER,
     LAST_NONE, N_AUCTION_CODES, MOVE_ID0,
 )
+from .bots cimport bot_move, bot_auction
+from .game cimport game_from_state
 from .._core.entry cimport rules_id, rules_by_id
 from .._core.ranks cimport MoveRanks, ranks_for
 from .._util.rng cimport ddz_game_seed
