@@ -31,6 +31,7 @@ COMPILED_WITH_API = [
     "ddz_fast._core.lookup",
     "ddz_fast._core.ranks",
     "ddz_fast._engine.vec",
+    "ddz_fast._engine.recorder",
     "ddz_fast._search.solver",
     "ddz_fast._engine.douzero",
     "ddz_fast._core.testing",
