@@ -6,7 +6,7 @@
 # _engine/engine.pyx for the rules.
 from libc.stdint cimport uint64_t, int64_t
 
-from .._core.kernels cimport RulesC, MoveInfo, Out
+from .._core.kernels cimport RulesC, MoveInfo, Out, gen_moves
 
 cdef enum:
     MAXP = 4                 # most players
@@ -127,6 +127,13 @@ cdef inline int turn_after(int players, int mover, bint passed, int* last_by, in
     return nxt
 
 
+# The legal moves of the player to move (play phase), in list order, into o.
+# (Inline: every playout ply and every batched step calls it.)
+cdef inline void gs_gen(const GState* s, const RulesC* rc, Out* o) noexcept nogil:
+    o.n = 0
+    gen_moves(s.hands[s.to_move], rc, NULL if s.last_src == LAST_NONE else &s.last, o)
+
+
 cdef int hist_capacity(int players) noexcept nogil
 cdef GState* gs_alloc(int players) noexcept nogil
 cdef void gs_free(GState* s) noexcept nogil
@@ -139,7 +146,6 @@ cdef void gs_auction_step(GState* s, int code) noexcept nogil
 cdef bint gs_move_legal(const GState* s, const RulesC* rc, const unsigned char* row, MoveInfo* mi) noexcept nogil
 cdef void gs_play(GState* s, const unsigned char* row, const MoveInfo* mi) noexcept nogil
 cdef int gs_undo(GState* s) noexcept nogil
-cdef void gs_gen(const GState* s, const RulesC* rc, Out* o) noexcept nogil
 cdef int64_t stake(int base, int bombs, int doubles, int spring) noexcept nogil
 # Re-deal (everyone passed in the bid auction): the next deal of the seed's
 # stream, the auction from its start.

@@ -35,7 +35,7 @@ from libc.string cimport memcpy, memset
 import numpy as np
 
 from .._core.kernels cimport (
-    RulesC, MoveInfo, Out, KIND_BYTE, N_KINDS, gen_moves, row_info,
+    RulesC, MoveInfo, KIND_BYTE, N_KINDS, row_info,
     valid_move_c, beats_c,
 )
 from .._core.move cimport K_PASS, K_BOMB, K_ROCKET
@@ -402,12 +402,6 @@ cdef void gs_auction_step(GState* s, int code) noexcept nogil:
 # ---------------------------------------------------------------------------
 # Play
 # ---------------------------------------------------------------------------
-
-cdef void gs_gen(const GState* s, const RulesC* rc, Out* o) noexcept nogil:
-    """The legal moves of the player to move (play phase), in list order."""
-    o.n = 0
-    gen_moves(s.hands[s.to_move], rc, NULL if s.last_src == LAST_NONE else &s.last, o)
-
 
 cdef bint gs_move_legal(const GState* s, const RulesC* rc, const unsigned char* row,
                         MoveInfo* mi) noexcept nogil:
