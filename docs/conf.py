@@ -30,7 +30,7 @@ root_doc = "index"
 exclude_patterns = ["_build"]
 
 # Names in signatures without their module path (``Game``, not
-# ``ddz_fast._engine.engine.Game``): the private modules are an implementation detail.
+# ``ddz_fast._engine.game.Game``): the private modules are an implementation detail.
 python_use_unqualified_type_names = True
 autodoc_default_options = {"member-order": "bysource"}
 autodoc_typehints = "signature"
@@ -76,7 +76,7 @@ def _fix_signature(app: object, what: str, name: str, obj: object, options: obje
 
 
 # The docstrings name objects as the package exports them (``ddz_fast.Game``),
-# and signatures by where they are defined (``ddz_fast._engine.engine.Game``); the
+# and signatures by where they are defined (``ddz_fast._engine.game.Game``); the
 # reference describes each object once, in its public module
 # (``ddz_fast.game.Game``).  A Python reference that finds no description
 # goes to the description of the same object under its public name.

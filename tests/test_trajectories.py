@@ -238,7 +238,7 @@ def test_bad_files_raise_errors_naming_the_file(tmp_path):
 
 
 def test_step_recorder_refuses_what_it_cannot_record_and_rolls_back_bad_steps():
-    from ddz_fast._engine.vec import StepRecorder
+    from ddz_fast._engine.recorder import StepRecorder
     with pytest.raises(ValueError, match="auto_reset=True and observations=True"):
         StepRecorder(VecGame(2, auto_reset=False), 5)
     with pytest.raises(ValueError, match="auto_reset=True and observations=True"):

@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._util.checks import check_int, check_seat, check_seed, check_threads
-from ._engine.engine import Game
+from ._engine.game import Game
 from ._util.rng import game_seed
 from ._version import __version__
 from .arena import Stat, clustered_mean

@@ -142,7 +142,7 @@ def _cmd_record(args: argparse.Namespace, rules: Rules) -> int:
 
 
 def _cmd_selfplay(args: argparse.Namespace) -> int:
-    from ._engine.engine import PlayoutResults, play_random_games
+    from ._engine.playout import PlayoutResults, play_random_games
     from ._util.progress import Progress
 
     if args.games < 0:

@@ -107,17 +107,11 @@ from typing import Callable, List, Optional, Sequence, Tuple, Union, cast
 import numpy as np
 
 from ._util.checks import check_int, check_seed
-from ._engine.engine import (
-    MAX_BASE,
-    Game,
-    PlayoutResults,
-    bot_auction_index,
-    bot_move_index,
-    max_bombs,
-    play_random_games,
-    sample_observed_worlds,
-    settle_scores,
-)
+from ._engine.bots import bot_auction_index, bot_move_index
+from ._engine.engine import MAX_BASE, max_bombs, settle_scores
+from ._engine.game import Game
+from ._engine.playout import PlayoutResults, play_random_games
+from ._engine.worlds import sample_observed_worlds
 from ._core.entry import MoveList
 from ._core.move import Move
 from ._util.rng import SplitMix64, game_seed, policy_seed

@@ -51,7 +51,8 @@ from typing import Dict, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ._engine.engine import Game, observation_fields
+from ._engine.engine import observation_fields
+from ._engine.game import Game
 from .rules import RulesLike, resolve_rules
 
 __all__ = ["ObservationLayout"]

@@ -85,7 +85,7 @@ def load_game(state: Tuple[Any, ...]) -> Any:
     of :meth:`Game.from_position <ddz_fast.Game.from_position>`) and its
     actions (17 bytes each: the action code and the move row), replayed
     through the checked entry points."""
-    from ._engine.engine import _restore_game
+    from ._engine.game import _restore_game
 
     rules, origin, actions = _fields(state, "Game", 3)
     return _restore_game(rules, origin, actions)

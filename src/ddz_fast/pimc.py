@@ -36,7 +36,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ._util.checks import check_choice, check_int, check_limit, check_seed, check_threads
-from ._engine.engine import Game, sample_observed_worlds
+from ._engine.game import Game
+from ._engine.worlds import sample_observed_worlds
 from ._core.move import Move
 from ._util.rng import game_seed
 from .game import simple_bot

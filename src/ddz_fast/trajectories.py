@@ -62,7 +62,8 @@ import numpy.typing as npt
 from ._util.checks import check_int, check_seed, check_threads
 from ._util.progress import Progress
 from ._util.rng import game_seed
-from ._engine.vec import FIRST_MOVE_ID, StepRecorder, VecGame
+from ._engine.recorder import StepRecorder
+from ._engine.vec import FIRST_MOVE_ID, VecGame
 from ._version import __version__
 from .observation import ObservationLayout
 from .rules import Rules, RulesLike, check_rules, resolve_rules

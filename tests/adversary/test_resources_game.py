@@ -11,7 +11,8 @@ import ddz_fast as d
 import ddz_fast.arena  # noqa: F401  (d.arena)
 import ddz_fast.solver  # noqa: F401  (d.solver)
 from ddz_fast import Game, PIMCAgent, VecGame, solve
-from ddz_fast._engine.engine import MAX_GAMES, MAX_WORLDS
+from ddz_fast._engine.playout import MAX_GAMES
+from ddz_fast._engine.worlds import MAX_WORLDS
 from ddz_fast.solver import MAX_NODES
 
 

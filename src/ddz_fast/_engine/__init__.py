@@ -4,4 +4,4 @@ move core."""
 
 # (pickles of ddz-fast 0.1.0 name ddz_fast._engine._restore_game, from before this
 # package existed: see ddz_fast._legacy)
-from .engine import _restore_game  # noqa: E402,F401
+from .game import _restore_game  # noqa: E402,F401

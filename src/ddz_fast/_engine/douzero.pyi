@@ -4,7 +4,7 @@ from typing import Any, Sequence, final
 import numpy as np
 import numpy.typing as npt
 
-from .engine import Game
+from .game import Game
 from .vec import VecGame
 
 __all__ = ["POSITIONS", "X_SIZES", "listed_actions", "obs_from_lists", "game_obs", "VecFeatures", "cards54_rows"]

@@ -25,7 +25,8 @@ from libc.string cimport memcpy, memset
 
 from .._core.kernels cimport RulesC, MoveInfo, ROW, KIND_BYTE, classify_c
 from .._core.move cimport K_PASS
-from .engine cimport GState, game_state, PH_PLAY, PH_OVER, ORIGIN_DEAL, A_MOVE, MOVE_ID0
+from .game cimport game_state
+from .engine cimport GState, PH_PLAY, PH_OVER, ORIGIN_DEAL, A_MOVE, MOVE_ID0
 from .vec cimport vec_states, vec_release
 from .._core.entry cimport rules_id, rules_by_id, row_move
 from .._core.ranks cimport MoveRanks, ranks_for

@@ -1,10 +1,12 @@
 # The compiled game engine: the whole state of one deal as one C struct, and
 # the C functions that are the only implementation of the game's rules
-# (auction, table, scoring).  Game, the playouts, rollouts, world sampling
-# and the batched game all run on these.  See _engine/engine.pyx for the rules.
+# (auction, table, scoring): the only rules API.  The bot (bots), world
+# sampling (worlds), playouts and rollouts (playout), Game (game), the
+# batched game (vec) and the solver all run on these.  See
+# _engine/engine.pyx for the rules.
 from libc.stdint cimport uint64_t, int64_t
 
-from .._core.kernels cimport RulesC, MoveInfo, Out
+from .._core.kernels cimport RulesC, MoveInfo, Out, gen_moves
 
 cdef enum:
     MAXP = 4                 # most players
@@ -125,6 +127,13 @@ cdef inline int turn_after(int players, int mover, bint passed, int* last_by, in
     return nxt
 
 
+# The legal moves of the player to move (play phase), in list order, into o.
+# (Inline: every playout ply and every batched step calls it.)
+cdef inline void gs_gen(const GState* s, const RulesC* rc, Out* o) noexcept nogil:
+    o.n = 0
+    gen_moves(s.hands[s.to_move], rc, NULL if s.last_src == LAST_NONE else &s.last, o)
+
+
 cdef int hist_capacity(int players) noexcept nogil
 cdef GState* gs_alloc(int players) noexcept nogil
 cdef void gs_free(GState* s) noexcept nogil
@@ -137,17 +146,16 @@ cdef void gs_auction_step(GState* s, int code) noexcept nogil
 cdef bint gs_move_legal(const GState* s, const RulesC* rc, const unsigned char* row, MoveInfo* mi) noexcept nogil
 cdef void gs_play(GState* s, const unsigned char* row, const MoveInfo* mi) noexcept nogil
 cdef int gs_undo(GState* s) noexcept nogil
-cdef void gs_gen(const GState* s, const RulesC* rc, Out* o) noexcept nogil
-cdef int gs_play_out(GState* s, const RulesC* rc, int policy, uint64_t* ps, Out* o) noexcept nogil
 cdef int64_t stake(int base, int bombs, int doubles, int spring) noexcept nogil
-cdef int bot_move(const unsigned char* rows, Py_ssize_t n, int me, int landlord, int last_player,
-                  const int* sizes, int players) noexcept nogil
-cdef int bot_auction(const unsigned char* hand, const unsigned char* codes, int n) noexcept nogil
-cdef void gs_unseen(const GState* s, int player, unsigned char* out) noexcept nogil
-cdef void gs_sample_world(const GState* s, int player, uint64_t* rs, unsigned char* out) noexcept nogil
-# A new Game holding a copy of the state (``rules``: the Rules object the
-# state was set up for, by gs_init with rules_by_id(rules_id(rules))).
-cdef object game_from_state(const GState* s, object rules)
+# Re-deal (everyone passed in the bid auction): the next deal of the seed's
+# stream, the auction from its start.
+cdef void gs_redeal(GState* s) noexcept nogil
+# Set the state to its position origin (ORIGIN_POSITION: the o_* fields and
+# start filled and checked).
+cdef void gs_reset_position(GState* s) noexcept nogil
+# The action code (A_*) of an auction or doubling action object; -1 for
+# anything else.
+cdef int auction_code(object action) except -2
 # Game.auction_level and Game.auction_leader (-1: None).
 cdef int gs_auction_level(const GState* s) noexcept nogil
 cdef int gs_auction_leader(const GState* s) noexcept nogil
@@ -156,13 +164,3 @@ cdef int gs_auction_leader(const GState* s) noexcept nogil
 # every one of them for seat `player` (Game.observation_tensor).
 cdef int obs_size(int players) noexcept nogil
 cdef void gs_encode_obs(const GState* s, int player, float* out) noexcept nogil
-# The state of a Game (read-only use; TypeError for a non-Game or one never
-# initialised).
-cdef const GState* game_state(object game) except NULL
-# For search over worlds (Game.move_values, Game.solve_values): `worlds` as
-# an owned C-contiguous (n, players, 15) uint8 array that fits the state
-# (mover_fixed: the mover's hand unchanged), and `moves` as an owned (m, 16)
-# uint8 array of rows (kind in byte 15), each a legal move now; else
-# TypeError/ValueError naming the problem.
-cdef object checked_worlds(const GState* s, object worlds, bint mover_fixed)
-cdef object checked_move_rows(const GState* s, const RulesC* rc, object moves)

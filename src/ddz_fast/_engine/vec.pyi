@@ -5,13 +5,13 @@ from typing import final
 import numpy as np
 import numpy.typing as npt
 
-from .engine import Game
+from .game import Game
 from .._core.move import Move
 from ..actions import ActionSpace
 from ..game_values import AuctionAction
 from ..rules import Rules, RulesLike
 
-__all__ = ["VecGame", "StepRecorder", "N_AUCTION_IDS", "NO_ACTION", "FIRST_MOVE_ID"]
+__all__ = ["VecGame", "N_AUCTION_IDS", "NO_ACTION", "FIRST_MOVE_ID"]
 
 N_AUCTION_IDS: int
 FIRST_MOVE_ID: int
@@ -79,18 +79,3 @@ class VecGame:
     def episodes(self) -> npt.NDArray[np.int64]: ...
     @property
     def game_seeds(self) -> npt.NDArray[np.uint64]: ...
-
-
-@final
-class StepRecorder:
-    """Every step of a VecGame, handed out as whole games in the order they end."""
-
-    def __init__(self, vg: VecGame, limit: int) -> None: ...
-    def step(self, actions: npt.NDArray[np.integer] | list[int] | tuple[int, ...]) -> None: ...
-    def take(self) -> dict[str, npt.NDArray[np.generic]]: ...
-    @property
-    def games(self) -> int: ...
-    @property
-    def pending_games(self) -> int: ...
-    @property
-    def pending_rows(self) -> int: ...

@@ -28,10 +28,13 @@ Buffers
   by each :meth:`~VecGame.step` (read-only views; copy what you keep).  The
   one exception is ``legal_ids``, replaced by a larger array on the rare
   step whose legal actions do not fit it: read the attribute after each step.
+
+The dataset recorder that steps a VecGame is :mod:`ddz_fast._engine.recorder`
+(VecGame's C fields and methods are declared in vec.pxd for it).
 """
 cimport cython
 cimport numpy as cnp
-from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
+from libc.stdint cimport uint8_t, int32_t, uint32_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, calloc, free, realloc
 from libc.string cimport memcpy, memset
 
@@ -39,15 +42,16 @@ import threading
 
 import numpy as np
 
-from .._core.kernels cimport MoveInfo, Out, RulesC, ROW, out_init, out_free, row_info
+from .._core.kernels cimport MoveInfo, ROW, out_init, out_free, row_info
 from .engine cimport (
     GState, gs_alloc, gs_free, gs_init, gs_new_game, gs_choices,
-    gs_auction_step, gs_gen, gs_play, game_from_state,
-    bot_move, bot_auction, obs_size, gs_encode_obs, PH_AUCTION, PH_DOUBLING, PH_PLAY, PH_OVER,
+    gs_auction_step, gs_gen, gs_play, obs_size, gs_encode_obs, PH_AUCTION, PH_DOUBLING, PH_PLAY, PH_OVER,
     LAST_NONE, N_AUCTION_CODES, MOVE_ID0,
 )
+from .bots cimport bot_move, bot_auction
+from .game cimport game_from_state
 from .._core.entry cimport rules_id, rules_by_id
-from .._core.ranks cimport MoveRanks, ranks_for
+from .._core.ranks cimport ranks_for
 from .._util.rng cimport ddz_game_seed
 from .._util.checks cimport as_int, as_seed, as_threads
 from .._util.checks import read_only_view
@@ -60,7 +64,7 @@ from ..rules import check_rules, resolve_rules
 
 cnp.import_array()
 
-__all__ = ["VecGame", "StepRecorder", "N_AUCTION_IDS", "NO_ACTION", "FIRST_MOVE_ID"]
+__all__ = ["VecGame", "N_AUCTION_IDS", "NO_ACTION", "FIRST_MOVE_ID"]
 
 #: Auction and doubling ids, before the move ids (the engine's action codes).
 N_AUCTION_IDS = N_AUCTION_CODES
@@ -74,18 +78,6 @@ NO_ACTION = NO_ACT
 
 # Most tables: table i's seeds are game_seed(seed, i * 2**32 + k).
 cdef long long MAX_TABLES = 1LL << 32
-
-
-cdef struct Part:
-    # One contiguous range of tables, stepped by one thread.
-    Py_ssize_t start, stop
-    Out out                  # legal move rows of one table
-    int32_t* ids             # this step's legal ids of the part's tables, in table order
-    Py_ssize_t nids, cap
-    int64_t* ranks           # one table's move ranks (scratch of rank_generated)
-    Py_ssize_t ranks_cap
-    bint oom
-    Py_ssize_t missing       # a table with a legal move outside the action space, or -1
 
 
 cdef bint _push(Part* p, int32_t v) noexcept nogil:
@@ -160,37 +152,6 @@ cdef class VecGame:
     """
     #: The action id of a table that sits a step out.
     NO_ACTION = NO_ACT
-
-    cdef GState** st
-    cdef Py_ssize_t n
-    cdef int nplayers, hand_size, nparts
-    cdef bint rob, auto_reset_, want_obs, want_masks, want_bot, skip_auction_, _ready
-    cdef const RulesC* rc
-    cdef uint64_t seed_
-    cdef int n_moves_, n_actions_, obs_size_
-    cdef object _rules, _space, _lock
-    cdef MoveRanks table      # move row <-> move index k (id MOVE_ID0 + k)
-    cdef const uint8_t* rows
-    cdef MoveInfo* id_info    # per move id: its MoveInfo (what gs_play needs)
-    cdef Part* parts
-    cdef int64_t* act
-    cdef MoveInfo* mi
-    cdef int64_t* counts      # per table: number of legal ids (previous step until refilled)
-    # outputs (owned arrays, and their data)
-    cdef object _to_move, _offsets, _ids, _masks, _obs, _scores, _wins, _done, _episodes, _seeds, _bot
-    cdef object v_to_move, v_offsets, v_ids, v_masks, v_obs, v_scores, v_wins, v_done, v_episodes, v_seeds
-    cdef object v_bot
-    cdef int32_t* p_bot
-    cdef int32_t* p_to_move
-    cdef int64_t* p_offsets
-    cdef Py_ssize_t ids_cap
-    cdef uint8_t* p_masks
-    cdef float* p_obs
-    cdef int64_t* p_scores
-    cdef float* p_wins
-    cdef uint8_t* p_done
-    cdef int64_t* p_episodes
-    cdef uint64_t* p_seeds
 
     def __cinit__(self):
         self.st = NULL
@@ -865,296 +826,3 @@ cdef class _Runner:
     def run(self):
         with nogil:
             self.vg._run_part(&self.vg.parts[self.j], self.apply)
-
-
-# ---------------------------------------------------------------------------
-# Recording: every step of every table, grouped into whole games
-# ---------------------------------------------------------------------------
-
-cdef struct TBuf:
-    # The rows of one table's current game (grown as needed).
-    uint8_t* obs                 # obs_size bytes a row
-    int32_t* ids                 # the legal ids, row after row
-    int32_t* cnt                 # legal ids a row
-    int8_t* seat
-    int32_t* act
-    Py_ssize_t rows, cap, nids, cap_ids
-
-
-cdef struct Col:
-    # The output columns of finished games: the data of NumPy arrays the
-    # recorder owns (StepRecorder._arrays), grown with the GIL before a step.
-    int64_t* game
-    int16_t* step
-    int8_t* seat
-    uint8_t* obs
-    int32_t* cnt
-    int32_t* ids
-    int32_t* act
-    int64_t* reward
-    uint8_t* done
-    int64_t* final
-    int8_t* win
-    int8_t* landlord
-    uint64_t* seed
-    Py_ssize_t rows, cap, nids, cap_ids
-
-
-cdef bint _grow(void** p, Py_ssize_t n, size_t size) noexcept nogil:
-    cdef void* q = realloc(p[0], n * size if n else 1)
-    if q == NULL:
-        return False
-    p[0] = q
-    return True
-
-
-@cython.final
-cdef class StepRecorder:
-    """Every step of a :class:`VecGame`, kept per table and handed out as
-    whole games, in the order they end (the compiled core of
-    :func:`ddz_fast.trajectories.record`).
-
-    ``StepRecorder(vg, limit)``; ``step(actions)`` records each table's row
-    (the acting seat's observation as bytes, its legal ids, the action) and
-    steps ``vg``; when a table's deal ends its rows move to the output with
-    the game's number, final scores and landlord.  After ``limit`` games the
-    rest are dropped.  ``take()`` returns the output as NumPy arrays (copies)
-    and empties it.  The VecGame must auto-reset and have observations.
-    """
-    cdef VecGame vg
-    cdef TBuf* tb
-    cdef Col out
-    cdef int8_t* landlord       # per table: the landlord of its current game, or -1
-    cdef Py_ssize_t n, obs_size
-    cdef int64_t limit, ended
-    cdef dict _arrays           # the output columns (Col points into them)
-
-    def __cinit__(self):
-        self.tb = NULL
-        self.landlord = NULL
-        self.n = 0
-        memset(&self.out, 0, sizeof(Col))
-
-    def __dealloc__(self):
-        cdef Py_ssize_t i
-        if self.tb != NULL:
-            for i in range(self.n):
-                free(self.tb[i].obs); free(self.tb[i].ids); free(self.tb[i].cnt)
-                free(self.tb[i].seat); free(self.tb[i].act)
-            free(self.tb)
-        free(self.landlord)
-
-    cdef int _ensure(self) except -1:
-        """Room in the output for every row and id the next step can finish."""
-        cdef Py_ssize_t i, rows = self.out.rows, ids = self.out.nids
-        for i in range(self.n):
-            rows += self.tb[i].rows + 1
-            ids += self.tb[i].nids + self.vg.counts[i]
-        if rows > self.out.cap:
-            self._grow_columns(max(rows, 2 * self.out.cap, 4096), False)
-        if ids > self.out.cap_ids:
-            self._grow_columns(max(ids, 2 * self.out.cap_ids, 65536), True)
-        return 0
-
-    cdef _grow_columns(self, Py_ssize_t cap, bint ids):
-        """New, larger arrays holding the output so far (a caller's views
-        of the old ones stay valid memory)."""
-        cdef Col* o = &self.out
-        specs = ((("ids", np.int32),) if ids else
-                 (("game", np.int64), ("step", np.int16), ("seat", np.int8), ("obs", np.uint8),
-                  ("cnt", np.int32), ("act", np.int32), ("reward", np.int64), ("done", np.bool_),
-                  ("final", np.int64), ("win", np.int8), ("landlord", np.int8), ("seed", np.uint64)))
-        used = o.nids if ids else o.rows
-        for name, dtype in specs:
-            width = self.obs_size if name == "obs" else 1
-            new = np.empty(cap * width, dtype=dtype)
-            old = self._arrays.get(name)
-            if old is not None and used:
-                new[:used * width] = old[:used * width]
-            self._arrays[name] = new
-        a = self._arrays
-        if ids:
-            o.ids = <int32_t*>cnp.PyArray_DATA(a["ids"])
-            o.cap_ids = cap
-            return
-        o.game = <int64_t*>cnp.PyArray_DATA(a["game"])
-        o.step = <int16_t*>cnp.PyArray_DATA(a["step"])
-        o.seat = <int8_t*>cnp.PyArray_DATA(a["seat"])
-        o.obs = <uint8_t*>cnp.PyArray_DATA(a["obs"])
-        o.cnt = <int32_t*>cnp.PyArray_DATA(a["cnt"])
-        o.act = <int32_t*>cnp.PyArray_DATA(a["act"])
-        o.reward = <int64_t*>cnp.PyArray_DATA(a["reward"])
-        o.done = <uint8_t*>cnp.PyArray_DATA(a["done"])
-        o.final = <int64_t*>cnp.PyArray_DATA(a["final"])
-        o.win = <int8_t*>cnp.PyArray_DATA(a["win"])
-        o.landlord = <int8_t*>cnp.PyArray_DATA(a["landlord"])
-        o.seed = <uint64_t*>cnp.PyArray_DATA(a["seed"])
-        o.cap = cap
-
-    def __init__(self, VecGame vg not None, limit):
-        if self.tb != NULL:
-            raise TypeError("StepRecorder.__init__ cannot be called twice")
-        vg._check()
-        if not vg.auto_reset_ or not vg.want_obs:
-            raise ValueError("a StepRecorder needs a VecGame with auto_reset=True and observations=True")
-        self.limit = as_int(limit, "limit", 0, 1 << 62)
-        self.vg = vg
-        self.n = vg.n
-        self.obs_size = vg.obs_size_
-        self.tb = <TBuf*>calloc(self.n, sizeof(TBuf))
-        self.landlord = <int8_t*>malloc(self.n * sizeof(int8_t))
-        if self.tb == NULL or self.landlord == NULL:
-            raise MemoryError("out of memory")
-        memset(self.landlord, -1, self.n)
-        self.ended = 0
-        self._arrays = {}
-        self._grow_columns(4096, False)
-        self._grow_columns(65536, True)
-
-    @property
-    def games(self):
-        """Games recorded so far (at most ``limit``)."""
-        return self.ended
-
-    @property
-    def pending_games(self):
-        """Games in the output, not yet taken."""
-        return 0 if self.out.rows == 0 else int(self.out.game[self.out.rows - 1] - self.out.game[0] + 1)
-
-    def step(self, actions):
-        """Record the tables' current rows, then ``vg.step(actions)``."""
-        if self.tb == NULL:
-            raise TypeError("this StepRecorder was never initialised")
-        cdef VecGame vg = self.vg
-        cdef bint ok
-        vg._enter()
-        try:
-            vg._load(actions)
-            self._ensure()
-            with nogil:
-                ok = self._snapshot()
-            if not ok:
-                raise MemoryError("out of memory recording the steps")
-            with nogil:
-                bad = vg._validate()
-            if bad >= 0:
-                self._unsnapshot()
-                raise vg._illegal(bad)
-            vg._run(True)
-            with nogil:
-                self._collect()
-        finally:
-            vg._leave()
-
-    cdef bint _snapshot(self) noexcept nogil:
-        """Append each table's row before the step (legal ids from the parts'
-        private copy, in table order)."""
-        cdef Py_ssize_t i, at, r, k
-        cdef int j
-        cdef TBuf* t
-        cdef Part* p
-        cdef const float* o
-        cdef int64_t c
-        for i in range(self.n):         # room first, so a failure changes no table
-            t = &self.tb[i]
-            c = self.vg.counts[i]
-            if t.rows == t.cap:
-                k = 2 * t.cap if t.cap else 64
-                if not (_grow(<void**>&t.obs, k, self.obs_size) and _grow(<void**>&t.cnt, k, 4)
-                        and _grow(<void**>&t.seat, k, 1) and _grow(<void**>&t.act, k, 4)):
-                    return False
-                t.cap = k
-            if t.nids + c > t.cap_ids:
-                k = max(2 * t.cap_ids, t.nids + c, 1024)
-                if not _grow(<void**>&t.ids, k, 4):
-                    return False
-                t.cap_ids = k
-        for j in range(self.vg.nparts):
-            p = &self.vg.parts[j]
-            at = 0
-            for i in range(p.start, p.stop):
-                t = &self.tb[i]
-                c = self.vg.counts[i]
-                o = self.vg.p_obs + i * self.obs_size
-                for r in range(self.obs_size):
-                    t.obs[t.rows * self.obs_size + r] = <uint8_t>o[r]
-                memcpy(t.ids + t.nids, p.ids + at, c * sizeof(int32_t))
-                t.nids += c
-                t.cnt[t.rows] = <int32_t>c
-                t.seat[t.rows] = <int8_t>self.vg.p_to_move[i]
-                t.act[t.rows] = <int32_t>self.vg.act[i]
-                t.rows += 1
-                self.landlord[i] = <int8_t>self.vg.st[i].landlord
-                at += c
-        return True
-
-    cdef void _unsnapshot(self):
-        cdef Py_ssize_t i
-        for i in range(self.n):
-            self.tb[i].rows -= 1
-            self.tb[i].nids -= self.tb[i].cnt[self.tb[i].rows]
-
-    cdef void _collect(self) noexcept nogil:
-        """Move the rows of every game that ended to the output (room made by _ensure)."""
-        cdef Py_ssize_t i, r, base
-        cdef TBuf* t
-        cdef Col* out = &self.out
-        cdef int seat, players = self.vg.nplayers
-        cdef uint64_t seed
-        for i in range(self.n):
-            if not self.vg.p_done[i]:
-                continue
-            t = &self.tb[i]
-            if self.ended < self.limit:      # (room made by _ensure)
-                # the game's seed: the episode before the auto-reset
-                seed = ddz_game_seed(self.vg.seed_, ((<uint64_t>i) << 32) + <uint64_t>(self.vg.p_episodes[i] - 1))
-                base = out.rows
-                memcpy(out.obs + base * self.obs_size, t.obs, t.rows * self.obs_size)
-                memcpy(out.ids + out.nids, t.ids, t.nids * sizeof(int32_t))
-                memcpy(out.cnt + base, t.cnt, t.rows * sizeof(int32_t))
-                memcpy(out.seat + base, t.seat, t.rows)
-                memcpy(out.act + base, t.act, t.rows * sizeof(int32_t))
-                for r in range(t.rows):
-                    seat = t.seat[r]
-                    out.game[base + r] = self.ended
-                    out.step[base + r] = <int16_t>(r if r < 32767 else 32767)
-                    out.reward[base + r] = 0
-                    out.done[base + r] = 0
-                    out.final[base + r] = self.vg.p_scores[i * players + seat]
-                    out.win[base + r] = 1 if self.vg.p_wins[i * players + seat] > 0 else -1
-                    out.landlord[base + r] = self.landlord[i]
-                    out.seed[base + r] = seed
-                out.reward[base + t.rows - 1] = out.final[base + t.rows - 1]
-                out.done[base + t.rows - 1] = 1
-                out.rows += t.rows
-                out.nids += t.nids
-                self.ended += 1
-            t.rows = 0
-            t.nids = 0
-
-    @property
-    def pending_rows(self):
-        """Rows in the output, not yet taken."""
-        return self.out.rows
-
-    def take(self):
-        """The finished games not taken yet, as a dict of read-only NumPy
-        views (``legal_ids`` flat, with ``legal_counts`` a row); empties the
-        output.  Like VecGame's buffers, the views hold valid data only until
-        the next :meth:`step`: copy what you keep."""
-        if self.tb == NULL:
-            raise TypeError("this StepRecorder was never initialised")
-        cdef Py_ssize_t m = self.out.rows, k = self.out.nids
-        a = self._arrays
-        names = (("game", "game"), ("step", "step"), ("seat", "seat"), ("legal_counts", "cnt"),
-                 ("action", "act"), ("reward", "reward"), ("done", "done"), ("final_score", "final"),
-                 ("win", "win"), ("landlord", "landlord"), ("game_seed", "seed"))
-        res = {out: _read_only(a[name][:m]) for out, name in names}
-        res["observation"] = _read_only(a["obs"][:m * self.obs_size].reshape(m, self.obs_size))
-        res["legal_ids"] = _read_only(a["ids"][:k])
-        self.out.rows = 0
-        self.out.nids = 0
-        return res
-
-    def __reduce__(self):
-        raise TypeError("a StepRecorder cannot be pickled")

@@ -7,7 +7,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core.move import Move
-from .._engine.engine import Game
+from .._engine.game import Game
 from ..rules import RulesLike
 
 __all__ = ["_Engine", "_RootShare", "_Position", "MAX_SEATS", "solve_worlds", "next_turn"]

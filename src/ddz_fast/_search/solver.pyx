@@ -42,9 +42,8 @@ import threading
 
 import numpy as np
 
-from .._engine.engine cimport (
-    GState, PH_PLAY, LAST_NONE, turn_after, game_state, checked_worlds, checked_move_rows,
-)
+from .._engine.engine cimport GState, PH_PLAY, LAST_NONE, turn_after
+from .._engine.game cimport game_state, checked_worlds, checked_move_rows
 from ..game_values import Phase
 from .._core.move cimport make_move, K_PASS, K_SOLO, K_PAIR, K_BOMB, K_ROCKET, K_CHAIN, K_AIRPLANE_PAIR
 from .._core.kernels cimport (
