@@ -63,6 +63,8 @@ def _describe_object(x):
         return ("ActionSpace", x.rules.name, x.size)
     if isinstance(x, d.PIMCAgent):
         return ("PIMCAgent", repr(x))
+    if isinstance(x, d.PlayoutResults):
+        return ("PlayoutResults", x.rules.name, x.seed, x.first_game, _plain(x.as_dict()))
     if isinstance(x, d.Solver):
         return ("Solver", x.table_mb)
     if callable(x) and hasattr(x, "__name__"):
@@ -133,6 +135,7 @@ def cases():
     out.append(("Game position stepped", p.clone()))
     out.append(("PIMCAgent", d.PIMCAgent(8, seed=3)))
     out.append(("Solver", d.Solver(16)))
+    out.append(("PlayoutResults", d.play_random_games(5, rules="strict", seed=4)))
     out.append(("Bid", d.Bid(2)))
     out.append(("auction constants", (d.BID_PASS, d.CALL, d.ROB, d.DECLINE, d.DOUBLE, d.NO_DOUBLE)))
     out.append(("Phase", d.Phase.DOUBLING))

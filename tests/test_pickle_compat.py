@@ -93,7 +93,7 @@ def test_states_carry_their_format_version():
 @pytest.mark.parametrize("loader, what", [
     ("load_move_list", "MoveList"), ("load_move_batch", "MoveBatch"), ("load_game", "Game"),
     ("load_split_mix", "SplitMix64"), ("load_action_space", "ActionSpace"), ("load_solver", "Solver"),
-    ("load_pimc_agent", "PIMCAgent"),
+    ("load_pimc_agent", "PIMCAgent"), ("load_playout_results", "PlayoutResults"),
 ])
 def test_every_loader_refuses_a_state_of_another_format(loader, what):
     from ddz_fast import pickling
@@ -124,3 +124,19 @@ def test_the_pickling_module_examples_run():
 
     result = doctest.testmod(pickling)
     assert result.attempted >= 3 and result.failed == 0
+
+
+def test_a_damaged_playout_results_state_fails_cleanly():
+    import ddz_fast
+    from ddz_fast import pickling
+
+    load, (state,) = ddz_fast.play_random_games(3, seed=1).__reduce__()
+    assert load is pickling.load_playout_results
+    arrays = dict(state[5])
+    with pytest.raises(ValueError, match="holds the arrays"):
+        load(state[:5] + ({k: v for k, v in arrays.items() if k != "scores"},))
+    arrays["plies"] = arrays["plies"][:2]
+    with pytest.raises(ValueError, match="one length"):
+        load(state[:5] + (arrays,))
+    with pytest.raises(TypeError, match="must be a Rules"):
+        load((state[0], "standard") + state[2:])

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any, Tuple
 
 __all__ = ["FORMAT", "load_move", "load_move_list", "load_move_batch", "load_game", "load_split_mix",
-           "load_action_space", "load_solver", "load_pimc_agent"]
+           "load_action_space", "load_solver", "load_pimc_agent", "load_playout_results"]
 
 #: The format version of the states this release writes.
 FORMAT = 1
@@ -125,3 +125,23 @@ def load_pimc_agent(state: Tuple[Any, ...]) -> Any:
     if not isinstance(options, dict):
         raise TypeError(f"a pickled PIMCAgent's options must be a dict, not {type(options).__name__}")
     return PIMCAgent(worlds, **options)
+
+
+def load_playout_results(state: Tuple[Any, ...]) -> Any:
+    """A :class:`~ddz_fast.game.PlayoutResults` from ``(FORMAT, rules, seed,
+    first_game, elapsed, arrays)``, ``arrays`` a dict of its per-game NumPy
+    arrays (every field, one length)."""
+    import numpy as np
+
+    from ._engine.playout import PlayoutResults
+    from .rules import Rules
+
+    rules, seed, first_game, elapsed, arrays = _fields(state, "PlayoutResults", 5)
+    if not isinstance(rules, Rules):
+        raise TypeError(f"a pickled PlayoutResults' rules must be a Rules, not {type(rules).__name__}")
+    if not isinstance(arrays, dict) or set(arrays) != set(PlayoutResults.FIELDS):
+        raise ValueError(f"a pickled PlayoutResults holds the arrays {', '.join(PlayoutResults.FIELDS)}")
+    if not all(isinstance(a, np.ndarray) for a in arrays.values()) or \
+            len({len(a) for a in arrays.values()}) != 1:
+        raise ValueError("a pickled PlayoutResults' arrays must be NumPy arrays of one length")
+    return PlayoutResults(rules, seed, first_game, elapsed, **arrays)

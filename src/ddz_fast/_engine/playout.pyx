@@ -23,6 +23,7 @@ from .engine cimport (
 )
 from .bots cimport bot_move, bot_auction
 from .._util.checks import check_int
+from .. import pickling as _pickling
 
 from .._util.parallel import run_parts
 from ..game_values import Rollouts
@@ -359,6 +360,10 @@ class PlayoutResults:
 
     def __len__(self):
         return len(self.landlord)
+
+    def __reduce__(self):
+        return (_pickling.load_playout_results,
+                ((_pickling.FORMAT, self.rules, self.seed, self.first_game, self.elapsed, self.as_dict()),))
 
     def __repr__(self):
         return (f"PlayoutResults({len(self)} games, rules={self.rules.name!r}, "
