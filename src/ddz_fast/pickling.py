@@ -26,7 +26,8 @@ Pickles written by ddz-fast 0.1.0, which named private modules, still load
 """
 from __future__ import annotations
 
-from typing import Any, Tuple
+import importlib
+from typing import Any, Dict, Tuple
 
 __all__ = ["FORMAT", "load_move", "load_move_list", "load_move_batch", "load_game", "load_split_mix",
            "load_action_space", "load_solver", "load_pimc_agent", "load_playout_results"]
@@ -35,8 +36,25 @@ __all__ = ["FORMAT", "load_move", "load_move_list", "load_move_batch", "load_gam
 FORMAT = 1
 
 
+_IMPORTED: Dict[str, Any] = {}
+
+
+def _private(module: str, name: str) -> Any:
+    """``name`` of the private ``module`` (relative to the package), imported
+    on first use: the modules that pickle import this one at load time, so it
+    cannot import them at its own (and an import statement per unpickled
+    object is a measurable part of a small unpickle)."""
+    try:
+        return _IMPORTED[name]
+    except KeyError:
+        value = _IMPORTED[name] = getattr(importlib.import_module(module, __package__), name)
+        return value
+
+
 def _fields(state: object, what: str, n: int) -> Tuple[Any, ...]:
     """The ``n`` fields after the version of a ``what`` state."""
+    if type(state) is tuple and len(state) == n + 1 and type(state[0]) is int and state[0] == FORMAT:
+        return state[1:]         # (the common case, first: unpickling is often in a hot loop)
     if not isinstance(state, tuple) or not state:
         raise TypeError(f"a pickled {what} state must be a tuple, not {type(state).__name__}")
     version = state[0]
@@ -53,30 +71,24 @@ def _fields(state: object, what: str, n: int) -> Tuple[Any, ...]:
 def load_move(state: Tuple[Any, ...]) -> Any:
     """A :class:`~ddz_fast.Move` from ``(FORMAT, kind, counts, rank, length)``:
     the kind's code, the 15 counts as bytes, the rank and the length."""
-    from ._core.move import Move
-
     kind, counts, rank, length = _fields(state, "Move", 4)
     if not isinstance(counts, bytes):
         raise TypeError(f"a pickled Move's counts must be bytes, not {type(counts).__name__}")
-    return Move._make(kind, tuple(counts), rank, length)
+    return _private("._core.move", "Move")._make(kind, tuple(counts), rank, length)
 
 
 def load_move_list(state: Tuple[Any, ...]) -> Any:
     """A :class:`~ddz_fast.MoveList` from ``(FORMAT, rows, rules)``: 16 bytes
     a move, each checked to be a legal move under ``rules`` (a Rules or
     None)."""
-    from ._core.movelist import _movelist_from_rows
-
     rows, rules = _fields(state, "MoveList", 2)
-    return _movelist_from_rows(rows, rules)
+    return _private("._core.movelist", "_movelist_from_rows")(rows, rules)
 
 
 def load_move_batch(state: Tuple[Any, ...]) -> Any:
     """A :class:`~ddz_fast.MoveBatch` from ``(FORMAT, rows, offsets, rules)``."""
-    from ._core.movelist import _movebatch_from_arrays
-
     rows, offsets, rules = _fields(state, "MoveBatch", 3)
-    return _movebatch_from_arrays(rows, offsets, rules)
+    return _private("._core.movelist", "_movebatch_from_arrays")(rows, offsets, rules)
 
 
 def load_game(state: Tuple[Any, ...]) -> Any:
@@ -85,18 +97,14 @@ def load_game(state: Tuple[Any, ...]) -> Any:
     of :meth:`Game.from_position <ddz_fast.Game.from_position>`) and its
     actions (17 bytes each: the action code and the move row), replayed
     through the checked entry points."""
-    from ._engine.game import _restore_game
-
     rules, origin, actions = _fields(state, "Game", 3)
-    return _restore_game(rules, origin, actions)
+    return _private("._engine.game", "_restore_game")(rules, origin, actions)
 
 
 def load_split_mix(state: Tuple[Any, ...]) -> Any:
     """A :class:`~ddz_fast.SplitMix64` from ``(FORMAT, state)``."""
-    from ._util.rng import SplitMix64
-
     (s,) = _fields(state, "SplitMix64", 1)
-    return SplitMix64(s)
+    return _private("._util.rng", "SplitMix64")(s)
 
 
 def load_action_space(state: Tuple[Any, ...]) -> Any:
