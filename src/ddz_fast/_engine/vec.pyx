@@ -124,7 +124,7 @@ cdef class VecGame:
       ``Game.legal_actions()`` order;
     * ``masks`` (n, n_actions) bool, with ``masks=True`` (else None);
     * ``bot_actions`` (n,) int32, with ``bot=True`` (else None): the id the
-      simple bot (:func:`ddz_fast.simple_bot`) would play at each table (-1:
+      simple bot (:func:`ddz_fast.game.simple_bot`) would play at each table (-1:
       over), for batched play against the bot or bot-only self-play;
     * ``observations`` (n, obs_size) float32, with ``observations=True``
       (else None): row ``i`` is ``game.observation_tensor(seat)`` of table
@@ -740,7 +740,7 @@ cdef class VecGame:
 
     @property
     def bot_actions(self):
-        """(n,) int32 with ``bot=True`` (else None): the id :func:`ddz_fast.simple_bot`
+        """(n,) int32 with ``bot=True`` (else None): the id :func:`ddz_fast.game.simple_bot`
         would play at each table now (-1: over)."""
         self._check()
         return self.v_bot
