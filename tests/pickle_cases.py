@@ -57,8 +57,7 @@ def _describe_object(x):
                 tuple((seat, str(a)) for seat, a in x.history),
                 _plain(x.result) if x.is_over else None)
     if isinstance(x, d.SplitMix64):
-        c = x.__copy__() if hasattr(x, "__copy__") else x
-        return ("SplitMix64", repr(c))
+        return ("SplitMix64", repr(x))
     if isinstance(x, d.ActionSpace):
         return ("ActionSpace", x.rules.name, x.size)
     if isinstance(x, d.PIMCAgent):

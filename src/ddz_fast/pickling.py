@@ -29,6 +29,10 @@ from __future__ import annotations
 import importlib
 from typing import Any, Dict, Tuple
 
+import numpy as np
+
+from .rules import Rules
+
 __all__ = ["FORMAT", "load_move", "load_move_list", "load_move_batch", "load_game", "load_split_mix",
            "load_action_space", "load_solver", "load_pimc_agent", "load_playout_results"]
 
@@ -36,18 +40,18 @@ __all__ = ["FORMAT", "load_move", "load_move_list", "load_move_batch", "load_gam
 FORMAT = 1
 
 
-_IMPORTED: Dict[str, Any] = {}
+_IMPORTED: Dict[Tuple[str, str], Any] = {}
 
 
-def _private(module: str, name: str) -> Any:
-    """``name`` of the private ``module`` (relative to the package), imported
-    on first use: the modules that pickle import this one at load time, so it
-    cannot import them at its own (and an import statement per unpickled
-    object is a measurable part of a small unpickle)."""
+def _late(module: str, name: str) -> Any:
+    """``name`` of ``module`` (relative to the package), imported on first
+    use: the modules that pickle import this one at load time, so it cannot
+    import them at its own (and an import statement per unpickled object is a
+    measurable part of a small unpickle)."""
     try:
-        return _IMPORTED[name]
+        return _IMPORTED[module, name]
     except KeyError:
-        value = _IMPORTED[name] = getattr(importlib.import_module(module, __package__), name)
+        value = _IMPORTED[module, name] = getattr(importlib.import_module(module, __package__), name)
         return value
 
 
@@ -74,7 +78,7 @@ def load_move(state: Tuple[Any, ...]) -> Any:
     kind, counts, rank, length = _fields(state, "Move", 4)
     if not isinstance(counts, bytes):
         raise TypeError(f"a pickled Move's counts must be bytes, not {type(counts).__name__}")
-    return _private("._core.move", "Move")._make(kind, tuple(counts), rank, length)
+    return _late("._core.move", "Move")._make(kind, tuple(counts), rank, length)
 
 
 def load_move_list(state: Tuple[Any, ...]) -> Any:
@@ -82,13 +86,13 @@ def load_move_list(state: Tuple[Any, ...]) -> Any:
     a move, each checked to be a legal move under ``rules`` (a Rules or
     None)."""
     rows, rules = _fields(state, "MoveList", 2)
-    return _private("._core.movelist", "_movelist_from_rows")(rows, rules)
+    return _late("._core.movelist", "_movelist_from_rows")(rows, rules)
 
 
 def load_move_batch(state: Tuple[Any, ...]) -> Any:
     """A :class:`~ddz_fast.MoveBatch` from ``(FORMAT, rows, offsets, rules)``."""
     rows, offsets, rules = _fields(state, "MoveBatch", 3)
-    return _private("._core.movelist", "_movebatch_from_arrays")(rows, offsets, rules)
+    return _late("._core.movelist", "_movebatch_from_arrays")(rows, offsets, rules)
 
 
 def load_game(state: Tuple[Any, ...]) -> Any:
@@ -98,52 +102,42 @@ def load_game(state: Tuple[Any, ...]) -> Any:
     actions (17 bytes each: the action code and the move row), replayed
     through the checked entry points."""
     rules, origin, actions = _fields(state, "Game", 3)
-    return _private("._engine.game", "_restore_game")(rules, origin, actions)
+    return _late("._engine.game", "_restore_game")(rules, origin, actions)
 
 
 def load_split_mix(state: Tuple[Any, ...]) -> Any:
     """A :class:`~ddz_fast.SplitMix64` from ``(FORMAT, state)``."""
     (s,) = _fields(state, "SplitMix64", 1)
-    return _private("._util.rng", "SplitMix64")(s)
+    return _late("._util.rng", "SplitMix64")(s)
 
 
 def load_action_space(state: Tuple[Any, ...]) -> Any:
     """The :class:`~ddz_fast.ActionSpace` of ``(FORMAT, rules)``."""
-    from .actions import action_space
-
     (rules,) = _fields(state, "ActionSpace", 1)
-    return action_space(rules)
+    return _late(".actions", "action_space")(rules)
 
 
 def load_solver(state: Tuple[Any, ...]) -> Any:
     """A new :class:`~ddz_fast.Solver` from ``(FORMAT, table_mb)`` (its table
     is a cache, not state: an unpickled Solver starts empty)."""
-    from .solver import Solver
-
     (table_mb,) = _fields(state, "Solver", 1)
-    return Solver(table_mb)
+    return _late(".solver", "Solver")(table_mb)
 
 
 def load_pimc_agent(state: Tuple[Any, ...]) -> Any:
     """A :class:`~ddz_fast.PIMCAgent` from ``(FORMAT, worlds, options)``,
     ``options`` being its keyword arguments."""
-    from .pimc import PIMCAgent
-
     worlds, options = _fields(state, "PIMCAgent", 2)
     if not isinstance(options, dict):
         raise TypeError(f"a pickled PIMCAgent's options must be a dict, not {type(options).__name__}")
-    return PIMCAgent(worlds, **options)
+    return _late(".pimc", "PIMCAgent")(worlds, **options)
 
 
 def load_playout_results(state: Tuple[Any, ...]) -> Any:
     """A :class:`~ddz_fast.game.PlayoutResults` from ``(FORMAT, rules, seed,
     first_game, elapsed, arrays)``, ``arrays`` a dict of its per-game NumPy
     arrays (every field, one length)."""
-    import numpy as np
-
-    from ._engine.playout import PlayoutResults
-    from .rules import Rules
-
+    PlayoutResults = _late("._engine.playout", "PlayoutResults")
     rules, seed, first_game, elapsed, arrays = _fields(state, "PlayoutResults", 5)
     if not isinstance(rules, Rules):
         raise TypeError(f"a pickled PlayoutResults' rules must be a Rules, not {type(rules).__name__}")
