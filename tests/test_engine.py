@@ -112,18 +112,83 @@ def _bot_twin(obs):
         if obs.phase is Phase.DOUBLING:
             return DOUBLE if strength >= 5 else NO_DOUBLE
         return acts[1] if strength >= 3 else DECLINE
-    me, ll = obs.player, obs.landlord
-    responding = obs.last_move is not None
-    if responding and me != ll and obs.last_player != ll:
+    return _bot_play_twin(acts, obs.player, obs.landlord, obs.last_player if obs.last_move else None,
+                          obs.hand_sizes)
+
+
+def _bot_play_twin(acts, me, ll, last_player, sizes):
+    # the play policy; last_player None: leading
+    responding = last_player is not None
+    if responding and me != ll and last_player != ll:
         return PASS
     moves = [m for m in acts if not m.is_pass]
     ordinary = [m for m in moves if m.kind not in (Kind.BOMB, Kind.ROCKET)]
     if ordinary:
         return min(ordinary, key=lambda m: (m.rank, -m.n_cards))
-    opponents = [s for s in range(len(obs.hand_sizes)) if s != me and (me == ll or s == ll)]
-    if moves and (not responding or min(obs.hand_sizes[s] for s in opponents) <= 6):
+    opponents = [s for s in range(len(sizes)) if s != me and (me == ll or s == ll)]
+    if moves and (not responding or min(sizes[s] for s in opponents) <= 6):
         return min(moves, key=lambda m: (m.kind is Kind.ROCKET, m.n_cards, m.rank))
     return PASS
+
+
+def _random_bot_position(r, rng, deck_moves):
+    # (deck_moves: the whole deck's moves by kind, length and size)
+    """A hand of 1-20 cards (1-33 with two decks), a move to beat (none a
+    quarter of the time; else a move of a uniformly drawn kind: half the
+    time a lead of another hand from the rest of the deck, half the time a
+    move of the whole deck's list that some move of the hand beats), and the
+    seats and hand sizes."""
+    deck = np.repeat(np.arange(15), _deck(r))
+    rng.shuffle(deck)
+    k = int(rng.integers(1, 21 if r.decks == 1 else 34))
+    hand = np.bincount(deck[:k], minlength=15).astype(np.uint8)
+
+    def pick(moves):
+        kinds = sorted({m.kind for m in moves})
+        kind = kinds[int(rng.integers(len(kinds)))]
+        of_kind = [m for m in moves if m.kind == kind]
+        return of_kind[int(rng.integers(len(of_kind)))]
+
+    last = None
+    if rng.random() >= 0.5:
+        other = np.bincount(deck[k:k + int(rng.integers(1, 21))], minlength=15).astype(np.uint8)
+        last = pick(ddz.legal_moves(other, rules=r))
+    elif rng.random() >= 0.5:
+        mine = pick(ddz.legal_moves(hand, rules=r))
+        lower = [m for m in deck_moves.get((mine.kind, mine.length, mine.n_cards), ())
+                 if m.rank < mine.rank and (hand + m.counts <= _deck(r)).all()]
+        if lower and mine.kind not in (Kind.BOMB, Kind.ROCKET):
+            last = lower[int(rng.integers(len(lower)))]
+    n = r.players
+    me, ll = int(rng.integers(n)), int(rng.integers(n))
+    last_player = None if last is None else int(rng.choice([t for t in range(n) if t != me]))
+    sizes = [int(x) for x in rng.integers(1, 21, size=n)]
+    sizes[me] = k
+    return hand, last, me, ll, last_player, sizes
+
+
+@pytest.mark.parametrize("rules", RULES, ids=IDS)
+def test_simple_bot_move_equals_its_twin_on_random_positions(rules):
+    """The compiled play policy (which generates only the moves it may
+    choose) picks the twin's move among the whole legal list, on thousands
+    of positions of every preset: leads, responses to every kind, partners,
+    and opponents low on cards."""
+    from ddz_fast._engine.bots import bot_move_index
+    rng = np.random.default_rng(7)
+    kinds = Counter()
+    deck_moves = {}
+    for m in ddz.legal_moves(_deck(rules), rules=rules):
+        deck_moves.setdefault((m.kind, m.length, m.n_cards), []).append(m)
+    for _ in range(3000):
+        hand, last, me, ll, last_player, sizes = _random_bot_position(rules, rng, deck_moves)
+        acts = ddz.legal_moves(hand, last, rules=rules)
+        want = _bot_play_twin(list(acts), me, ll, last_player, sizes)
+        got = acts[bot_move_index(hand, last, rules, acts.rows, me, ll, last_player, sizes)]
+        assert got == want, (hand.tolist(), last, me, ll, last_player, sizes)
+        kinds[want.kind] += 1
+    # the positions reach the bot's every branch
+    assert kinds[Kind.PASS] and kinds[Kind.BOMB] and kinds[Kind.TRIO_PAIR] and kinds[Kind.CHAIN]
+    assert kinds[Kind.AIRPLANE_PAIR] + kinds[Kind.AIRPLANE_SOLO] + kinds[Kind.AIRPLANE]
 
 
 @pytest.mark.parametrize("rules", RULES, ids=IDS)

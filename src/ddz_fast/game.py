@@ -211,9 +211,10 @@ def simple_bot(obs: Observation, rules: RulesLike = "standard") -> Union[Move, A
     acts = obs.legal_actions
     if not acts:
         raise ValueError("it is not this player's turn")
-    resolve_rules(rules)
+    rules = resolve_rules(rules)
     if isinstance(acts, MoveList):
-        i = bot_move_index(acts.rows, obs.player, obs.landlord, obs.last_player, obs.hand_sizes)
+        i = bot_move_index(obs.hand, obs.last_move, rules, acts.rows, obs.player, obs.landlord,
+                           obs.last_player, obs.hand_sizes)
         return acts[i]
     choices = cast(Tuple[AuctionAction, ...], acts)
     return choices[bot_auction_index(obs.hand, choices)]

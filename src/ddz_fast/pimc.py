@@ -240,24 +240,24 @@ class PIMCAgent:
                                   last_player=obs.last_player if last is not None else None,
                                   rules=self._rules, bombs=obs.bombs, doubles=obs.doubles)
         n = len(worlds)
-        values = np.zeros((n, len(moves)), dtype=np.float64)
-        solved = np.zeros(n, dtype=np.bool_)
-        if sum(obs.hand_sizes) <= self._solver_cards:
-            # every world in one compiled call, with a fresh table (see
-            # solver_table_mb); a world a limit stopped (NaN) is left to the playouts
-            found = base.solve_values(worlds, moves, max_nodes=self._solver_nodes,
-                                      max_time=self._solver_time, table_mb=self._solver_table_mb)
-            solved = np.logical_not(np.isnan(found).any(axis=1))
-            values[solved] = found[solved]
+        seed = game_seed(decision, 1)
+        if sum(obs.hand_sizes) > self._solver_cards:
+            values = base.move_values(worlds, moves, rollouts=self._rollouts, policy=self._policy,
+                                      seed=seed, threads=self._threads)
+            return PIMCValues(moves, worlds, values, np.zeros(n, dtype=np.bool_), self._pick(values))
+        # every world in one compiled call, with a fresh table (see
+        # solver_table_mb); a world a limit stopped (NaN) is left to the playouts
+        values = base.solve_values(worlds, moves, max_nodes=self._solver_nodes,
+                                   max_time=self._solver_time, table_mb=self._solver_table_mb)
+        solved = np.logical_not(np.isnan(values).any(axis=1))
         rest = np.flatnonzero(~solved)
         # (called even with no world left: it checks that the moves are legal)
         values[rest] = base.move_values(worlds[rest], moves, rollouts=self._rollouts,
-                                        policy=self._policy, seed=game_seed(decision, 1),
-                                        threads=self._threads)
+                                        policy=self._policy, seed=seed, threads=self._threads)
         return PIMCValues(moves, worlds, values, solved, self._pick(values))
 
     def _pick(self, values: npt.NDArray[np.float64]) -> int:
-        mean = values.mean(axis=0)
+        mean = np.add.reduce(values, axis=0) / len(values)     # (values.mean, without its wrapper)
         if self._aggregate == "mean":
             return int(np.argmax(mean))
         votes = np.bincount(np.argmax(values, axis=1), minlength=values.shape[1])

@@ -93,6 +93,15 @@ cdef inline void _hand_words(const unsigned char* h, u64* lo, u64* hi) noexcept 
     hi[0] >>= 8
 
 
+cdef inline void _row_words(const unsigned char* row, u64* lo, u64* hi) noexcept nogil:
+    # _hand_words of a 16-byte move row: two aligned word loads (a row just
+    # written as two words forwards to them; a load across the two would
+    # stall), the kind byte masked off
+    memcpy(lo, row, 8)
+    memcpy(hi, row + 8, 8)
+    hi[0] &= 0x00FFFFFFFFFFFFFFULL
+
+
 cdef inline int _word_cards(u64 lo, u64 hi) noexcept nogil:
     # the sum of the counts in two words (any counts of a hand or row: the
     # total stays below 256, so the byte sums carry nowhere)
@@ -197,6 +206,18 @@ cdef void release_rows(unsigned char* data, Py_ssize_t cap) noexcept nogil
 cdef void gen_lead(const unsigned char* h, const RulesC* r, Out* o) noexcept nogil
 cdef void gen_response(const unsigned char* h, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil
 cdef void gen_moves(const unsigned char* h, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil
+# The moves of h of one ordinary kind (not PASS, BOMB or ROCKET) and one
+# length with rank >= rmin, in list order (by rank, then attachments): the
+# part of a response of that kind, or of a lead, that a caller who wants
+# only some moves (the simple bot) needs, without the rest of the list.
+# `lowest`: of a kind of one main rank (not a sequence), only the moves of
+# the lowest main rank >= rmin.  (o must not be count-only.)
+cdef void gen_of_kind(const unsigned char* h, const RulesC* r, int kind, int length, int rmin,
+                      bint lowest, Out* o) noexcept nogil
+# The bombs and the rocket of h that beat `last` (NULL: every one), in list
+# order: the end of the list of a lead or a response.
+cdef void gen_bombs_beating(const unsigned char* h, const RulesC* r, const MoveInfo* last,
+                            Out* o) noexcept nogil
 # How many rows gen_moves would write (PASS included in responses), in closed form.
 cdef Py_ssize_t count_moves_c(const unsigned char* h, const RulesC* r, const MoveInfo* last) noexcept nogil
 cdef int classify_c(const unsigned char* c, const RulesC* r, MoveInfo* infos) noexcept nogil
@@ -216,7 +237,7 @@ cdef inline void row_info(const unsigned char* row, MoveInfo* mi) noexcept nogil
     cdef int n, x, top
     cdef u64 lo, hi
     cdef unsigned int held
-    _hand_words(row, &lo, &hi)        # (word loads: no store-forwarding stall)
+    _row_words(row, &lo, &hi)
     n = _word_cards(lo, hi)
     held = _ge_mask(lo, hi, 1)
     top = top_bit(held) if held else -1

@@ -971,6 +971,52 @@ cdef void _respond_single_rank(const unsigned char* h, const RulesC* r, const Mo
     _commit(o, _put_rocket(p, rocket, r))
 
 
+cdef void gen_of_kind(const unsigned char* h, const RulesC* r, int kind, int length, int rmin,
+                      bint lowest, Out* o) noexcept nogil:
+    """The moves of one ordinary kind and length with rank >= rmin (kernels.pxd)."""
+    cdef Hand k
+    cdef int main
+    cdef unsigned int m
+    cdef u64 lo, hi
+    cdef unsigned char* p
+    if K_SOLO <= kind <= K_TRIO:
+        # (the commonest: one mask, no Hand; gen_same's moves)
+        if length != 1:
+            return
+        _hand_words(h, &lo, &hi)
+        m = _ge_mask(lo, hi, kind) & _from(rmin)       # (the kind code is the card count)
+        if lowest:
+            m &= ~m + 1
+        p = _reserve(o, popcount(m))
+        if p != NULL:
+            _commit(o, _put_sparse(p, m, kind, 0, _kind_hi(kind)) if lowest
+                    else _put_each(p, m, kind, 0, _kind_hi(kind)))
+        return
+    hand_masks(h, r.max_count, &k)
+    if lowest and length == 1:
+        # the main part's mask keeps its lowest rank >= rmin (the kickers
+        # come from the other masks, and do not depend on the main rank)
+        main = (1 if kind == K_SOLO else 2 if kind == K_PAIR
+                else 4 if kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR else 3)
+        m = k.m[main] & _from(rmin)
+        k.m[main] = m & (~m + 1)
+    gen_kind(&k, r, kind, length, length, rmin, o)
+
+
+cdef void gen_bombs_beating(const unsigned char* h, const RulesC* r, const MoveInfo* last,
+                            Out* o) noexcept nogil:
+    """The bombs and the rocket that beat last (NULL: all), in list order."""
+    cdef Hand k
+    if last != NULL and last.kind == K_ROCKET:
+        return
+    hand_masks(h, r.max_count, &k)
+    if last != NULL and last.kind == K_BOMB:
+        gen_bombs(&k, r, last.ncards, last.rank + 1, o)
+    else:
+        gen_bombs(&k, r, 4, 0, o)
+    gen_rocket(&k, r, o)
+
+
 cdef void gen_moves(const unsigned char* h, const RulesC* r, const MoveInfo* last, Out* o) noexcept nogil:
     """Lead when last is NULL or PASS, else the response list."""
     if last == NULL or last.kind == K_PASS:

@@ -21,7 +21,7 @@ from .engine cimport (
     GState, HB, PH_PLAY, PH_OVER, LAST_NONE, POLICY_RANDOM, POLICY_BOT,
     gs_alloc, gs_free, gs_copy, gs_init, gs_new_game, gs_choices, gs_auction_step, gs_gen, gs_play,
 )
-from .bots cimport bot_move, bot_auction
+from .bots cimport bot_play, bot_auction
 from .._util.checks import check_int
 from .. import pickling as _pickling
 
@@ -62,16 +62,20 @@ cdef int gs_play_out(GState* s, const RulesC* rc, int policy, uint64_t* ps, Out*
     cdef const unsigned char* row
     while s.phase != PH_OVER:
         if s.phase == PH_PLAY:
-            gs_gen(s, rc, o)
-            if o.oom:
-                return -1
             if policy == POLICY_RANDOM:
+                gs_gen(s, rc, o)
+                if o.oom:
+                    return -1
                 k = <Py_ssize_t>ddz_below(ps, <uint64_t>o.n)
+                row = o.data + k * ROW
+                row_info(row, &mi)
             else:
-                k = bot_move(o.data, o.n, s.to_move, s.landlord,
-                             -1 if s.last_src == LAST_NONE else s.last_player, s.ncards, s.players)
-            row = o.data + k * ROW
-            row_info(row, &mi)
+                # (the bot generates only the moves it may choose: no list)
+                row = bot_play(s.hands[s.to_move], rc, NULL if s.last_src == LAST_NONE else &s.last,
+                               s.to_move, s.landlord, -1 if s.last_src == LAST_NONE else s.last_player,
+                               s.ncards, s.players, o, &mi)
+                if row == NULL:
+                    return -1
             gs_play(s, row, &mi)
         else:
             n = gs_choices(s, codes)
@@ -208,15 +212,15 @@ cdef class _ValuesJob:
                     for r in range(15):
                         ws.hands[t][r] = self.worlds[(w * n + t) * 15 + r]
                 for m in range(self.nm):
-                    gs_copy(after, ws)
+                    # (one playout: played on the copy the move was made on)
+                    gs_copy(after if self.reps > 1 else s, ws)
                     row_info(self.rows + m * HB, &mi)
-                    gs_play(after, self.rows + m * HB, &mi)
+                    gs_play(after if self.reps > 1 else s, self.rows + m * HB, &mi)
                     won = 0
                     for k in range(self.reps):
-                        if after.phase == PH_OVER:
+                        if self.reps > 1:
                             gs_copy(s, after)
-                        else:
-                            gs_copy(s, after)
+                        if s.phase != PH_OVER:
                             ps = ddz_policy_seed(ddz_game_seed(
                                 self.seed, <uint64_t>((w * self.nm + m) * self.reps + k)))
                             if gs_play_out(s, self.rc, self.policy, &ps, &o) < 0:

@@ -14,6 +14,7 @@ cdef struct Part:
     # One contiguous range of tables, stepped by one thread.
     Py_ssize_t start, stop
     Out out                  # legal move rows of one table
+    Out scratch              # the simple bot's (bot_index)
     int32_t* ids             # this step's legal ids of the part's tables, in table order
     Py_ssize_t nids, cap
     int64_t* ranks           # one table's move ranks (scratch of rank_generated)

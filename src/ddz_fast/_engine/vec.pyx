@@ -48,7 +48,7 @@ from .engine cimport (
     gs_auction_step, gs_gen, gs_play, obs_size, gs_encode_obs, PH_AUCTION, PH_DOUBLING, PH_PLAY, PH_OVER,
     LAST_NONE, N_AUCTION_CODES, MOVE_ID0,
 )
-from .bots cimport bot_move, bot_auction
+from .bots cimport bot_index, bot_auction
 from .game cimport game_from_state
 from .._core.entry cimport rules_id, rules_by_id
 from .._core.ranks cimport ranks_for
@@ -173,6 +173,7 @@ cdef class VecGame:
         if self.parts != NULL:
             for i in range(self.nparts):
                 out_free(&self.parts[i].out)
+                out_free(&self.parts[i].scratch)
                 free(self.parts[i].ids)
                 free(self.parts[i].ranks)
             free(self.parts)
@@ -241,7 +242,8 @@ cdef class VecGame:
         for j in range(k):
             self.parts[j].start = count * j // k
             self.parts[j].stop = count * (j + 1) // k
-            if not out_init(&self.parts[j].out, 512, False):
+            if (not out_init(&self.parts[j].out, 512, False)
+                    or not out_init(&self.parts[j].scratch, 64, False)):
                 raise MemoryError("out of memory")
 
         self._to_move = np.zeros(count, dtype=np.int32)
@@ -589,8 +591,13 @@ cdef class VecGame:
                 p.oom = True
                 return False
             if self.want_bot:
-                pick = bot_move(p.out.data, p.out.n, s.to_move, s.landlord,
-                                -1 if s.last_src == LAST_NONE else s.last_player, s.ncards, s.players)
+                pick = bot_index(s.hands[s.to_move], self.rc, NULL if s.last_src == LAST_NONE else &s.last,
+                                 s.to_move, s.landlord, -1 if s.last_src == LAST_NONE else s.last_player,
+                                 s.ncards, s.players, &p.scratch, p.out.data, p.out.n)
+                if p.scratch.oom:
+                    p.scratch.oom = False
+                    p.oom = True
+                    return False
                 self.p_bot[i] = -1
             if p.out.n > p.ranks_cap:
                 grown = <int64_t*>realloc(p.ranks, (p.out.n + 256) * sizeof(int64_t))
