@@ -594,7 +594,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         func: Callable[[argparse.Namespace], int] = args.func
         return func(args)
-    except (ValueError, TypeError, ImportError) as e:
+    except (ValueError, TypeError, ImportError, ConnectionError) as e:
+        # (ConnectionError: a Ray cluster address where nothing answers)
         print(f"ddz-fast: error: {e}", file=sys.stderr)
         return 2
     except RuntimeError as e:
