@@ -399,3 +399,38 @@ def test_auction_actions_of_agents_are_mapped_to_ids():
 
     arena.play([bidder, "simple"], deals=2, landlord="auction")
     assert picks
+
+
+def test_cli_arena_checks_for_matplotlib_before_playing(monkeypatch, capsys):
+    import sys
+    monkeypatch.setitem(sys.modules, "matplotlib", None)        # (import matplotlib: ImportError)
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("the games were played before the missing extra was noticed")
+    monkeypatch.setattr(arena, "play", no_games)
+    assert main(["arena", "simple", "random", "--deals", "3", "-q", "--plot", "x.png"]) == 2
+    err = capsys.readouterr().err
+    assert "matplotlib" in err and "pip install '.[plot]'" in err and "ddz-fast[" not in err
+
+
+def test_cli_arena_writes_its_results_before_a_plot_that_fails(tmp_path, capsys):
+    from optional import require
+    require("matplotlib")
+    table = tmp_path / "deals.csv"
+    code = main(["arena", "simple", "random", "--deals", "4", "-q", "--json", "--per-deal", str(table),
+                 "--plot", str(tmp_path / "no such folder" / "x.png")])
+    out, err = capsys.readouterr()
+    assert code == 2 and "no such folder" in err and "Traceback" not in err
+    assert json.loads(out)["deals"] == 4
+    assert len(table.read_text().splitlines()) == 1 + 4
+
+
+def test_cli_arena_finds_module_attribute_agents_in_the_current_directory(tmp_path, monkeypatch, capsys):
+    import sys
+    (tmp_path / "my_arena_agent.py").write_text(
+        "def first_legal(obs, legal):\n    return legal[0]\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    monkeypatch.delitem(sys.modules, "my_arena_agent", raising=False)
+    assert main(["arena", "my_arena_agent:first_legal", "simple", "--deals", "3", "-q", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["agents"][0] == "first_legal"
