@@ -84,7 +84,7 @@ def test_an_unreachable_cluster_address_is_a_clear_error_with_status_2(scheme):
 
 
 def test_an_unreachable_address_raises_connection_error_in_python():
-    from ddz_fast._util.ray import connect, probe
+    from ddz_fast._util.ray import probe
     with pytest.raises(ConnectionError, match="cannot reach a Ray cluster"):
         probe(f"127.0.0.1:{_closed_port()}")          # (what connect does before ray.init)
     for bad in ("no port here", "host:0", "ray://:6379", "host:http"):

@@ -622,18 +622,16 @@ def play_games(agents: Sequence[AgentLike], rules: Rules, seed: int, landlord: s
         seats[q] = run.seat_agent[i]
         scores[q] = run.vg.scores[i] // run.base
         done += 1
-        if progress is not None and done % 256 == 0:
-            progress(done)
+        if progress is not None:
+            progress(done)              # (every game: the bar itself limits its redraws)
 
     run.play(on_game)
-    if progress is not None:
-        progress(done)
     return seats, scores
 
 
 def play(agents: Sequence[AgentLike], deals: int = 1000, *, seed: int = 0, rules: RulesLike = "standard",
          landlord: str = "fixed", tables: int = 256, ray: Optional[str] = None, chunk_deals: int = 250,
-         progress: bool = False) -> ArenaResult:
+         progress: Optional[bool] = None) -> ArenaResult:
     """Play ``agents`` (2, or one per seat) against each other on ``deals``
     duplicate deals (see the module docstring) and return the
     :class:`ArenaResult`.
@@ -643,7 +641,9 @@ def play(agents: Sequence[AgentLike], deals: int = 1000, *, seed: int = 0, rules
     (``"auto"``, an address such as ``"ray://head:10001"``, or
     ``"local"`` for a new local instance; needs the ``ray`` extra), in
     pieces of ``chunk_deals`` deals, with the same result as the local run.
-    ``progress``: a progress bar on stderr.
+    ``progress``: a progress bar on stderr (games done, rate and ETA):
+    None (the default) draws it when stderr is a terminal, True always,
+    False never.
 
     >>> from ddz_fast import arena
     >>> res = arena.play(["simple", "random"], deals=50, seed=1)
@@ -655,15 +655,15 @@ def play(agents: Sequence[AgentLike], deals: int = 1000, *, seed: int = 0, rules
     for i, a in enumerate(agents_):
         _player(a, i, sd, r)                # checked before anything runs
     G = D * len(rots)
-    bar = Progress("arena", G, "games", enabled=bool(progress))
+    bar = Progress("arena", G, "games", enabled=progress)
+    update = bar.update if bar.enabled else None
     try:
         if ray is None:
-            seats, scores = play_games(agents_, r, sd, ll, 0, G, T, bar.update if progress else None)
+            seats, scores = play_games(agents_, r, sd, ll, 0, G, T, update)
         else:
             from ._util.ray import play_on_ray
             seats, scores = play_on_ray(agents_, r, sd, ll, D, len(rots), T, ray,
-                                        int(check_int(chunk_deals, "chunk_deals", 1, 1 << 40)),
-                                        bar.update if progress else None)
+                                        int(check_int(chunk_deals, "chunk_deals", 1, 1 << 40)), update)
     finally:
         bar.close()
     return ArenaResult(labels, r, sd, D, ll, rots, seats, scores)

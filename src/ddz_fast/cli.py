@@ -164,7 +164,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     chunk = max(500, -(-total // 100))
     parts = []
     started = time.perf_counter()
-    bar = Progress("selfplay", total, enabled=not args.quiet)
+    bar = Progress("selfplay", total, enabled=False if args.quiet else None)
     done = 0
     while done < total:
         k = min(chunk, total - done)
@@ -206,7 +206,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         sys.path.insert(0, os.getcwd())
     agents = [load_agent(a) for a in args.agents]
     res = play(agents, args.deals, seed=args.seed, rules=_selfplay_rules(args), landlord=args.landlord,
-               tables=args.tables, ray=args.ray, progress=None if not args.quiet else False)
+               tables=args.tables, ray=args.ray, progress=False if args.quiet else None)
     # The results first, the figure last: a figure that fails loses nothing.
     if args.per_deal:
         import csv
@@ -544,7 +544,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--seed", type=int, default=0, help="run seed (default 0); game i's seed derives from it")
     sp.add_argument("--threads", type=int, default=1, help="worker threads (results do not depend on it)")
     sp.add_argument("--json", action="store_true", help="print the summary as JSON")
-    sp.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    sp.add_argument("-q", "--quiet", action="store_true", help="no progress bar (shown on a terminal)")
     sp.add_argument("--record", metavar="DIR",
                     help="write every step as a Parquet trajectory dataset in DIR (needs pyarrow)")
     sp.add_argument("--policy", choices=["random", "bot"], default="random",
@@ -602,7 +602,7 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("--per-deal", metavar="FILE.csv",
                     help="write one row per deal (its seed, each agent's points and wins) as CSV")
     ar.add_argument("--json", action="store_true", help="print the results as JSON")
-    ar.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    ar.add_argument("-q", "--quiet", action="store_true", help="no progress bar (shown on a terminal)")
     ar.set_defaults(func=_cmd_arena)
     return p
 

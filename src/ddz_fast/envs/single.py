@@ -50,7 +50,7 @@ Needs Gymnasium (from a clone, ``pip install ".[pettingzoo]"`` installs it)::
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, SupportsFloat, Tuple, Union
+from typing import Any, Callable, Dict, Optional, SupportsFloat, Tuple, Union, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -204,7 +204,7 @@ class DouDizhuSingleAgentEnv(gym.Env[Obs, np.int64]):
                 self.seat = g.landlord
             if g.to_move == self.seat:
                 return True
-            seat = g.to_move
+            seat = cast(int, g.to_move)          # (set while the deal is not over)
             self.table.step(self._opponent_action(g, seat))
         return False
 
