@@ -11,7 +11,7 @@ import pytest
 
 from ddz_fast import PRESETS, Game, Phase, PIMCAgent, VecGame, game_seed
 from ddz_fast import arena
-from ddz_fast.arena import clustered_mean, load_agent, rotations
+from ddz_fast.arena import clustered_mean, load_agent, rotations, wilson_mean
 from ddz_fast.game import simple_bot
 from ddz_fast.game_values import AuctionAction
 from ddz_fast.cli import main
@@ -184,6 +184,44 @@ def test_the_interval_of_one_unit_per_deal_is_the_classic_one():
     half = 1.959963984540054 * x.std(ddof=1) / math.sqrt(400)
     assert st.mean == pytest.approx(x.mean())
     assert st.high - st.mean == pytest.approx(half) and st.mean - st.low == pytest.approx(half)
+
+
+# Wilson score intervals at 95%, from Newcombe (1998), "Two-sided confidence
+# intervals for the single proportion", Stat. Med. 17, Table II (checked with
+# scipy.stats.binomtest(k, n).proportion_ci(method="wilson")), and 1 of 50.
+WILSON_KNOWN = [(81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611),
+                (1, 29, 0.0061, 0.1718), (1, 50, 0.0035, 0.1050)]
+
+
+@pytest.mark.parametrize("k, n, low, high", WILSON_KNOWN)
+def test_wp_with_one_unit_per_deal_has_the_textbook_wilson_interval(k, n, low, high):
+    wins = np.zeros(n)
+    wins[:k] = 1
+    st = wilson_mean(wins, np.ones(n))
+    assert st.mean == pytest.approx(k / n)
+    assert round(st.low, 4) == low and round(st.high, 4) == high
+
+
+def test_the_wp_interval_of_two_identical_units_a_deal_is_that_of_one_unit_a_deal():
+    rng = np.random.default_rng(3)
+    won = (rng.random(120) < 0.3).astype(float)
+    twice = wilson_mean(2 * won, np.full(120, 2.0))
+    once = wilson_mean(won, np.ones(120))
+    assert (twice.mean, twice.units, twice.deals) == (once.mean, 240, 120)
+    assert twice.low == pytest.approx(once.low) and twice.high == pytest.approx(once.high)
+
+
+def test_an_arena_wp_of_zero_still_has_an_interval():
+    """An agent that never wins gets [0, z^2 / (D + z^2)] over D deals, not [0, 0]."""
+    def loser(obs, legal):                     # passes whenever it may, else the first move
+        return legal[0]
+    res = arena.play(["simple", loser], deals=60, seed=2)
+    st = res.stat(1, "wp")
+    z2 = 1.959963984540054 ** 2
+    assert st.mean == 0 == st.low and st.high == pytest.approx(z2 / (60 + z2))
+    d, win, _ = res.units(0)
+    assert res.stat(0, "wp") == wilson_mean(np.bincount(d, weights=win, minlength=60),
+                                            np.bincount(d, minlength=60).astype(float))
 
 
 def test_the_interval_widens_with_correlated_units_in_a_deal():

@@ -25,10 +25,16 @@ Metrics (per agent, overall and per role)
     docs/rules.md "Scoring" of the seats it holds in that role).  WP is the
     mean ``win`` and ADP the mean ``points`` over the units.  Their 95%
     intervals treat the deal as the independent unit (all rotations of a
-    deal are correlated by its cards): the ratio estimator's delta-method
-    standard error over deals, ``sqrt(D / (D - 1) * sum_d (s_d - r n_d)**2)
-    / sum_d n_d`` for ``D`` deals with unit sums ``s_d`` and counts ``n_d``,
-    times 1.96 (NaN with fewer than 2 deals).
+    deal are correlated by its cards).  ADP's is the ratio estimator's
+    delta-method standard error over deals, ``sqrt(D / (D - 1) * sum_d (s_d
+    - r n_d)**2) / sum_d n_d`` for ``D`` deals with unit sums ``s_d`` and
+    counts ``n_d``, times 1.96 (NaN with fewer than 2 deals).  WP's is the
+    Wilson score interval of a proportion (it stays inside [0, 1] and is not
+    degenerate at WP 0 or 1) with the effective number of units
+    ``n_eff = r (1 - r) / v``, ``v = sum_d (s_d - r n_d)**2 / (sum_d
+    n_d)**2`` the variance of ``r`` over deals, at most the number of units
+    (and the number of deals when ``r`` is 0 or 1): with one unit per deal
+    it is exactly the textbook Wilson interval (:func:`wilson_mean`).
 
 Agents
     ``"random"`` (uniform over the legal actions; decision ``j`` of game
@@ -433,6 +439,31 @@ def clustered_mean(sums: npt.NDArray[np.float64], counts: npt.NDArray[np.float64
     return Stat(r, r - Z95 * se, r + Z95 * se, int(n), D)
 
 
+def wilson_mean(sums: npt.NDArray[np.float64], counts: npt.NDArray[np.float64]) -> Stat:
+    """The proportion ``sum(sums) / sum(counts)`` (``sums``: wins per
+    cluster, ``counts``: units per cluster) with its 95% Wilson score
+    interval over clusters (deals) with the effective number of units of the
+    module docstring.  Clusters with no units take no part; NaN bounds with
+    fewer than 2 clusters."""
+    keep = counts > 0
+    s, c = sums[keep].astype(np.float64), counts[keep].astype(np.float64)
+    D, n = len(c), float(c.sum())
+    if n == 0:
+        return Stat(math.nan, math.nan, math.nan, 0, 0)
+    p = float(s.sum()) / n
+    if D < 2:
+        return Stat(p, math.nan, math.nan, int(n), D)
+    e = s - p * c
+    var = float((e * e).sum()) / (n * n)
+    spread = p * (1.0 - p)
+    # (var == 0 with 0 < p < 1: every deal at exactly p; the units bound n_eff)
+    n_eff = float(D) if spread == 0.0 else (n if var == 0.0 else min(n, spread / var))
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n_eff)) / (1 + z2 / n_eff)
+    half = Z95 / (1 + z2 / n_eff) * math.sqrt(spread / n_eff + z2 / (4 * n_eff * n_eff))
+    return Stat(p, max(0.0, centre - half), min(1.0, centre + half), int(n), D)
+
+
 class ArenaResult:
     """The games of an arena run and their summary.
 
@@ -501,10 +532,7 @@ class ArenaResult:
         x = (win if metric == "wp" else pts)[keep]
         sums = np.bincount(d[keep], weights=x, minlength=D).astype(np.float64)
         counts = np.bincount(d[keep], minlength=D).astype(np.float64)
-        st = clustered_mean(sums, counts)
-        if metric == "wp" and st.units:
-            st = Stat(st.mean, max(0.0, st.low), min(1.0, st.high), st.units, st.deals)
-        return st
+        return wilson_mean(sums, counts) if metric == "wp" else clustered_mean(sums, counts)
 
     def summary(self) -> Dict[str, Dict[str, Dict[str, Stat]]]:
         """``{agent label: {role: {"wp": Stat, "adp": Stat}}}``."""
