@@ -472,3 +472,17 @@ def test_cli_arena_finds_module_attribute_agents_in_the_current_directory(tmp_pa
     monkeypatch.delitem(sys.modules, "my_arena_agent", raising=False)
     assert main(["arena", "my_arena_agent:first_legal", "simple", "--deals", "3", "-q", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["agents"][0] == "first_legal"
+
+
+@pytest.mark.parametrize("options", ["worlds=" + "[" * 100_000 + "]" * 100_000, "worlds=" + "-" * 100_000 + "1",
+                                     "worlds=" + "[" * 300 + "]" * 300, "worlds=" + "-" * 900 + "1"])
+def test_an_overlong_or_overdeep_pimc_option_string_is_a_clear_error(options, capsys):
+    """Refused as an option string (not "out of memory"), and the message
+    quotes only its start."""
+    spec = f"pimc({options})"
+    with pytest.raises(ValueError, match=r"agent 'pimc\(worlds=.*characters\): (the options of pimc|write options)") as e:
+        load_agent(spec)
+    assert len(str(e.value)) < 300
+    assert main(["arena", spec, "simple", "--deals", "1", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "pimc(" in err and "out of memory" not in err

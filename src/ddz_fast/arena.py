@@ -93,6 +93,16 @@ AgentLike = Union[str, Callable[..., Any], Any]
 # Agents
 # ---------------------------------------------------------------------------
 
+#: The longest ``pimc(...)`` option string (every option written out takes
+#: well under it): a longer one is refused before it is parsed.
+MAX_OPTIONS_CHARS = 1000
+
+
+def _shown(spec: str, limit: int = 60) -> str:
+    """``spec`` for an error message, cut to ``limit`` characters."""
+    return repr(spec) if len(spec) <= limit else repr(spec[:limit]) + f"... ({len(spec):,} characters)"
+
+
 def _builtin(spec: str) -> Optional[Tuple[str, Dict[str, Any]]]:
     """``(name, options)`` of a built-in agent name, ``pimc(worlds=64,
     threads=2)`` included (literal option values); None for other names."""
@@ -103,22 +113,26 @@ def _builtin(spec: str) -> Optional[Tuple[str, Dict[str, Any]]]:
     if not paren:
         return name, {}
     if name != "pimc":
-        raise ValueError(f"agent {spec!r}: only pimc takes options")
+        raise ValueError(f"agent {_shown(spec)}: only pimc takes options")
+    if len(rest) > MAX_OPTIONS_CHARS:
+        raise ValueError(f"agent {_shown(spec)}: the options of pimc(...) are limited to "
+                         f"{MAX_OPTIONS_CHARS:,} characters, e.g. pimc(worlds=64, threads=2)")
     try:
         call = ast.parse(f"f({rest}", mode="eval").body
         assert isinstance(call, ast.Call) and not call.args
         assert all(k.arg is not None for k in call.keywords)
         options: Dict[str, Any] = {str(k.arg): ast.literal_eval(k.value) for k in call.keywords}
-    except (SyntaxError, ValueError, AssertionError):
-        raise ValueError(f"agent {spec!r}: write options as pimc(name=value, ...), "
-                         "e.g. pimc(worlds=64, threads=2)") from None
+    except (SyntaxError, ValueError, AssertionError, RecursionError, MemoryError):
+        # (RecursionError, MemoryError: values nested too deep for the parser)
+        raise ValueError(f"agent {_shown(spec)}: write options as pimc(name=value, ...) with plain "
+                         "values, e.g. pimc(worlds=64, threads=2)") from None
     for bad in ("seed", "rules"):
         if bad in options:
-            raise ValueError(f"agent {spec!r}: {bad} comes from the arena run")
+            raise ValueError(f"agent {_shown(spec)}: {bad} comes from the arena run")
     try:
         PIMCAgent(**options)                # checked here, by the agent's own checks
     except (TypeError, ValueError) as e:
-        raise ValueError(f"agent {spec!r}: {e}") from None
+        raise ValueError(f"agent {_shown(spec)}: {e}") from None
     return name, options
 
 
@@ -132,21 +146,21 @@ def load_agent(spec: str) -> Any:
         return spec
     module, sep, attr = spec.partition(":")
     if not sep or not module or not attr:
-        raise ValueError(f"unknown agent {spec!r}: use one of {', '.join(BUILTIN_AGENTS)} "
+        raise ValueError(f"unknown agent {_shown(spec)}: use one of {', '.join(BUILTIN_AGENTS)} "
                          "or module:attribute")
     try:
         obj: Any = importlib.import_module(module)
     except ImportError as e:
-        raise ValueError(f"agent {spec!r}: cannot import {module!r} ({e})") from None
+        raise ValueError(f"agent {_shown(spec)}: cannot import {module!r} ({e})") from None
     for part in attr.split("."):
         try:
             obj = getattr(obj, part)
         except AttributeError:
-            raise ValueError(f"agent {spec!r}: {module!r} has no attribute {attr!r}") from None
+            raise ValueError(f"agent {_shown(spec)}: {module!r} has no attribute {attr!r}") from None
     if isinstance(obj, type):
         obj = obj()
     if not callable(obj) and not callable(getattr(obj, "act_batch", None)):
-        raise ValueError(f"agent {spec!r} is neither callable nor has act_batch")
+        raise ValueError(f"agent {_shown(spec)} is neither callable nor has act_batch")
     return obj
 
 
