@@ -480,7 +480,8 @@ def test_an_overlong_or_overdeep_pimc_option_string_is_a_clear_error(options, ca
     """Refused as an option string (not "out of memory"), and the message
     quotes only its start."""
     spec = f"pimc({options})"
-    with pytest.raises(ValueError, match=r"agent 'pimc\(worlds=.*characters\): (the options of pimc|write options)") as e:
+    shown = r"agent 'pimc\(worlds=.*characters\): (the options of pimc|write options)"
+    with pytest.raises(ValueError, match=shown) as e:
         load_agent(spec)
     assert len(str(e.value)) < 300
     assert main(["arena", spec, "simple", "--deals", "1", "-q"]) == 2
