@@ -11,7 +11,7 @@ import pytest
 
 from ddz_fast import PRESETS, Game, Phase, PIMCAgent, VecGame, game_seed
 from ddz_fast import arena
-from ddz_fast.arena import clustered_mean, load_agent, rotations
+from ddz_fast.arena import clustered_mean, load_agent, rotations, wilson_mean
 from ddz_fast.game import simple_bot
 from ddz_fast.game_values import AuctionAction
 from ddz_fast.cli import main
@@ -184,6 +184,44 @@ def test_the_interval_of_one_unit_per_deal_is_the_classic_one():
     half = 1.959963984540054 * x.std(ddof=1) / math.sqrt(400)
     assert st.mean == pytest.approx(x.mean())
     assert st.high - st.mean == pytest.approx(half) and st.mean - st.low == pytest.approx(half)
+
+
+# Wilson score intervals at 95%, from Newcombe (1998), "Two-sided confidence
+# intervals for the single proportion", Stat. Med. 17, Table II (checked with
+# scipy.stats.binomtest(k, n).proportion_ci(method="wilson")), and 1 of 50.
+WILSON_KNOWN = [(81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611),
+                (1, 29, 0.0061, 0.1718), (1, 50, 0.0035, 0.1050)]
+
+
+@pytest.mark.parametrize("k, n, low, high", WILSON_KNOWN)
+def test_wp_with_one_unit_per_deal_has_the_textbook_wilson_interval(k, n, low, high):
+    wins = np.zeros(n)
+    wins[:k] = 1
+    st = wilson_mean(wins, np.ones(n))
+    assert st.mean == pytest.approx(k / n)
+    assert round(st.low, 4) == low and round(st.high, 4) == high
+
+
+def test_the_wp_interval_of_two_identical_units_a_deal_is_that_of_one_unit_a_deal():
+    rng = np.random.default_rng(3)
+    won = (rng.random(120) < 0.3).astype(float)
+    twice = wilson_mean(2 * won, np.full(120, 2.0))
+    once = wilson_mean(won, np.ones(120))
+    assert (twice.mean, twice.units, twice.deals) == (once.mean, 240, 120)
+    assert twice.low == pytest.approx(once.low) and twice.high == pytest.approx(once.high)
+
+
+def test_an_arena_wp_of_zero_still_has_an_interval():
+    """An agent that never wins gets [0, z^2 / (D + z^2)] over D deals, not [0, 0]."""
+    def loser(obs, legal):                     # passes whenever it may, else the first move
+        return legal[0]
+    res = arena.play(["simple", loser], deals=60, seed=2)
+    st = res.stat(1, "wp")
+    z2 = 1.959963984540054 ** 2
+    assert st.mean == 0 == st.low and st.high == pytest.approx(z2 / (60 + z2))
+    d, win, _ = res.units(0)
+    assert res.stat(0, "wp") == wilson_mean(np.bincount(d, weights=win, minlength=60),
+                                            np.bincount(d, minlength=60).astype(float))
 
 
 def test_the_interval_widens_with_correlated_units_in_a_deal():
@@ -399,3 +437,53 @@ def test_auction_actions_of_agents_are_mapped_to_ids():
 
     arena.play([bidder, "simple"], deals=2, landlord="auction")
     assert picks
+
+
+def test_cli_arena_checks_for_matplotlib_before_playing(monkeypatch, capsys):
+    import sys
+    monkeypatch.setitem(sys.modules, "matplotlib", None)        # (import matplotlib: ImportError)
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("the games were played before the missing extra was noticed")
+    monkeypatch.setattr(arena, "play", no_games)
+    assert main(["arena", "simple", "random", "--deals", "3", "-q", "--plot", "x.png"]) == 2
+    err = capsys.readouterr().err
+    assert "matplotlib" in err and "pip install '.[plot]'" in err and "ddz-fast[" not in err
+
+
+def test_cli_arena_writes_its_results_before_a_plot_that_fails(tmp_path, capsys):
+    from optional import require
+    require("matplotlib")
+    table = tmp_path / "deals.csv"
+    code = main(["arena", "simple", "random", "--deals", "4", "-q", "--json", "--per-deal", str(table),
+                 "--plot", str(tmp_path / "no such folder" / "x.png")])
+    out, err = capsys.readouterr()
+    assert code == 2 and "no such folder" in err and "Traceback" not in err
+    assert json.loads(out)["deals"] == 4
+    assert len(table.read_text().splitlines()) == 1 + 4
+
+
+def test_cli_arena_finds_module_attribute_agents_in_the_current_directory(tmp_path, monkeypatch, capsys):
+    import sys
+    (tmp_path / "my_arena_agent.py").write_text(
+        "def first_legal(obs, legal):\n    return legal[0]\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    monkeypatch.delitem(sys.modules, "my_arena_agent", raising=False)
+    assert main(["arena", "my_arena_agent:first_legal", "simple", "--deals", "3", "-q", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["agents"][0] == "first_legal"
+
+
+@pytest.mark.parametrize("options", ["worlds=" + "[" * 100_000 + "]" * 100_000, "worlds=" + "-" * 100_000 + "1",
+                                     "worlds=" + "[" * 300 + "]" * 300, "worlds=" + "-" * 900 + "1"])
+def test_an_overlong_or_overdeep_pimc_option_string_is_a_clear_error(options, capsys):
+    """Refused as an option string (not "out of memory"), and the message
+    quotes only its start."""
+    spec = f"pimc({options})"
+    shown = r"agent 'pimc\(worlds=.*characters\): (the options of pimc|write options)"
+    with pytest.raises(ValueError, match=shown) as e:
+        load_agent(spec)
+    assert len(str(e.value)) < 300
+    assert main(["arena", spec, "simple", "--deals", "1", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "pimc(" in err and "out of memory" not in err

@@ -10,7 +10,7 @@ import pytest
 
 from optional import require
 
-from ddz_fast import Game, Rules
+from ddz_fast import AgentError, Game, Rules
 from ddz_fast.game import simple_bot
 
 
@@ -205,3 +205,68 @@ def test_import_guard_without_gymnasium():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert 'pip install ".[pettingzoo]"' in out.stdout
+
+
+class _FailingOpponent:
+    """An opponent that plays its first legal action until its ``fail_at``-th
+    call, which raises or answers with an action that is not legal."""
+
+    def __init__(self, fail_at, how):
+        self.calls, self.fail_at, self.how = 0, fail_at, how
+
+    def __call__(self, obs):
+        self.calls += 1
+        if self.calls < self.fail_at:
+            return obs.legal_actions[0]
+        if self.how == "raise":
+            raise ZeroDivisionError("the opponent's own bug")
+        if self.how == "not an action":
+            return "not an action"
+        from ddz_fast import Bid, Move          # (the auction is over by then: a bid is not legal)
+        return Bid(3) if obs.phase.name == "PLAY" else Move.pass_()
+
+
+@pytest.mark.parametrize("how, error", [("raise", "AgentError"), ("illegal", "IllegalActionError"),
+                                        ("not an action", "IllegalActionError")])
+def test_an_opponent_that_fails_in_step_ends_the_episode(single, how, error):
+    """The learner's next action is never applied at another seat: after an
+    opponent fails, step refuses until reset, and reset deals afresh."""
+    import ddz_fast
+    env = single.DouDizhuSingleAgentEnv(seat=0, opponent=_FailingOpponent(8, how), seed=1)
+    obs, _ = env.reset()
+    rng = np.random.default_rng(0)
+    with pytest.raises(getattr(ddz_fast, error), match="the opponent at seat [12]") as caught:
+        for _ in range(200):
+            legal = np.flatnonzero(obs["action_mask"].view(bool))
+            obs, reward, done, _, _ = env.step(int(legal[rng.integers(len(legal))]))
+            assert not done, "the deal ended before the opponent failed"
+    if how == "raise":
+        assert isinstance(caught.value.__cause__, ZeroDivisionError)
+    assert env.game.to_move != 0                      # an opponent was to move when it failed
+    history = list(env.game.history)
+    for action in range(env.action_space.n):          # any action: refused, nothing applied
+        with pytest.raises(RuntimeError, match="call reset"):
+            env.step(action)
+    assert list(env.game.history) == history
+    env._bot = lambda game, seat: game.legal_actions()[0]     # (a working opponent again)
+    obs, _ = env.reset()
+    assert env.game.to_move == 0 and obs["action_mask"].any()
+
+
+def test_an_opponent_that_fails_during_reset_leaves_no_episode_open(single):
+    """Also when the previous episode was still running: step refuses until
+    a reset succeeds."""
+    opponent = _FailingOpponent(10**9, "raise")
+    env = single.DouDizhuSingleAgentEnv(seat=2, opponent=opponent, seed=4)
+    env.reset()                                       # seat 2: the opponents bid first
+    opponent.fail_at = opponent.calls + 1
+    with pytest.raises(AgentError, match="the opponent at seat"):
+        env.reset()
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)
+
+
+def test_step_before_reset_is_a_clear_error(single):
+    env = single.DouDizhuSingleAgentEnv()
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)

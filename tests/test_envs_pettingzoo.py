@@ -384,3 +384,12 @@ def test_import_guard_without_pettingzoo():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert 'pip install ".[pettingzoo]"' in out.stdout
+
+
+def test_the_raw_env_refuses_to_step_observe_or_report_before_reset(aec):
+    e = aec.raw_env()
+    for call in (lambda: e.step(0), lambda: e.observe("player_0"), e.last, lambda: e.last(observe=False)):
+        with pytest.raises(RuntimeError, match=r"call reset\(\) before"):
+            call()
+    e.reset(seed=1)
+    assert e.last()[0]["action_mask"].any()

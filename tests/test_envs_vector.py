@@ -52,19 +52,35 @@ def test_every_table_follows_its_twin_game(rules, seat):
             want = np.zeros(layout.size, np.int8)
             want[layout.ids(g.legal_actions())] = 1
             np.testing.assert_array_equal(obs["action_mask"][i], want)
+        off, ids = env.legal_ids()
         legal = [np.flatnonzero(obs["action_mask"][i]) for i in range(n)]
+        for i in range(n):
+            np.testing.assert_array_equal(ids[off[i]:off[i + 1]], layout.ids(twins[i][0].legal_actions()))
+            np.testing.assert_array_equal(np.sort(ids[off[i]:off[i + 1]]), legal[i])
         acts = np.array([lg[rng.integers(len(lg))] for lg in legal])
         obs, rew, term, trunc, info = env.step(acts)
         assert not trunc.any()
+        if term.any():
+            # Gymnasium's same-step convention: the finished episodes' last
+            # observations and infos, each with its "_" mask.
+            assert np.array_equal(info["_final_obs"], term) and np.array_equal(info["_final_info"], term)
+            assert np.array_equal(info["final_info"]["_scores"], term)
+        else:
+            assert "final_obs" not in info and "final_info" not in info
         for i, (g, k) in enumerate(twins):
             g.step(layout.action(int(acts[i])))
             _to_seat(g, seats[i], r)
             if g.is_over:
                 assert term[i] and rew[i] == g.result.scores[seats[i]]
+                final = info["final_obs"][i]
+                np.testing.assert_array_equal(final["observation"], ol.encode(g, seats[i]))
+                np.testing.assert_array_equal(final["action_mask"], np.zeros(layout.size, np.int8))
+                assert tuple(info["final_info"]["scores"][i]) == tuple(g.result.scores)
                 twins[i] = _fresh(r, 11, i, k + 1, seats[i])
                 ended += 1
             else:
                 assert not term[i] and rew[i] == 0
+                assert "final_obs" not in info or info["final_obs"][i] is None
     assert ended > 0
 
 
@@ -87,16 +103,22 @@ def test_an_illegal_action_ends_its_table_only_and_deals_the_tables_next_game():
         cheat = rng.random(n) < 0.04
         for i in np.flatnonzero(cheat):
             acts[i] = rng.choice(np.flatnonzero(obs["action_mask"][i] == 0))
+        before = {i: (obs["observation"][i].copy(), obs["action_mask"][i].copy()) for i in np.flatnonzero(cheat)}
         obs, rew, term, trunc, info = env.step(acts)
         assert not trunc.any()
         if cheat.any():
             assert np.array_equal(info["illegal_action"], cheat)
             assert np.array_equal(info["_illegal_action"], cheat)
+            assert np.array_equal(info["final_info"]["illegal_action"], cheat)
+            assert np.array_equal(info["final_info"]["_illegal_action"], cheat)
         else:
             assert "illegal_action" not in info
         for i, (g, k) in enumerate(twins):
             if cheat[i]:
                 assert term[i] and rew[i] == -3
+                # (the episode ended where the learner cheated: its last observation is that position)
+                np.testing.assert_array_equal(info["final_obs"][i]["observation"], before[i][0])
+                np.testing.assert_array_equal(info["final_obs"][i]["action_mask"], before[i][1])
                 twins[i] = _fresh(r, seed, i, k + 1, 0)
                 cheats += 1
                 continue
@@ -138,10 +160,40 @@ def test_spaces_make_vec_and_masks():
     assert env.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
 
 
+def test_the_same_step_infos_match_gymnasiums_own_vector_env():
+    """The keys and layout of a finishing step's info are those Gymnasium's
+    SyncVectorEnv gives in SAME_STEP mode over single-seat environments."""
+    from ddz_fast.envs.single import DouDizhuSingleAgentEnv
+    n = 4
+    ours = DouDizhuVectorEnv(n, seat=0, opponent="simple", seed=3)
+    theirs = gym.vector.SyncVectorEnv([lambda: DouDizhuSingleAgentEnv(seat=0, opponent="simple")] * n,
+                                      autoreset_mode=gym.vector.AutoresetMode.SAME_STEP)
+
+    def finishing_info(env, seed):
+        obs, _ = env.reset(seed=seed)
+        while True:
+            acts = obs["action_mask"].argmax(axis=1)
+            obs, _, term, _, info = env.step(acts)
+            if term.any():
+                return term, info
+    for term, info in (finishing_info(ours, 3), finishing_info(theirs, 3)):
+        assert {"final_obs", "_final_obs", "final_info", "_final_info"} <= set(info)
+        assert info["final_obs"].dtype == object and info["final_obs"].shape == (n,)
+        assert np.array_equal(info["_final_obs"], term) and np.array_equal(info["_final_info"], term)
+        for i in range(n):
+            if term[i]:
+                assert set(info["final_obs"][i]) == {"observation", "action_mask"}
+                assert ours.single_observation_space.contains(info["final_obs"][i])
+            else:
+                assert info["final_obs"][i] is None
+        assert np.array_equal(info["final_info"]["_scores"], term)
+
+
 def test_bad_input_raises_and_changes_nothing():
     env = DouDizhuVectorEnv(3, seed=1, illegal_action="raise")
-    with pytest.raises(RuntimeError, match="reset"):
-        env.step(np.zeros(3, np.int64))
+    for call in (lambda: env.step(np.zeros(3, np.int64)), env.action_masks, env.legal_ids):
+        with pytest.raises(RuntimeError, match="reset"):
+            call()
     obs, _ = env.reset()
     before = [env.vg.games(i).snapshot() for i in range(3)]
     legal = np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])

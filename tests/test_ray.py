@@ -60,3 +60,33 @@ def test_a_failing_task_raises_its_error(local_ray):
         return "nonsense"
     with pytest.raises(TypeError, match="returned a str"):
         arena.play([bad, "simple"], deals=2, ray="auto")
+
+
+def _closed_port():
+    """A local TCP port where nothing listens (bound, then released)."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("scheme", ["", "ray://"])
+def test_an_unreachable_cluster_address_is_a_clear_error_with_status_2(scheme):
+    """The command line names the address and exits 2 instead of letting Ray
+    retry for minutes (the subprocess's timeout only stops a hang)."""
+    import subprocess
+    import sys
+    address = f"{scheme}127.0.0.1:{_closed_port()}"
+    p = subprocess.run([sys.executable, "-m", "ddz_fast", "arena", "simple", "random", "--deals", "2",
+                        "-q", "--ray", address], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2, p.stderr
+    assert f"cannot reach a Ray cluster at '{address}'" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_an_unreachable_address_raises_connection_error_in_python():
+    from ddz_fast._util.ray import probe
+    with pytest.raises(ConnectionError, match="cannot reach a Ray cluster"):
+        probe(f"127.0.0.1:{_closed_port()}")          # (what connect does before ray.init)
+    for bad in ("no port here", "host:0", "ray://:6379", "host:http"):
+        with pytest.raises(ValueError, match="host:port"):
+            arena.play(["simple", "random"], deals=1, ray=bad)

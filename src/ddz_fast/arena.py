@@ -25,10 +25,16 @@ Metrics (per agent, overall and per role)
     docs/rules.md "Scoring" of the seats it holds in that role).  WP is the
     mean ``win`` and ADP the mean ``points`` over the units.  Their 95%
     intervals treat the deal as the independent unit (all rotations of a
-    deal are correlated by its cards): the ratio estimator's delta-method
-    standard error over deals, ``sqrt(D / (D - 1) * sum_d (s_d - r n_d)**2)
-    / sum_d n_d`` for ``D`` deals with unit sums ``s_d`` and counts ``n_d``,
-    times 1.96 (NaN with fewer than 2 deals).
+    deal are correlated by its cards).  ADP's is the ratio estimator's
+    delta-method standard error over deals, ``sqrt(D / (D - 1) * sum_d (s_d
+    - r n_d)**2) / sum_d n_d`` for ``D`` deals with unit sums ``s_d`` and
+    counts ``n_d``, times 1.96 (NaN with fewer than 2 deals).  WP's is the
+    Wilson score interval of a proportion (it stays inside [0, 1] and is not
+    degenerate at WP 0 or 1) with the effective number of units
+    ``n_eff = r (1 - r) / v``, ``v = sum_d (s_d - r n_d)**2 / (sum_d
+    n_d)**2`` the variance of ``r`` over deals, at most the number of units
+    (and the number of deals when ``r`` is 0 or 1): with one unit per deal
+    it is exactly the textbook Wilson interval (:func:`wilson_mean`).
 
 Agents
     ``"random"`` (uniform over the legal actions; decision ``j`` of game
@@ -87,6 +93,16 @@ AgentLike = Union[str, Callable[..., Any], Any]
 # Agents
 # ---------------------------------------------------------------------------
 
+#: The longest ``pimc(...)`` option string (every option written out takes
+#: well under it): a longer one is refused before it is parsed.
+MAX_OPTIONS_CHARS = 1000
+
+
+def _shown(spec: str, limit: int = 60) -> str:
+    """``spec`` for an error message, cut to ``limit`` characters."""
+    return repr(spec) if len(spec) <= limit else repr(spec[:limit]) + f"... ({len(spec):,} characters)"
+
+
 def _builtin(spec: str) -> Optional[Tuple[str, Dict[str, Any]]]:
     """``(name, options)`` of a built-in agent name, ``pimc(worlds=64,
     threads=2)`` included (literal option values); None for other names."""
@@ -97,22 +113,26 @@ def _builtin(spec: str) -> Optional[Tuple[str, Dict[str, Any]]]:
     if not paren:
         return name, {}
     if name != "pimc":
-        raise ValueError(f"agent {spec!r}: only pimc takes options")
+        raise ValueError(f"agent {_shown(spec)}: only pimc takes options")
+    if len(rest) > MAX_OPTIONS_CHARS:
+        raise ValueError(f"agent {_shown(spec)}: the options of pimc(...) are limited to "
+                         f"{MAX_OPTIONS_CHARS:,} characters, e.g. pimc(worlds=64, threads=2)")
     try:
         call = ast.parse(f"f({rest}", mode="eval").body
         assert isinstance(call, ast.Call) and not call.args
         assert all(k.arg is not None for k in call.keywords)
         options: Dict[str, Any] = {str(k.arg): ast.literal_eval(k.value) for k in call.keywords}
-    except (SyntaxError, ValueError, AssertionError):
-        raise ValueError(f"agent {spec!r}: write options as pimc(name=value, ...), "
-                         "e.g. pimc(worlds=64, threads=2)") from None
+    except (SyntaxError, ValueError, AssertionError, RecursionError, MemoryError):
+        # (RecursionError, MemoryError: values nested too deep for the parser)
+        raise ValueError(f"agent {_shown(spec)}: write options as pimc(name=value, ...) with plain "
+                         "values, e.g. pimc(worlds=64, threads=2)") from None
     for bad in ("seed", "rules"):
         if bad in options:
-            raise ValueError(f"agent {spec!r}: {bad} comes from the arena run")
+            raise ValueError(f"agent {_shown(spec)}: {bad} comes from the arena run")
     try:
         PIMCAgent(**options)                # checked here, by the agent's own checks
     except (TypeError, ValueError) as e:
-        raise ValueError(f"agent {spec!r}: {e}") from None
+        raise ValueError(f"agent {_shown(spec)}: {e}") from None
     return name, options
 
 
@@ -126,21 +146,21 @@ def load_agent(spec: str) -> Any:
         return spec
     module, sep, attr = spec.partition(":")
     if not sep or not module or not attr:
-        raise ValueError(f"unknown agent {spec!r}: use one of {', '.join(BUILTIN_AGENTS)} "
+        raise ValueError(f"unknown agent {_shown(spec)}: use one of {', '.join(BUILTIN_AGENTS)} "
                          "or module:attribute")
     try:
         obj: Any = importlib.import_module(module)
     except ImportError as e:
-        raise ValueError(f"agent {spec!r}: cannot import {module!r} ({e})") from None
+        raise ValueError(f"agent {_shown(spec)}: cannot import {module!r} ({e})") from None
     for part in attr.split("."):
         try:
             obj = getattr(obj, part)
         except AttributeError:
-            raise ValueError(f"agent {spec!r}: {module!r} has no attribute {attr!r}") from None
+            raise ValueError(f"agent {_shown(spec)}: {module!r} has no attribute {attr!r}") from None
     if isinstance(obj, type):
         obj = obj()
     if not callable(obj) and not callable(getattr(obj, "act_batch", None)):
-        raise ValueError(f"agent {spec!r} is neither callable nor has act_batch")
+        raise ValueError(f"agent {_shown(spec)} is neither callable nor has act_batch")
     return obj
 
 
@@ -433,6 +453,31 @@ def clustered_mean(sums: npt.NDArray[np.float64], counts: npt.NDArray[np.float64
     return Stat(r, r - Z95 * se, r + Z95 * se, int(n), D)
 
 
+def wilson_mean(sums: npt.NDArray[np.float64], counts: npt.NDArray[np.float64]) -> Stat:
+    """The proportion ``sum(sums) / sum(counts)`` (``sums``: wins per
+    cluster, ``counts``: units per cluster) with its 95% Wilson score
+    interval over clusters (deals) with the effective number of units of the
+    module docstring.  Clusters with no units take no part; NaN bounds with
+    fewer than 2 clusters."""
+    keep = counts > 0
+    s, c = sums[keep].astype(np.float64), counts[keep].astype(np.float64)
+    D, n = len(c), float(c.sum())
+    if n == 0:
+        return Stat(math.nan, math.nan, math.nan, 0, 0)
+    p = float(s.sum()) / n
+    if D < 2:
+        return Stat(p, math.nan, math.nan, int(n), D)
+    e = s - p * c
+    var = float((e * e).sum()) / (n * n)
+    spread = p * (1.0 - p)
+    # (var == 0 with 0 < p < 1: every deal at exactly p; the units bound n_eff)
+    n_eff = float(D) if spread == 0.0 else (n if var == 0.0 else min(n, spread / var))
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n_eff)) / (1 + z2 / n_eff)
+    half = Z95 / (1 + z2 / n_eff) * math.sqrt(spread / n_eff + z2 / (4 * n_eff * n_eff))
+    return Stat(p, max(0.0, centre - half), min(1.0, centre + half), int(n), D)
+
+
 class ArenaResult:
     """The games of an arena run and their summary.
 
@@ -501,10 +546,7 @@ class ArenaResult:
         x = (win if metric == "wp" else pts)[keep]
         sums = np.bincount(d[keep], weights=x, minlength=D).astype(np.float64)
         counts = np.bincount(d[keep], minlength=D).astype(np.float64)
-        st = clustered_mean(sums, counts)
-        if metric == "wp" and st.units:
-            st = Stat(st.mean, max(0.0, st.low), min(1.0, st.high), st.units, st.deals)
-        return st
+        return wilson_mean(sums, counts) if metric == "wp" else clustered_mean(sums, counts)
 
     def summary(self) -> Dict[str, Dict[str, Dict[str, Stat]]]:
         """``{agent label: {role: {"wp": Stat, "adp": Stat}}}``."""
@@ -622,18 +664,16 @@ def play_games(agents: Sequence[AgentLike], rules: Rules, seed: int, landlord: s
         seats[q] = run.seat_agent[i]
         scores[q] = run.vg.scores[i] // run.base
         done += 1
-        if progress is not None and done % 256 == 0:
-            progress(done)
+        if progress is not None:
+            progress(done)              # (every game: the bar itself limits its redraws)
 
     run.play(on_game)
-    if progress is not None:
-        progress(done)
     return seats, scores
 
 
 def play(agents: Sequence[AgentLike], deals: int = 1000, *, seed: int = 0, rules: RulesLike = "standard",
          landlord: str = "fixed", tables: int = 256, ray: Optional[str] = None, chunk_deals: int = 250,
-         progress: bool = False) -> ArenaResult:
+         progress: Optional[bool] = None) -> ArenaResult:
     """Play ``agents`` (2, or one per seat) against each other on ``deals``
     duplicate deals (see the module docstring) and return the
     :class:`ArenaResult`.
@@ -643,7 +683,9 @@ def play(agents: Sequence[AgentLike], deals: int = 1000, *, seed: int = 0, rules
     (``"auto"``, an address such as ``"ray://head:10001"``, or
     ``"local"`` for a new local instance; needs the ``ray`` extra), in
     pieces of ``chunk_deals`` deals, with the same result as the local run.
-    ``progress``: a progress bar on stderr.
+    ``progress``: a progress bar on stderr (games done, rate and ETA):
+    None (the default) draws it when stderr is a terminal, True always,
+    False never.
 
     >>> from ddz_fast import arena
     >>> res = arena.play(["simple", "random"], deals=50, seed=1)
@@ -655,15 +697,15 @@ def play(agents: Sequence[AgentLike], deals: int = 1000, *, seed: int = 0, rules
     for i, a in enumerate(agents_):
         _player(a, i, sd, r)                # checked before anything runs
     G = D * len(rots)
-    bar = Progress("arena", G, "games", enabled=bool(progress))
+    bar = Progress("arena", G, "games", enabled=progress)
+    update = bar.update if bar.enabled else None
     try:
         if ray is None:
-            seats, scores = play_games(agents_, r, sd, ll, 0, G, T, bar.update if progress else None)
+            seats, scores = play_games(agents_, r, sd, ll, 0, G, T, update)
         else:
             from ._util.ray import play_on_ray
             seats, scores = play_on_ray(agents_, r, sd, ll, D, len(rots), T, ray,
-                                        int(check_int(chunk_deals, "chunk_deals", 1, 1 << 40)),
-                                        bar.update if progress else None)
+                                        int(check_int(chunk_deals, "chunk_deals", 1, 1 << 40)), update)
     finally:
         bar.close()
     return ArenaResult(labels, r, sd, D, ll, rots, seats, scores)

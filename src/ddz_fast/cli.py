@@ -164,7 +164,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     chunk = max(500, -(-total // 100))
     parts = []
     started = time.perf_counter()
-    bar = Progress("selfplay", total, enabled=not args.quiet)
+    bar = Progress("selfplay", total, enabled=False if args.quiet else None)
     done = 0
     while done < total:
         k = min(chunk, total - done)
@@ -197,11 +197,17 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
 def _cmd_arena(args: argparse.Namespace) -> int:
     from .arena import load_agent, play
 
+    if args.plot:
+        from ._util.plot import require_matplotlib
+        require_matplotlib()            # (before any game is played: a missing extra costs no work)
+    # module:attribute agents are looked up from the current directory, as
+    # `python -m ddz_fast` does (a console script puts only its own folder first).
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
     agents = [load_agent(a) for a in args.agents]
     res = play(agents, args.deals, seed=args.seed, rules=_selfplay_rules(args), landlord=args.landlord,
-               tables=args.tables, ray=args.ray, progress=not args.quiet)
-    if args.plot:
-        res.plot(args.plot)
+               tables=args.tables, ray=args.ray, progress=False if args.quiet else None)
+    # The results first, the figure last: a figure that fails loses nothing.
     if args.per_deal:
         import csv
         rows = res.per_deal()
@@ -213,7 +219,10 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         print(res.to_json())
     else:
         print(res.format())
-        if args.plot:
+    if args.plot:
+        sys.stdout.flush()
+        res.plot(args.plot)
+        if not args.json:
             print(f"plot: {args.plot}")
     return 0
 
@@ -289,6 +298,16 @@ def _spaced(counts: Iterable[int]) -> str:
 
     groups = [RANKS[r] * int(c) for r, c in enumerate(counts) if c]
     return " ".join(groups) if groups else "(none)"
+
+
+def _choice_numbers(options: "_Options") -> str:
+    """The listed choice numbers as the player types them: ``#1..#9`` when
+    they run without a gap, else each (``#0, #2 or #3``: bids skip the ones
+    below the highest bid)."""
+    keys = sorted(options)
+    if keys == list(range(keys[0], keys[-1] + 1)):
+        return f"one of #{keys[0]}..#{keys[-1]}" if len(keys) > 1 else f"#{keys[0]}"
+    return ", ".join(f"#{k}" for k in keys[:-1]) + f" or #{keys[-1]}"
 
 
 def _action_text(a: object) -> str:
@@ -404,11 +423,11 @@ class _Human:
                 k = int(number.group(1))
                 if k in options:
                     return options[k]
-                print(f"   no choice numbered #{k}; choose one of #{min(options)}..#{max(options)}")
+                print(f"   #{k} is not a choice now; choose {_choice_numbers(options)}")
                 continue
             if low.startswith("#"):
                 print(f"   {text!r} is no choice number: type '#' and the number of a listed choice, "
-                      f"#{min(options)}..#{max(options)}")
+                      f"{_choice_numbers(options)}")
                 continue
             # text of an action: 'pass', 'bid 2', 'call', ... or card text
             for a in options.values():
@@ -525,7 +544,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--seed", type=int, default=0, help="run seed (default 0); game i's seed derives from it")
     sp.add_argument("--threads", type=int, default=1, help="worker threads (results do not depend on it)")
     sp.add_argument("--json", action="store_true", help="print the summary as JSON")
-    sp.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    sp.add_argument("-q", "--quiet", action="store_true", help="no progress bar (shown on a terminal)")
     sp.add_argument("--record", metavar="DIR",
                     help="write every step as a Parquet trajectory dataset in DIR (needs pyarrow)")
     sp.add_argument("--policy", choices=["random", "bot"], default="random",
@@ -583,7 +602,7 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("--per-deal", metavar="FILE.csv",
                     help="write one row per deal (its seed, each agent's points and wins) as CSV")
     ar.add_argument("--json", action="store_true", help="print the results as JSON")
-    ar.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    ar.add_argument("-q", "--quiet", action="store_true", help="no progress bar (shown on a terminal)")
     ar.set_defaults(func=_cmd_arena)
     return p
 
@@ -594,7 +613,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         func: Callable[[argparse.Namespace], int] = args.func
         return func(args)
-    except (ValueError, TypeError, ImportError) as e:
+    except BrokenPipeError:
+        # The reader went away (``ddz-fast ... | head``): not an error of ours.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except (ValueError, TypeError, ImportError, OSError) as e:
+        # (OSError: a file named on the command line that cannot be written,
+        # a Ray cluster address where nothing answers)
         print(f"ddz-fast: error: {e}", file=sys.stderr)
         return 2
     except RuntimeError as e:
@@ -608,11 +634,6 @@ def main(argv: Optional[List[str]] = None) -> int:
     except MemoryError:
         print("ddz-fast: error: out of memory (ask for fewer games or deals)", file=sys.stderr)
         return 2
-    except BrokenPipeError:
-        # The reader went away (``ddz-fast ... | head``): not an error of ours.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

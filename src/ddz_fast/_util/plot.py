@@ -9,14 +9,22 @@ import numpy as np
 if TYPE_CHECKING:
     from ..arena import ArenaResult
 
-__all__ = ["plot_arena"]
+__all__ = ["plot_arena", "require_matplotlib"]
 
 
-def _pyplot() -> Any:
+def require_matplotlib() -> Any:
+    """The ``matplotlib`` module; ImportError saying how to install it (the
+    command line checks this before it plays any game)."""
     try:
         import matplotlib
     except ImportError:
-        raise ImportError("plots need matplotlib: pip install 'ddz-fast[plot]'") from None
+        raise ImportError("plots need matplotlib: pip install '.[plot]' from a clone of ddz-fast, "
+                          "or pip install matplotlib") from None
+    return matplotlib
+
+
+def _pyplot() -> Any:
+    matplotlib = require_matplotlib()
     matplotlib.use("Agg")            # files only: no screen needed
     import matplotlib.pyplot as plt
     return plt

@@ -157,11 +157,13 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> Obs:
         """``{"observation": ..., "action_mask": ...}`` of ``agent`` (new arrays)."""
+        self._require_reset("observe")
         seat = self._seat[agent]
         return {"observation": self.table.observe(seat), "action_mask": self.table.action_mask(seat)}
 
     def step(self, action: Any) -> None:
         """Apply the selected agent's action id (None for an agent that is done)."""
+        self._require_reset("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -197,6 +199,17 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def last(self, observe: bool = True) -> Any:
+        """``(observation, cumulative reward, termination, truncation, info)``
+        of the selected agent (RuntimeError before :meth:`reset`)."""
+        self._require_reset("last")
+        return super().last(observe)
+
+    def _require_reset(self, what: str) -> None:
+        # (before the first reset there is no deal and no agent: a clear error, not a KeyError)
+        if not self.table.has_game:
+            raise RuntimeError(f"call reset() before {what}(): no deal has been dealt yet")
 
     def render(self) -> Optional[str]:
         """The table as text (``"ansi"``: returned; ``"human"``: printed)."""

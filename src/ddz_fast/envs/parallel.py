@@ -95,7 +95,8 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
                                                      Dict[str, bool], Dict[str, Dict[str, Any]]]:
         """Apply the action of the agent to act (the other entries are ignored)."""
         if not self.agents:
-            raise RuntimeError("the episode is over: call reset()")
+            raise RuntimeError("no episode is running (before the first reset, or after the episode "
+                               "ended): call reset()")
         if not isinstance(actions, dict):
             raise TypeError(f"actions must be a dict of agent -> action id, not {type(actions).__name__}")
         seat = self.table.game.to_move

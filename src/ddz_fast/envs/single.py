@@ -36,13 +36,21 @@ Needs Gymnasium (from a clone, ``pip install ".[pettingzoo]"`` installs it)::
   ``"raise"``, :class:`~ddz_fast.IllegalActionError` (a ValueError) is
   raised and the state is unchanged (:mod:`ddz_fast.envs.illegal`, shared
   by all the environments).
+* An opponent that fails ends the episode: if the ``opponent`` callable
+  raises, :class:`~ddz_fast.AgentError` (its exception chained) is raised;
+  if it returns an action that is not legal (or no action at all),
+  :class:`~ddz_fast.IllegalActionError`.  Either way, in ``step`` or in
+  ``reset``, the deal is abandoned where the opponent failed: ``step`` then
+  raises RuntimeError until the next ``reset`` (the learner's action is never
+  applied to another seat).  ``step`` before the first ``reset`` raises
+  RuntimeError too.
 * ``reset(seed=s)`` makes the episode (and the later unseeded resets)
   reproducible; the constructor's ``seed`` is used by the first reset when it
   gets none.  Registered with Gymnasium as ``"ddz_fast/DouDizhuSingle-v1"``.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, SupportsFloat, Tuple, Union
+from typing import Any, Callable, Dict, Optional, SupportsFloat, Tuple, Union, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -56,6 +64,7 @@ except ImportError as e:  # pragma: no cover - exercised without gymnasium insta
         f"({e})") from e
 
 from .._util.checks import check_env_seed, check_seat
+from ..errors import AgentError, IllegalActionError
 from ..game import Game, Observation, simple_bot
 from ..rules import RulesLike, resolve_rules
 from .action_layout import check_action_id
@@ -131,6 +140,7 @@ class DouDizhuSingleAgentEnv(gym.Env[Obs, np.int64]):
         if seed is None and self._init_seed is not None and self._np_random is None:
             seed = self._init_seed
         super().reset(seed=seed)
+        self._done = True           # (until the learner is to act: an opponent may fail first)
         while True:
             self.table.new_game(int(self.np_random.integers(0, 2**63)))
             if self.seat_option == "landlord":
@@ -146,7 +156,8 @@ class DouDizhuSingleAgentEnv(gym.Env[Obs, np.int64]):
         """Apply the agent's action id, then let the bots play until the
         agent's next turn or the end of the deal."""
         if self._done:
-            raise RuntimeError("the episode is over: call reset()")
+            raise RuntimeError("no episode is running (before the first reset, after the end of a "
+                               "deal, or after an opponent failed): call reset()")
         action = check_action_id(action, self.table.actions.size)     # TypeError/ValueError: not an id
         why = self.table.illegal_reason(action)
         if why is not None:
@@ -154,7 +165,9 @@ class DouDizhuSingleAgentEnv(gym.Env[Obs, np.int64]):
             self._done = True
             return self._obs(), reward, True, False, {"illegal_action": True}
         self.table.step(action)
+        self._done = True           # (until the learner is to act again: an opponent may fail first)
         self._advance()
+        self._done = False
         g = self.table.game
         if self.render_mode == "human":
             self.render()
@@ -186,15 +199,35 @@ class DouDizhuSingleAgentEnv(gym.Env[Obs, np.int64]):
         """Let the bots act until the agent's turn; True when the agent is to
         act, False when the deal ended first."""
         g = self.table.game
-        layout = self.table.actions
         while not g.is_over:
             if self.seat < 0 and g.landlord is not None:
                 self.seat = g.landlord
             if g.to_move == self.seat:
                 return True
-            seat = g.to_move
-            self.table.step(layout.action_id(self._bot(g, seat)))   # type: ignore[arg-type]
+            seat = cast(int, g.to_move)          # (set while the deal is not over)
+            self.table.step(self._opponent_action(g, seat))
         return False
+
+    def _opponent_action(self, g: Game, seat: int) -> int:
+        """The id of the opponent's action at ``seat``: AgentError when the
+        opponent raises, IllegalActionError when its answer is no legal
+        action (the callers have already ended the episode)."""
+        try:
+            action = self._bot(g, seat)
+        except Exception as e:
+            raise AgentError(f"the opponent at seat {seat} raised {type(e).__name__}: {e}; "
+                             "the episode is over: call reset()") from e
+        layout = self.table.actions
+        try:
+            i = layout.action_id(action)    # type: ignore[arg-type]
+        except (TypeError, ValueError) as e:
+            raise IllegalActionError(f"the opponent at seat {seat} returned {action!r}, not an action "
+                                     f"of this game ({e}); the episode is over: call reset()") from None
+        why = self.table.illegal_reason(i)
+        if why is not None:
+            raise IllegalActionError(f"the opponent at seat {seat} returned an illegal action: {why}; "
+                                     "the episode is over: call reset()")
+        return i
 
     def _obs(self) -> Obs:
         return {"observation": self.table.observe(self.seat),

@@ -12,17 +12,28 @@ simple bot) are chosen in NumPy / C as well, so no Python runs per table.
 
 * ``seat``: the learner's seat at every table (an int), or ``None`` for
   table ``i`` playing seat ``i % players`` (every seat in the batch).
-* Auto-reset in the same step (``metadata["autoreset_mode"]`` is
-  ``SAME_STEP``): a table whose deal ended returns ``terminated=True`` with
-  its reward, and its observation is already the next deal's, at the
-  learner's first turn.  A deal that ends before the learner acts (a
-  landlord going out in one move) is skipped.  Episodes never truncate.
+* Auto-reset in the same step, by Gymnasium's convention
+  (``metadata["autoreset_mode"]`` is ``SAME_STEP``): a table whose deal
+  ended returns ``terminated=True`` with its reward, and its observation is
+  already the next deal's, at the learner's first turn; the finished
+  episode's last observation is ``info["final_obs"][i]`` (an object array,
+  None at the other tables: the learner's view of the finished deal, with an
+  all-zero mask, or after an illegal action the position where it was
+  taken) and its info is in ``info["final_info"]`` (``"scores"``: the
+  settled scores, (n, players) int64; ``"illegal_action"``: see below), each
+  with its boolean ``"_"`` mask (``info["_final_obs"]``,
+  ``info["_final_info"]``, ...).  A deal that ends before the learner acts
+  (a landlord going out in one move) is skipped.  Episodes never truncate.
+* :meth:`DouDizhuVectorEnv.legal_ids` gives every table's legal ids as
+  compressed rows (``offsets, ids``), straight from the engine's list: the
+  fast way to pick actions without scanning the ``(n, size)`` masks.
 * Illegal actions (:mod:`ddz_fast.envs.illegal`, shared by all the
   environments): with ``illegal_action="terminate"`` (the default) a table
   whose action is not legal returns ``terminated=True`` with reward
   ``illegal_reward`` and ``info["illegal_action"]`` True (a boolean array,
-  with Gymnasium's ``info["_illegal_action"]`` mask), and its next deal
-  starts at once, as after any ending; the other tables step as usual.  With
+  with Gymnasium's ``info["_illegal_action"]`` mask; also in
+  ``info["final_info"]``), and its next deal starts at once, as after any
+  ending; the other tables step as usual.  With
   ``"raise"``, :class:`~ddz_fast.IllegalActionError` (a ValueError) names
   the first such table, and no table changes.  A value that is no action id
   (out of range, not an integer) raises TypeError/ValueError in both modes.
@@ -34,7 +45,7 @@ simple bot) are chosen in NumPy / C as well, so no Python runs per table.
 from __future__ import annotations
 
 import secrets
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -90,7 +101,9 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
             self.seats = np.full(n, check_seat(seat, r.players), dtype=np.int32)
         seed = check_env_seed(seed)
         self._seed: int = secrets.randbits(64) if seed is None else seed
-        self.vg = VecGame(n, r, self._seed, threads=check_threads(threads), bot=opponent == "simple")
+        self.vg = VecGame(n, r, self._seed, threads=check_threads(threads), bot=opponent == "simple",
+                          auto_reset=False)
+        self._final_scores = np.zeros((n, r.players), dtype=np.int64)
         self.layout = ActionLayout(r)          # (the same ids as the VecGame's: the game's)
         size = self.layout.size
         self.single_action_space, self.single_observation_space = env_spaces(r)
@@ -109,10 +122,13 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         if seed is not None:
             self._seed = seed
             self._rng = np.random.default_rng(self._seed)
+        self._ready = False
         self.vg.reset(self._seed)
         self._acted[:] = False
         rewards = np.zeros(self.num_envs, dtype=np.float64)
-        self._advance(rewards, np.zeros(self.num_envs, dtype=bool))
+        terminated = np.zeros(self.num_envs, dtype=bool)
+        self._play_bots(rewards, terminated)
+        self._deal_ended_tables(np.zeros(0, dtype=np.intp), rewards, terminated)
         self._ready = True
         return self._obs(), {}
 
@@ -138,24 +154,39 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
             reward = self._illegal.reject(   # ("raise": IllegalActionError, nothing changed)
                 f"table {i}: action id {a[i]} ({self.layout.action(int(a[i]))}) is not legal for seat "
                 f"{int(self.vg.to_move[i])} now; no table was changed")
+        # (the illegal tables' last observations, before anything moves: their final_obs)
+        illegal_obs = [self._table_obs(int(i)) for i in bad]
         acts = a.copy()
         acts[bad] = VecGame.NO_ACTION           # (those tables sit the step out, then deal again)
-        self.vg.step(acts)                      # (the engine checks the ids again)
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminated = np.zeros(self.num_envs, dtype=bool)
         self._acted[:] = True
-        self._settle(rewards, terminated)
+        self._step_vg(acts, rewards, terminated)   # (the engine checks the ids again)
+        rewards[bad] = reward
+        terminated[bad] = True
+        self._play_bots(rewards, terminated)
         info: Dict[str, Any] = {}
-        if len(bad):
-            self._redeal(bad)
-            rewards[bad] = reward
-            terminated[bad] = True
-            info = {"illegal_action": illegal, "_illegal_action": illegal.copy()}
-        self._advance(rewards, terminated)
+        if terminated.any():
+            info = self._final_info(terminated, illegal, bad, illegal_obs)
+        self._deal_ended_tables(bad, rewards, terminated)
         return self._obs(), rewards, terminated, np.zeros(self.num_envs, dtype=bool), info
+
+    def legal_ids(self) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """The legal action ids of every table in compressed rows (CSR):
+        ``(offsets, ids)``, table ``i``'s ids being
+        ``ids[offsets[i]:offsets[i + 1]]`` (the marked entries of its
+        ``action_mask``, in ``Game.legal_actions()`` order); new int64 arrays,
+        read from the engine's own list without scanning the masks."""
+        if not self._ready:
+            raise RuntimeError("call reset() before legal_ids()")
+        off = self.vg.legal_offsets.astype(np.int64)
+        ids: npt.NDArray[np.int64] = self.vg.legal_ids[:off[-1]].astype(np.int64)
+        return off, ids
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of every table as booleans (for maskable policies)."""
+        if not self._ready:
+            raise RuntimeError("call reset() before action_masks()")
         return self._mask.astype(bool)
 
     def close_extras(self, **kwargs: Any) -> None:
@@ -166,30 +197,33 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
                 f"opponent={self.opponent!r}, reward={self.reward_kind!r})")
 
     # -- internals -----------------------------------------------------------------------------
-    def _settle(self, rewards: npt.NDArray[np.float64], terminated: npt.NDArray[np.bool_]) -> None:
-        """Rewards of the deals that ended in the last VecGame step and that
-        the learner took part in."""
+    # The VecGame runs with auto_reset=False: a finished deal stays on its
+    # table until the step's end, so its final observation can be read, and
+    # only then is the table's next deal started (one set_games call for
+    # every finished table).
+
+    def _step_vg(self, acts: npt.NDArray[np.int64], rewards: npt.NDArray[np.float64],
+                 terminated: npt.NDArray[np.bool_]) -> None:
+        """One VecGame step; the rewards of the deals it ended that the
+        learner took part in."""
         vg = self.vg
-        ended = np.flatnonzero(vg.done & self._acted)
+        was_open = vg.to_move >= 0
+        vg.step(acts)
+        ended_now = vg.done & was_open
+        ended = np.flatnonzero(ended_now & self._acted)
         if len(ended):
             table = vg.scores if self.reward_kind == "score" else vg.wins
             rewards[ended] = table[ended, self.seats[ended]]
             terminated[ended] = True
-        self._acted[vg.done] = False
+            self._final_scores[ended] = vg.scores[ended]
+        self._acted[ended_now] = False
 
-    def _redeal(self, tables: npt.NDArray[np.intp]) -> None:
-        """Start the next deal of the table's own sequence at these tables
-        (what an automatic reset would deal)."""
-        vg = self.vg
-        nxt = vg.episodes[tables] + 1
-        vg.set_games(tables, [game_seed(vg.seed, (int(i) << 32) + int(k)) for i, k in zip(tables, nxt)])
-        self._acted[tables] = False
-
-    def _advance(self, rewards: npt.NDArray[np.float64], terminated: npt.NDArray[np.bool_]) -> None:
-        """Let the bots play until the learner acts at every table."""
+    def _play_bots(self, rewards: npt.NDArray[np.float64], terminated: npt.NDArray[np.bool_]) -> None:
+        """Let the bots play until every table's deal is over or the learner is to act."""
         vg = self.vg
         while True:
-            waiting = vg.to_move != self.seats
+            to_move = vg.to_move
+            waiting = (to_move != self.seats) & (to_move >= 0)
             if not waiting.any():
                 return
             if self.opponent == "simple":
@@ -198,11 +232,61 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
                 acts = bot.astype(np.int64)
             else:
                 off = vg.legal_offsets
-                pick = off[:-1] + (self._rng.random(self.num_envs) * np.diff(off)).astype(np.int64)
-                acts = vg.legal_ids[pick].astype(np.int64)
+                count = np.diff(off)
+                pick = off[:-1] + (self._rng.random(self.num_envs) * count).astype(np.int64)
+                acts = np.full(self.num_envs, VecGame.NO_ACTION, dtype=np.int64)
+                acts[waiting] = vg.legal_ids[pick[waiting]]
             acts[~waiting] = VecGame.NO_ACTION
-            vg.step(acts)
-            self._settle(rewards, terminated)
+            self._step_vg(acts, rewards, terminated)
+
+    def _deal_ended_tables(self, also: npt.NDArray[np.intp], rewards: npt.NDArray[np.float64],
+                           terminated: npt.NDArray[np.bool_]) -> None:
+        """Start the next deal of the table's own sequence (what an automatic
+        reset deals) at every finished table and at ``also``, until the
+        learner is to act at every table (a deal that ends before the
+        learner acts is skipped)."""
+        vg = self.vg
+        tables = np.union1d(np.flatnonzero(vg.to_move < 0), also).astype(np.intp)
+        while len(tables):
+            nxt = vg.episodes[tables] + 1
+            vg.set_games(tables, [game_seed(vg.seed, (int(i) << 32) + int(k)) for i, k in zip(tables, nxt)])
+            self._acted[tables] = False
+            self._play_bots(rewards, terminated)
+            tables = np.flatnonzero(vg.to_move < 0)
+
+    def _table_obs(self, i: int) -> Dict[str, npt.NDArray[Any]]:
+        """Table ``i``'s observation dict as it is now, the learner to act."""
+        obs = self.vg.observations
+        assert obs is not None
+        return {"observation": obs[i].copy(), "action_mask": self._mask[i].copy()}
+
+    def _final_info(self, terminated: npt.NDArray[np.bool_], illegal: npt.NDArray[np.bool_],
+                    bad: npt.NDArray[np.intp], illegal_obs: List[Dict[str, npt.NDArray[Any]]]
+                    ) -> Dict[str, Any]:
+        """The info of a step that ended episodes, by Gymnasium's same-step
+        convention (``final_obs``, ``final_info`` and their ``_`` masks),
+        read before the finished tables are dealt again."""
+        n = self.num_envs
+        final_obs = np.full(n, None, dtype=object)
+        ended_play = terminated & ~illegal
+        for i in np.flatnonzero(ended_play):
+            g = self.vg.games(int(i))           # (the finished deal; the mask of a finished deal is empty)
+            final_obs[i] = {"observation": g.observation_tensor(int(self.seats[i])),
+                            "action_mask": np.zeros(self.layout.size, dtype=np.int8)}
+        for i, o in zip(bad, illegal_obs):
+            final_obs[i] = o
+        final_info: Dict[str, Any] = {}
+        if ended_play.any():
+            final_info["scores"] = np.where(ended_play[:, None], self._final_scores, 0)
+            final_info["_scores"] = ended_play.copy()
+        info: Dict[str, Any] = {"final_obs": final_obs, "_final_obs": terminated.copy(),
+                                "final_info": final_info, "_final_info": terminated.copy()}
+        if len(bad):
+            final_info["illegal_action"] = illegal.copy()
+            final_info["_illegal_action"] = illegal.copy()
+            info["illegal_action"] = illegal.copy()
+            info["_illegal_action"] = illegal.copy()
+        return info
 
     def _obs(self) -> Dict[str, npt.NDArray[Any]]:
         vg = self.vg
