@@ -53,6 +53,7 @@ from __future__ import annotations
 import json
 import os
 import time
+import zlib
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -76,6 +77,13 @@ FORMAT_VERSION = 2
 #: (0 .. n_moves-1), then the auction codes (n_moves + code).
 _CONVERTED_VERSIONS = (1,)
 _META_KEY = b"ddz_fast"
+#: The file's number of rows, added when it is closed: a reader that reads
+#: fewer (a damaged page header or footer can make Parquet stop early) refuses it.
+_ROWS_KEY = b"ddz_fast_rows"
+#: The CRC-32 of the two values above (``ddz_fast``, a zero byte, then
+#: ``ddz_fast_rows``), in decimal: the page checksums cover the data only.
+#: Files written before it existed have neither key and are read unchecked.
+_META_CRC_KEY = b"ddz_fast_crc32"
 _PREFIX = "part-"
 _SUFFIX = ".parquet"
 _COMPRESSIONS = ("zstd", "snappy", "lz4", "gzip", "brotli", "none")
@@ -102,13 +110,15 @@ _OBSERVATION_TYPES = ("binary", "list")
 
 def _schema(pa: Any, obs_size: int, observation_type: str) -> Any:
     obs = pa.binary(obs_size) if observation_type == "binary" else pa.list_(pa.uint8(), obs_size)
-    return pa.schema([
+    # Every cell has a value: the columns are written as Parquet "required"
+    # (no definition levels to write, and no room for a null).
+    return pa.schema([pa.field(name, t, nullable=False) for name, t in (
         ("game", pa.int64()), ("step", pa.int16()), ("seat", pa.int8()),
         ("observation", obs), ("legal_ids", pa.list_(pa.int32())),
         ("action", pa.int32()), ("reward", pa.int64()), ("done", pa.bool_()),
         ("final_score", pa.int64()), ("win", pa.int8()), ("landlord", pa.int8()),
         ("game_seed", pa.uint64()),
-    ])
+    )])
 
 
 #: The column names, in file order.
@@ -247,23 +257,24 @@ def _record_run(out_dir: str, first_file: int, total: int, first_game: int, run_
     vg = VecGame(n, r, run_seed, threads=threads, observations=True, bot=policy == "bot")
     rec = StepRecorder(vg, total)
     layout = ObservationLayout(r)
-    schema = _schema(pa, layout.size, observation_type).with_metadata({_META_KEY: json.dumps({
+    meta_json = json.dumps({
         "format": FORMAT, "version": FORMAT_VERSION, "ddz_fast": __version__,
         "observation_type": observation_type,
         "rules": _rules_dict(r), "seed": run_seed,
         "policy": policy if isinstance(policy, str) else getattr(policy, "__name__", "callable"),
         "tables": n, "n_moves": vg.n_moves, "n_actions": vg.n_actions, "first_move_id": FIRST_MOVE_ID,
         "observation_fields": {k: [s.start, s.stop] for k, s in layout.fields.items()}, **meta,
-    }).encode()})
+    }).encode()
+    schema = _schema(pa, layout.size, observation_type).with_metadata({_META_KEY: meta_json})
     rng = np.random.default_rng(run_seed)
     files: List[str] = []
     steps = 0
     writer: Any = None
-    shard_games = 0
+    shard_games = shard_rows = 0
 
     def write(c: Dict[str, np.ndarray]) -> None:
         """One row group of whole games into the current shard."""
-        nonlocal steps, writer, shard_games
+        nonlocal steps, writer, shard_games, shard_rows
         m = len(c["game"])
         if not m:
             return
@@ -287,19 +298,23 @@ def _record_run(out_dir: str, first_file: int, total: int, first_game: int, run_
             # No dictionaries and no statistics: they cost more than they save here.
             writer = pq.ParquetWriter(_shard_name(out_dir, first_file + len(files)) + ".tmp", schema,
                                       compression=None if compression == "none" else compression,
-                                      use_dictionary=False, write_statistics=False)
+                                      use_dictionary=False, write_statistics=False,
+                                      write_page_checksum=True)
         writer.write_table(table, row_group_size=m)
         steps += m
+        shard_rows += m
         shard_games += int(c["game"][-1] - c["game"][0]) + 1
 
     def close_shard() -> None:
-        nonlocal writer, shard_games
+        nonlocal writer, shard_games, shard_rows
         if writer is not None:
+            rows = str(shard_rows).encode()
+            writer.add_key_value_metadata({_ROWS_KEY: rows, _META_CRC_KEY: _crc(meta_json, rows)})
             writer.close()
             name = _shard_name(out_dir, first_file + len(files))
             os.replace(name + ".tmp", name)
             files.append(name)
-        writer, shard_games = None, 0
+        writer, shard_games, shard_rows = None, 0, 0
 
     try:
         while rec.games < total:
@@ -318,6 +333,10 @@ def _record_run(out_dir: str, first_file: int, total: int, first_game: int, run_
             writer.close()
             os.remove(_shard_name(out_dir, first_file + len(files)) + ".tmp")
     return tuple(files), rec.games, steps
+
+
+def _crc(meta: bytes, rows: bytes) -> bytes:
+    return str(zlib.crc32(meta + b"\0" + rows)).encode()
 
 
 def _shard_name(directory: str, k: int) -> str:
@@ -355,12 +374,14 @@ class TrajectoryDataset:
         self.files: Tuple[str, ...] = tuple(files)
         self._pf = []
         self._versions: List[Tuple[int, int]] = []      # per file: version, n_moves
+        self._rows: List[int] = []                       # per file: its rows
         meta: Optional[Dict[str, Any]] = None
         rows = 0
         for f in files:
             try:
-                pf = pq.ParquetFile(f)
-            except (self._pa.ArrowException, OSError) as e:
+                pf = pq.ParquetFile(f, page_checksum_verification=True)
+                pf.schema_arrow     # noqa: B018 (decoded now: a damaged footer fails here)
+            except (self._pa.ArrowException, OSError, UnicodeDecodeError) as e:
                 raise ValueError(f"{f}: not a readable Parquet file ({e})") from None
             m = _file_meta(f, pf)
             if meta is None:
@@ -370,7 +391,8 @@ class TrajectoryDataset:
                 raise ValueError(f"{f}: recorded under other rules than {files[0]}")
             self._pf.append(pf)
             self._versions.append((m["version"], m.get("n_moves", 0)))
-            rows += pf.metadata.num_rows
+            self._rows.append(_file_rows(f, pf))
+            rows += self._rows[-1]
         assert meta is not None
         self.metadata: Dict[str, Any] = meta
         self.rules: Rules = check_rules(Rules(**meta["rules"]))
@@ -396,13 +418,21 @@ class TrajectoryDataset:
         size = check_int(batch_size, "batch_size", 1, 1 << 30)
         cols = self._columns(columns)
         pa = self._pa
+        # One schema for the batches of every file (files written before the
+        # columns were "required" declare them nullable).
+        schema = _schema(pa, self.layout.size, self.observation_type)
+        schema = pa.schema([schema.field(c) for c in cols])
         held: List[Any] = []
         n_held = 0
-        for f, pf, (version, n_moves) in zip(self.files, self._pf, self._versions):
+        for f, pf, (version, n_moves), want in zip(self.files, self._pf, self._versions, self._rows):
+            got = 0
             try:
                 for rb in pf.iter_batches(batch_size=size, columns=list(cols)):
+                    _check_no_nulls(pa, f, rb)
+                    got += rb.num_rows
                     if version == 1:
                         rb = _ids_of_v1(pa, rb, n_moves)
+                    rb = pa.RecordBatch.from_arrays(rb.columns, schema=schema)
                     held.append(rb)
                     n_held += rb.num_rows
                     while n_held >= size:
@@ -411,8 +441,10 @@ class TrajectoryDataset:
                         rest = t.slice(size)
                         held = rest.to_batches() if rest.num_rows else []
                         n_held = rest.num_rows
-            except (pa.ArrowException, OSError) as e:
-                raise ValueError(f"{f}: cannot be read ({e})") from None
+            except (pa.ArrowException, OSError, UnicodeDecodeError) as e:
+                raise ValueError(f"{f}: damaged, cannot be read ({e})") from None
+            if got != want:
+                raise ValueError(f"{f}: damaged, {got:,} rows read of its {want:,}")
         if n_held:
             yield self._numpy(pa.Table.from_batches(held).combine_chunks(), cols)
 
@@ -459,6 +491,15 @@ class TrajectoryDataset:
         return out
 
 
+def _check_no_nulls(pa: Any, f: str, rb: Any) -> None:
+    """ValueError naming the file and column if a record batch holds a null
+    (a cell with no value; a list column's items included)."""
+    for name, col in zip(rb.schema.names, rb.columns):
+        items = col.values if isinstance(col, (pa.ListArray, pa.FixedSizeListArray)) else None
+        if col.null_count or (items is not None and items.null_count):
+            raise ValueError(f"{f}: column {name!r} holds nulls (every step has a value in every column)")
+
+
 def _id_of_v1(ids: npt.NDArray[Any], n_moves: int) -> npt.NDArray[np.int32]:
     """Version-1 ids (moves, then the auction codes) as the game's (codes, then moves)."""
     out: npt.NDArray[np.int32] = np.where(ids < n_moves, ids + FIRST_MOVE_ID, ids - n_moves).astype(np.int32)
@@ -480,11 +521,27 @@ def _ids_of_v1(pa: Any, rb: Any, n_moves: int) -> Any:
     return pa.RecordBatch.from_arrays(arrays, schema=rb.schema)
 
 
+def _file_rows(f: str, pf: Any) -> int:
+    """The rows of a file: the count its writer sealed (checked against the
+    footer's), or the footer's in a file without one."""
+    rows = pf.metadata.num_rows
+    sealed = (pf.metadata.metadata or {}).get(_ROWS_KEY)
+    if sealed is not None and sealed != str(rows).encode():
+        raise ValueError(f"{f}: damaged, its footer counts {rows:,} rows, its writer {sealed.decode()!r}")
+    return int(rows)
+
+
 def _file_meta(f: str, pf: Any) -> Dict[str, Any]:
     """The ddz_fast metadata of a file, checked (ValueError naming the file)."""
-    raw = (pf.schema_arrow.metadata or {}).get(_META_KEY)
+    # The footer's key-value pairs (where the checksum and the row count are;
+    # the Arrow schema's copy of ddz_fast is not covered by them).
+    kv = pf.metadata.metadata or {}
+    raw = kv.get(_META_KEY)
     if raw is None:
         raise ValueError(f"{f}: not a ddz-fast trajectory file (no {_META_KEY.decode()} metadata)")
+    crc = kv.get(_META_CRC_KEY)
+    if crc is not None and crc != _crc(raw, kv.get(_ROWS_KEY, b"")):
+        raise ValueError(f"{f}: damaged (its ddz_fast metadata does not match its checksum)")
     try:
         m = json.loads(raw)
     except ValueError:
