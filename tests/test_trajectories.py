@@ -202,6 +202,7 @@ def test_a_directory_holding_a_dataset_is_refused_unless_overwrite(tmp_path):
     ({"compression": "xz"}, ValueError, "compression"),
     ({"observation_type": "float"}, ValueError, "observation_type"),
     ({"overwrite": 1}, TypeError, "overwrite"),
+    ({"progress": "yes"}, TypeError, "progress"),
     ({"rules": "nope"}, ValueError, "unknown rules preset"),
     ({"seed": "1"}, TypeError, "seed"),
     ({"threads": 0}, ValueError, "threads"),
@@ -393,3 +394,39 @@ def test_a_file_with_null_cells_is_refused_naming_the_column(tmp_path, column):
     pq.write_table(t, bad / "part-00000.parquet")
     with pytest.raises(ValueError, match=f"part-00000.parquet: column '{column}' holds nulls"):
         TrajectoryDataset(bad).read()
+
+
+@pytest.mark.parametrize("terminal", [True, False], ids=["terminal", "not-a-terminal"])
+def test_record_shows_progress_by_default_on_a_terminal_only(tmp_path, monkeypatch, terminal):
+    import io
+
+    class Stderr(io.StringIO):
+        def isatty(self):
+            return terminal
+    err = Stderr()
+    monkeypatch.setattr("sys.stderr", err)
+    record(tmp_path / "d", 20, tables=4)
+    assert ("record" in err.getvalue() and "20" in err.getvalue()) == terminal
+    quiet = Stderr()
+    monkeypatch.setattr("sys.stderr", quiet)
+    record(tmp_path / "q", 20, tables=4, progress=False)
+    assert quiet.getvalue() == ""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_error_mid_run_leaves_no_partial_shard(tmp_path, threads):
+    """A policy that fails after some shards were written: the error reaches
+    the caller, the finished shards are whole files, and no temporary file
+    is left (with threads=2 the writer runs on its own thread)."""
+    calls = []
+
+    def failing(vg):
+        calls.append(1)
+        if len(calls) == 200:
+            raise RuntimeError("policy failed")
+        return vg.legal_ids[vg.legal_offsets[1:] - 1]
+    with pytest.raises(RuntimeError, match="policy failed"):
+        record(tmp_path, 10_000, tables=8, games_per_shard=5, threads=threads, policy=failing)
+    names = os.listdir(tmp_path)
+    assert names and all(n.startswith("part-") and n.endswith(".parquet") for n in names)
+    TrajectoryDataset(tmp_path).read()

@@ -52,8 +52,10 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 import zlib
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -158,7 +160,7 @@ def _policy_actions(policy: Policy, vg: VecGame, rng: np.random.Generator) -> An
 def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", seed: int = 0,
            policy: Policy = "random", tables: int = 1024, threads: int = 1,
            games_per_shard: int = 100_000, observation_type: str = "binary",
-           compression: str = "lz4", overwrite: bool = False, progress: bool = False,
+           compression: str = "lz4", overwrite: bool = False, progress: Optional[bool] = None,
            independent_shards: bool = False, ray: Optional[str] = None) -> RecordSummary:
     """Play ``games`` games and write every step to ``directory/part-NNNNN.parquet``.
 
@@ -172,7 +174,9 @@ def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", se
     ``games_per_shard`` whole games.  ``directory`` is created if needed; one
     that already holds ``part-*.parquet`` files is refused unless
     ``overwrite`` (which deletes them first).  ``progress`` draws a progress
-    bar on stderr.
+    bar on stderr; by default (``None``) when stderr is a terminal.
+    ``threads`` above 1: one thread writes the files while the others step
+    the tables.
 
     ``independent_shards``: shard ``k`` (file ``part-k``) is a run of its
     own, of ``games_per_shard`` games (the last one fewer) seeded
@@ -199,10 +203,11 @@ def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", se
         raise ValueError(f"observation_type must be 'binary' or 'list', not {observation_type!r}")
     if not isinstance(compression, str) or compression not in _COMPRESSIONS:
         raise ValueError(f"compression must be one of {', '.join(_COMPRESSIONS)}, not {compression!r}")
-    for name, flag in (("overwrite", overwrite), ("progress", progress),
-                       ("independent_shards", independent_shards)):
+    for name, flag in (("overwrite", overwrite), ("independent_shards", independent_shards)):
         if type(flag) is not bool:
             raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
+    if progress is not None and type(progress) is not bool:
+        raise TypeError(f"progress must be a bool or None, not {type(progress).__name__}")
     if not isinstance(directory, (str, os.PathLike)):
         raise TypeError(f"directory must be a path, not {type(directory).__name__}")
     out_dir = os.fspath(directory)
@@ -216,6 +221,9 @@ def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", se
     for f in old:
         os.remove(f)
     started = time.perf_counter()
+    if progress is None:
+        isatty = getattr(sys.stderr, "isatty", None)
+        progress = callable(isatty) and bool(isatty())
     bar = Progress("record", total, enabled=progress)
     try:
         if not independent_shards and ray is None:
@@ -254,7 +262,8 @@ def _record_run(out_dir: str, first_file: int, total: int, first_game: int, run_
     if shard is not None:
         meta = {"shard": shard, "shard_seed": game_seed(run_seed, shard), "first_game": first_game}
         run_seed = game_seed(run_seed, shard)
-    vg = VecGame(n, r, run_seed, threads=threads, observations=True, bot=policy == "bot")
+    # threads > 1: one thread writes the files, the others step the tables.
+    vg = VecGame(n, r, run_seed, threads=max(threads - 1, 1), observations=True, bot=policy == "bot")
     rec = StepRecorder(vg, total)
     layout = ObservationLayout(r)
     meta_json = json.dumps({
@@ -272,63 +281,85 @@ def _record_run(out_dir: str, first_file: int, total: int, first_game: int, run_
     writer: Any = None
     shard_games = shard_rows = 0
 
-    def write(c: Dict[str, np.ndarray]) -> None:
-        """One row group of whole games into the current shard."""
-        nonlocal steps, writer, shard_games, shard_rows
+    def write(c: Dict[str, np.ndarray], close: bool) -> None:
+        """One row group of whole games into the current shard, then close
+        it if ``close``.  The only code that touches the writer, the files
+        and ``shard_rows`` (on the writer thread, if there is one)."""
+        nonlocal writer, shard_rows
         m = len(c["game"])
-        if not m:
-            return
-        offsets = np.zeros(m + 1, dtype=np.int64)
-        np.cumsum(c["legal_counts"], out=offsets[1:])
-        if offsets[-1] > _MAX_IDS_PER_FILE:
-            raise ValueError("a row group would hold more than 2**31 legal ids")
-        obs = c["observation"]
-        if observation_type == "binary":
-            obs_col = pa.FixedSizeBinaryArray.from_buffers(pa.binary(layout.size), m, [None, pa.py_buffer(obs)])
-        else:
-            obs_col = pa.FixedSizeListArray.from_arrays(pa.array(obs.reshape(-1)), layout.size)
-        table = pa.Table.from_arrays([
-            pa.array(c["game"] + first_game), pa.array(c["step"]), pa.array(c["seat"]), obs_col,
-            pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), pa.array(c["legal_ids"])),
-            pa.array(c["action"]), pa.array(c["reward"]), pa.array(c["done"]),
-            pa.array(c["final_score"]), pa.array(c["win"]), pa.array(c["landlord"]),
-            pa.array(c["game_seed"]),
-        ], schema=schema)
-        if writer is None:
-            # No dictionaries and no statistics: they cost more than they save here.
-            writer = pq.ParquetWriter(_shard_name(out_dir, first_file + len(files)) + ".tmp", schema,
-                                      compression=None if compression == "none" else compression,
-                                      use_dictionary=False, write_statistics=False,
-                                      write_page_checksum=True)
-        writer.write_table(table, row_group_size=m)
-        steps += m
-        shard_rows += m
-        shard_games += int(c["game"][-1] - c["game"][0]) + 1
-
-    def close_shard() -> None:
-        nonlocal writer, shard_games, shard_rows
-        if writer is not None:
+        if m:
+            offsets = np.zeros(m + 1, dtype=np.int64)
+            np.cumsum(c["legal_counts"], out=offsets[1:])
+            if offsets[-1] > _MAX_IDS_PER_FILE:
+                raise ValueError("a row group would hold more than 2**31 legal ids")
+            obs = c["observation"]
+            if observation_type == "binary":
+                obs_col = pa.FixedSizeBinaryArray.from_buffers(pa.binary(layout.size), m,
+                                                               [None, pa.py_buffer(obs)])
+            else:
+                obs_col = pa.FixedSizeListArray.from_arrays(pa.array(obs.reshape(-1)), layout.size)
+            table = pa.Table.from_arrays([
+                pa.array(c["game"] + first_game), pa.array(c["step"]), pa.array(c["seat"]), obs_col,
+                pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), pa.array(c["legal_ids"])),
+                pa.array(c["action"]), pa.array(c["reward"]), pa.array(c["done"]),
+                pa.array(c["final_score"]), pa.array(c["win"]), pa.array(c["landlord"]),
+                pa.array(c["game_seed"]),
+            ], schema=schema)
+            if writer is None:
+                # No dictionaries and no statistics: they cost more than they save here.
+                writer = pq.ParquetWriter(_shard_name(out_dir, first_file + len(files)) + ".tmp", schema,
+                                          compression=None if compression == "none" else compression,
+                                          use_dictionary=False, write_statistics=False,
+                                          write_page_checksum=True)
+            writer.write_table(table, row_group_size=m)
+            shard_rows += m
+        if close and writer is not None:
             rows = str(shard_rows).encode()
             writer.add_key_value_metadata({_ROWS_KEY: rows, _META_CRC_KEY: _crc(meta_json, rows)})
             writer.close()
+            writer = None
             name = _shard_name(out_dir, first_file + len(files))
             os.replace(name + ".tmp", name)
             files.append(name)
-        writer, shard_games, shard_rows = None, 0, 0
+            shard_rows = 0
 
+    # With threads > 1 the files are written on a thread of their own while
+    # the tables play on (Parquet encoding and compression release the GIL);
+    # one row group at most waits, so memory stays bounded.
+    pool = ThreadPoolExecutor(1, thread_name_prefix="ddz-record") if threads > 1 else None
+    pending: Optional["Future[None]"] = None
+    stepped = 0
     try:
         while rec.games < total:
             rec.step(_policy_actions(policy, vg, rng))
+            stepped += 1
+            if progress is not None and not stepped % 16:      # about 250 games at 1,024 tables
+                progress(rec.games)
             # Row groups of about 2**17 steps, shards of about games_per_shard games:
             # the output buffers stay small and warm.
             if (rec.pending_rows >= _ROWS_PER_GROUP or rec.games == total
                     or shard_games + rec.pending_games >= per_shard):
-                write(rec.take())
+                c = rec.take()
+                if len(c["game"]):
+                    steps += len(c["game"])
+                    shard_games += int(c["game"][-1] - c["game"][0]) + 1
+                close = shard_games >= per_shard or rec.games == total
+                if close:
+                    shard_games = 0
+                if pool is None:
+                    write(c, close)
+                else:
+                    c = {k: v.copy() for k, v in c.items()}     # take()'s views live until the next step
+                    if pending is not None:
+                        pending.result()
+                    pending = pool.submit(write, c, close)
                 if progress is not None:
                     progress(rec.games)
-                if shard_games >= per_shard or rec.games == total:
-                    close_shard()
+        if pending is not None:
+            pending.result()
     finally:
+        if pool is not None:
+            pool.shutdown(wait=True)    # (an error: the write under way ends first)
         if writer is not None:          # an error: no partial shard is left behind
             writer.close()
             os.remove(_shard_name(out_dir, first_file + len(files)) + ".tmp")
