@@ -71,7 +71,7 @@ from ._version import __version__
 from .observation import ObservationLayout
 from .rules import Rules, RulesLike, check_rules, resolve_rules
 
-__all__ = ["record", "RecordSummary", "TrajectoryDataset", "COLUMNS", "FORMAT_VERSION"]
+__all__ = ["record", "RecordSummary", "TrajectoryDataset", "COLUMNS", "COMPRESSIONS", "FORMAT_VERSION"]
 
 FORMAT = "ddz-fast-trajectories"
 FORMAT_VERSION = 2
@@ -88,7 +88,9 @@ _ROWS_KEY = b"ddz_fast_rows"
 _META_CRC_KEY = b"ddz_fast_crc32"
 _PREFIX = "part-"
 _SUFFIX = ".parquet"
-_COMPRESSIONS = ("zstd", "snappy", "lz4", "gzip", "brotli", "none")
+#: The compressions :func:`record` offers, the default first (chosen by
+#: measurement: benchmarks/README.md, "Recording: the codec").
+COMPRESSIONS: Tuple[str, ...] = ("zstd", "lz4", "snappy", "gzip", "brotli", "none")
 _ROWS_PER_GROUP = 1 << 17
 #: Most ids in one file (a Parquet list column holds 32-bit offsets).
 _MAX_IDS_PER_FILE = (1 << 31) - 1
@@ -160,7 +162,7 @@ def _policy_actions(policy: Policy, vg: VecGame, rng: np.random.Generator) -> An
 def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", seed: int = 0,
            policy: Policy = "random", tables: int = 1024, threads: int = 1,
            games_per_shard: int = 100_000, observation_type: str = "binary",
-           compression: str = "lz4", overwrite: bool = False, progress: Optional[bool] = None,
+           compression: str = COMPRESSIONS[0], overwrite: bool = False, progress: Optional[bool] = None,
            independent_shards: bool = False, ray: Optional[str] = None) -> RecordSummary:
     """Play ``games`` games and write every step to ``directory/part-NNNNN.parquet``.
 
@@ -201,8 +203,8 @@ def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", se
         raise ValueError(f"policy must be 'random', 'bot' or a callable, not {policy!r}")
     if not isinstance(observation_type, str) or observation_type not in _OBSERVATION_TYPES:
         raise ValueError(f"observation_type must be 'binary' or 'list', not {observation_type!r}")
-    if not isinstance(compression, str) or compression not in _COMPRESSIONS:
-        raise ValueError(f"compression must be one of {', '.join(_COMPRESSIONS)}, not {compression!r}")
+    if not isinstance(compression, str) or compression not in COMPRESSIONS:
+        raise ValueError(f"compression must be one of {', '.join(COMPRESSIONS)}, not {compression!r}")
     for name, flag in (("overwrite", overwrite), ("independent_shards", independent_shards)):
         if type(flag) is not bool:
             raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
