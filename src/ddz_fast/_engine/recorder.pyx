@@ -64,9 +64,10 @@ cdef class StepRecorder:
     whole games, in the order they end (the compiled core of
     :func:`ddz_fast.trajectories.record`).
 
-    ``StepRecorder(vg, limit)``; ``step(actions)`` records each table's row
-    (the acting seat's observation as bytes, its legal ids, the action) and
-    steps ``vg``; when a table's deal ends its rows move to the output with
+    ``StepRecorder(vg, limit)``; ``step(actions)`` records the row of each
+    table that acts (the acting seat's observation as bytes, its legal ids,
+    the action; a table given ``NO_ACTION`` sits the step out and records
+    nothing) and steps ``vg``; when a table's deal ends its rows move to the output with
     the game's number, final scores and landlord.  After ``limit`` games the
     rest are dropped.  ``take()`` returns the output as NumPy arrays (copies)
     and empties it.  The VecGame must auto-reset and have observations.
@@ -199,11 +200,10 @@ cdef class StepRecorder:
     cdef bint _snapshot(self) noexcept nogil:
         """Append each table's row before the step (legal ids from the parts'
         private copy, in table order)."""
-        cdef Py_ssize_t i, at, r, k
+        cdef Py_ssize_t i, at, k
         cdef int j
         cdef TBuf* t
         cdef Part* p
-        cdef const float* o
         cdef int64_t c
         for i in range(self.n):         # room first, so a failure changes no table
             t = &self.tb[i]
