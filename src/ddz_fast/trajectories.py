@@ -47,6 +47,13 @@ action ids; version 1 (moves first, then the auction codes at ``n_moves +
 code``) is converted to them as it is read.  Files are written under a
 temporary name and renamed when complete, so a crash leaves no partial
 ``part-*.parquet``.
+
+Integrity: every data page carries a CRC-32 (Parquet's page checksum), the
+footer a CRC-32 of the metadata and the file's row count, and every column
+is "required" (no nulls).  :class:`TrajectoryDataset` verifies all of it and
+refuses a damaged file with a ``ValueError`` naming it, so a damaged file
+never reads back as other data.  Files of format 2 written before the
+checksums read unverified (nulls are still refused).
 """
 from __future__ import annotations
 
@@ -386,7 +393,9 @@ class TrajectoryDataset:
 
     Every file is checked when the dataset is opened: a file that is not
     Parquet, is truncated, lacks the columns, or was recorded under other
-    rules than the first raises ``ValueError`` naming it.
+    rules than the first raises ``ValueError`` naming it.  So does, when it
+    is read, a page whose checksum fails, a file that yields fewer rows than
+    its writer sealed, and a null cell (module docstring: Integrity).
     """
 
     def __init__(self, path: PathLike) -> None:
