@@ -83,6 +83,26 @@ def test_a_callable_policy_chooses_the_actions(tmp_path):
     _replay_check(data, ddz.PRESETS["standard"])
 
 
+def test_a_table_that_sits_a_step_out_records_no_row(tmp_path):
+    """A callable policy may answer NO_ACTION for some tables: those tables
+    keep their position, write no row, and the summary counts only the
+    steps taken (every recorded row is a real step of its game)."""
+    taken = []
+
+    def every_other_table(vg):          # table i acts on the calls where (call + i) is even
+        k = len(taken)
+        last = vg.legal_ids[vg.legal_offsets[1:] - 1].astype(np.int64)     # bid 3, then the last move
+        acts = np.where((np.arange(len(vg)) + k) % 2 == 0, last, VecGame.NO_ACTION)
+        taken.append(int((acts != VecGame.NO_ACTION).sum()))
+        return acts
+    s = record(tmp_path, 8, seed=2, tables=4, policy=every_other_table)
+    data = TrajectoryDataset(tmp_path).read()
+    assert len(data["game"]) == s.steps
+    assert (data["action"] != VecGame.NO_ACTION).all()
+    assert s.steps <= sum(taken)        # every row is a step some table took (games past 8 are dropped)
+    _replay_check(data, ddz.PRESETS["standard"])
+
+
 def test_the_games_are_the_vecgames_seeded_games(tmp_path):
     record(tmp_path, 20, seed=9, tables=4)
     data = TrajectoryDataset(tmp_path).read()
@@ -182,6 +202,7 @@ def test_a_directory_holding_a_dataset_is_refused_unless_overwrite(tmp_path):
     ({"compression": "xz"}, ValueError, "compression"),
     ({"observation_type": "float"}, ValueError, "observation_type"),
     ({"overwrite": 1}, TypeError, "overwrite"),
+    ({"progress": "yes"}, TypeError, "progress"),
     ({"rules": "nope"}, ValueError, "unknown rules preset"),
     ({"seed": "1"}, TypeError, "seed"),
     ({"threads": 0}, ValueError, "threads"),
@@ -320,3 +341,92 @@ def test_version_1_files_are_read_with_their_ids_converted(tmp_path):
                    old_dir / "part-00002.parquet")
     with pytest.raises(ValueError, match="part-00002.parquet: format version 3"):
         TrajectoryDataset(old_dir)
+
+
+def test_every_flipped_bit_is_refused_naming_the_file_or_reads_back_identical(tmp_path):
+    """One bit flipped anywhere in a shard (every 5th byte, each bit in
+    turn): opening or reading it raises ValueError naming the file, or it
+    reads back as exactly the data and metadata written; never other data."""
+    s = record(tmp_path / "ok", 3, tables=2, seed=1)
+    good = open(s.files[0], "rb").read()
+    ok = TrajectoryDataset(s.files[0])
+    want, want_meta = ok.read(), ok.metadata
+    bad = tmp_path / "part-00000.parquet"
+    refused = 0
+    for pos in range(0, len(good), 5):
+        damaged = bytearray(good)
+        damaged[pos] ^= 1 << (pos // 5 % 8)
+        bad.write_bytes(damaged)
+        try:
+            ds = TrajectoryDataset(bad)
+            got = ds.read()
+        except ValueError as e:
+            assert str(bad) in str(e)
+            refused += 1
+            continue
+        assert ds.metadata == want_meta, pos
+        assert got.keys() == want.keys(), pos
+        for k in want:
+            np.testing.assert_array_equal(got[k], want[k], err_msg=f"byte {pos}: column {k}")
+    assert refused > len(good) // 10        # most flips land in compressed data or the footer
+
+
+@pytest.mark.parametrize("column", ["action", "done", "legal_ids", "observation"])
+def test_a_file_with_null_cells_is_refused_naming_the_column(tmp_path, column):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    s = record(tmp_path / "ok", 2, tables=2, seed=3)
+    t = pq.read_table(s.files[0])
+    col = t.column(column).combine_chunks()
+    if column == "legal_ids":             # a null item inside one row's list
+        items = col.values.to_pylist()
+        items[1] = None
+        col = pa.ListArray.from_arrays(col.offsets, pa.array(items, pa.int32()))
+    else:
+        cells = col.to_pylist()
+        cells[1] = None
+        col = pa.array(cells, col.type)
+    i = t.schema.get_field_index(column)
+    t = t.set_column(i, pa.field(column, col.type), col)
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    pq.write_table(t, bad / "part-00000.parquet")
+    with pytest.raises(ValueError, match=f"part-00000.parquet: column '{column}' holds nulls"):
+        TrajectoryDataset(bad).read()
+
+
+@pytest.mark.parametrize("terminal", [True, False], ids=["terminal", "not-a-terminal"])
+def test_record_shows_progress_by_default_on_a_terminal_only(tmp_path, monkeypatch, terminal):
+    import io
+
+    class Stderr(io.StringIO):
+        def isatty(self):
+            return terminal
+    err = Stderr()
+    monkeypatch.setattr("sys.stderr", err)
+    record(tmp_path / "d", 20, tables=4)
+    assert ("record" in err.getvalue() and "20" in err.getvalue()) == terminal
+    quiet = Stderr()
+    monkeypatch.setattr("sys.stderr", quiet)
+    record(tmp_path / "q", 20, tables=4, progress=False)
+    assert quiet.getvalue() == ""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_error_mid_run_leaves_no_partial_shard(tmp_path, threads):
+    """A policy that fails after some shards were written: the error reaches
+    the caller, the finished shards are whole files, and no temporary file
+    is left (with threads=2 the writer runs on its own thread)."""
+    calls = []
+
+    def failing(vg):
+        calls.append(1)
+        if len(calls) == 200:
+            raise RuntimeError("policy failed")
+        return vg.legal_ids[vg.legal_offsets[1:] - 1]
+    with pytest.raises(RuntimeError, match="policy failed"):
+        record(tmp_path, 10_000, tables=8, games_per_shard=5, threads=threads, policy=failing)
+    names = os.listdir(tmp_path)
+    assert names and all(n.startswith("part-") and n.endswith(".parquet") for n in names)
+    TrajectoryDataset(tmp_path).read()

@@ -553,9 +553,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--shard-games", type=int, default=100_000, help="with --record: about this many games a file")
     sp.add_argument("--observation-type", choices=["binary", "list"], default="binary",
                     help="with --record: how observations are stored (default binary)")
-    sp.add_argument("--compression", default="lz4",
-                    choices=["zstd", "snappy", "lz4", "gzip", "brotli", "none"],
-                    help="with --record: Parquet compression (default lz4)")
+    from .trajectories import COMPRESSIONS
+    sp.add_argument("--compression", default=COMPRESSIONS[0], choices=COMPRESSIONS,
+                    help=f"with --record: Parquet compression (default {COMPRESSIONS[0]})")
     sp.add_argument("--overwrite", action="store_true", help="with --record: replace a dataset in DIR")
     sp.add_argument("--independent-shards", action="store_true",
                     help="with --record: each file a seeded run of its own (what --ray records)")

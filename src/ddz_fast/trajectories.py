@@ -47,12 +47,22 @@ action ids; version 1 (moves first, then the auction codes at ``n_moves +
 code``) is converted to them as it is read.  Files are written under a
 temporary name and renamed when complete, so a crash leaves no partial
 ``part-*.parquet``.
+
+Integrity: every data page carries a CRC-32 (Parquet's page checksum), the
+footer a CRC-32 of the metadata and the file's row count, and every column
+is "required" (no nulls).  :class:`TrajectoryDataset` verifies all of it and
+refuses a damaged file with a ``ValueError`` naming it, so a damaged file
+never reads back as other data.  Files of format 2 written before the
+checksums read unverified (nulls are still refused).
 """
 from __future__ import annotations
 
 import json
 import os
+import sys
 import time
+import zlib
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -68,7 +78,7 @@ from ._version import __version__
 from .observation import ObservationLayout
 from .rules import Rules, RulesLike, check_rules, resolve_rules
 
-__all__ = ["record", "RecordSummary", "TrajectoryDataset", "COLUMNS", "FORMAT_VERSION"]
+__all__ = ["record", "RecordSummary", "TrajectoryDataset", "COLUMNS", "COMPRESSIONS", "FORMAT_VERSION"]
 
 FORMAT = "ddz-fast-trajectories"
 FORMAT_VERSION = 2
@@ -76,9 +86,18 @@ FORMAT_VERSION = 2
 #: (0 .. n_moves-1), then the auction codes (n_moves + code).
 _CONVERTED_VERSIONS = (1,)
 _META_KEY = b"ddz_fast"
+#: The file's number of rows, added when it is closed: a reader that reads
+#: fewer (a damaged page header or footer can make Parquet stop early) refuses it.
+_ROWS_KEY = b"ddz_fast_rows"
+#: The CRC-32 of the two values above (``ddz_fast``, a zero byte, then
+#: ``ddz_fast_rows``), in decimal: the page checksums cover the data only.
+#: Files written before it existed have neither key and are read unchecked.
+_META_CRC_KEY = b"ddz_fast_crc32"
 _PREFIX = "part-"
 _SUFFIX = ".parquet"
-_COMPRESSIONS = ("zstd", "snappy", "lz4", "gzip", "brotli", "none")
+#: The compressions :func:`record` offers, the default first (chosen by
+#: measurement: benchmarks/README.md, "Recording: the codec").
+COMPRESSIONS: Tuple[str, ...] = ("zstd", "lz4", "snappy", "gzip", "brotli", "none")
 _ROWS_PER_GROUP = 1 << 17
 #: Most ids in one file (a Parquet list column holds 32-bit offsets).
 _MAX_IDS_PER_FILE = (1 << 31) - 1
@@ -102,13 +121,15 @@ _OBSERVATION_TYPES = ("binary", "list")
 
 def _schema(pa: Any, obs_size: int, observation_type: str) -> Any:
     obs = pa.binary(obs_size) if observation_type == "binary" else pa.list_(pa.uint8(), obs_size)
-    return pa.schema([
+    # Every cell has a value: the columns are written as Parquet "required"
+    # (no definition levels to write, and no room for a null).
+    return pa.schema([pa.field(name, t, nullable=False) for name, t in (
         ("game", pa.int64()), ("step", pa.int16()), ("seat", pa.int8()),
         ("observation", obs), ("legal_ids", pa.list_(pa.int32())),
         ("action", pa.int32()), ("reward", pa.int64()), ("done", pa.bool_()),
         ("final_score", pa.int64()), ("win", pa.int8()), ("landlord", pa.int8()),
         ("game_seed", pa.uint64()),
-    ])
+    )])
 
 
 #: The column names, in file order.
@@ -148,7 +169,7 @@ def _policy_actions(policy: Policy, vg: VecGame, rng: np.random.Generator) -> An
 def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", seed: int = 0,
            policy: Policy = "random", tables: int = 1024, threads: int = 1,
            games_per_shard: int = 100_000, observation_type: str = "binary",
-           compression: str = "lz4", overwrite: bool = False, progress: bool = False,
+           compression: str = COMPRESSIONS[0], overwrite: bool = False, progress: Optional[bool] = None,
            independent_shards: bool = False, ray: Optional[str] = None) -> RecordSummary:
     """Play ``games`` games and write every step to ``directory/part-NNNNN.parquet``.
 
@@ -162,7 +183,9 @@ def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", se
     ``games_per_shard`` whole games.  ``directory`` is created if needed; one
     that already holds ``part-*.parquet`` files is refused unless
     ``overwrite`` (which deletes them first).  ``progress`` draws a progress
-    bar on stderr.
+    bar on stderr; by default (``None``) when stderr is a terminal.
+    ``threads`` above 1: one thread writes the files while the others step
+    the tables.
 
     ``independent_shards``: shard ``k`` (file ``part-k``) is a run of its
     own, of ``games_per_shard`` games (the last one fewer) seeded
@@ -187,12 +210,13 @@ def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", se
         raise ValueError(f"policy must be 'random', 'bot' or a callable, not {policy!r}")
     if not isinstance(observation_type, str) or observation_type not in _OBSERVATION_TYPES:
         raise ValueError(f"observation_type must be 'binary' or 'list', not {observation_type!r}")
-    if not isinstance(compression, str) or compression not in _COMPRESSIONS:
-        raise ValueError(f"compression must be one of {', '.join(_COMPRESSIONS)}, not {compression!r}")
-    for name, flag in (("overwrite", overwrite), ("progress", progress),
-                       ("independent_shards", independent_shards)):
+    if not isinstance(compression, str) or compression not in COMPRESSIONS:
+        raise ValueError(f"compression must be one of {', '.join(COMPRESSIONS)}, not {compression!r}")
+    for name, flag in (("overwrite", overwrite), ("independent_shards", independent_shards)):
         if type(flag) is not bool:
             raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
+    if progress is not None and type(progress) is not bool:
+        raise TypeError(f"progress must be a bool or None, not {type(progress).__name__}")
     if not isinstance(directory, (str, os.PathLike)):
         raise TypeError(f"directory must be a path, not {type(directory).__name__}")
     out_dir = os.fspath(directory)
@@ -206,6 +230,9 @@ def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", se
     for f in old:
         os.remove(f)
     started = time.perf_counter()
+    if progress is None:
+        isatty = getattr(sys.stderr, "isatty", None)
+        progress = callable(isatty) and bool(isatty())
     bar = Progress("record", total, enabled=progress)
     try:
         if not independent_shards and ray is None:
@@ -244,80 +271,112 @@ def _record_run(out_dir: str, first_file: int, total: int, first_game: int, run_
     if shard is not None:
         meta = {"shard": shard, "shard_seed": game_seed(run_seed, shard), "first_game": first_game}
         run_seed = game_seed(run_seed, shard)
-    vg = VecGame(n, r, run_seed, threads=threads, observations=True, bot=policy == "bot")
+    # threads > 1: one thread writes the files, the others step the tables.
+    vg = VecGame(n, r, run_seed, threads=max(threads - 1, 1), observations=True, bot=policy == "bot")
     rec = StepRecorder(vg, total)
     layout = ObservationLayout(r)
-    schema = _schema(pa, layout.size, observation_type).with_metadata({_META_KEY: json.dumps({
+    meta_json = json.dumps({
         "format": FORMAT, "version": FORMAT_VERSION, "ddz_fast": __version__,
         "observation_type": observation_type,
         "rules": _rules_dict(r), "seed": run_seed,
         "policy": policy if isinstance(policy, str) else getattr(policy, "__name__", "callable"),
         "tables": n, "n_moves": vg.n_moves, "n_actions": vg.n_actions, "first_move_id": FIRST_MOVE_ID,
         "observation_fields": {k: [s.start, s.stop] for k, s in layout.fields.items()}, **meta,
-    }).encode()})
+    }).encode()
+    schema = _schema(pa, layout.size, observation_type).with_metadata({_META_KEY: meta_json})
     rng = np.random.default_rng(run_seed)
     files: List[str] = []
     steps = 0
     writer: Any = None
-    shard_games = 0
+    shard_games = shard_rows = 0
 
-    def write(c: Dict[str, np.ndarray]) -> None:
-        """One row group of whole games into the current shard."""
-        nonlocal steps, writer, shard_games
+    def write(c: Dict[str, np.ndarray], close: bool) -> None:
+        """One row group of whole games into the current shard, then close
+        it if ``close``.  The only code that touches the writer, the files
+        and ``shard_rows`` (on the writer thread, if there is one)."""
+        nonlocal writer, shard_rows
         m = len(c["game"])
-        if not m:
-            return
-        offsets = np.zeros(m + 1, dtype=np.int64)
-        np.cumsum(c["legal_counts"], out=offsets[1:])
-        if offsets[-1] > _MAX_IDS_PER_FILE:
-            raise ValueError("a row group would hold more than 2**31 legal ids")
-        obs = c["observation"]
-        if observation_type == "binary":
-            obs_col = pa.FixedSizeBinaryArray.from_buffers(pa.binary(layout.size), m, [None, pa.py_buffer(obs)])
-        else:
-            obs_col = pa.FixedSizeListArray.from_arrays(pa.array(obs.reshape(-1)), layout.size)
-        table = pa.Table.from_arrays([
-            pa.array(c["game"] + first_game), pa.array(c["step"]), pa.array(c["seat"]), obs_col,
-            pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), pa.array(c["legal_ids"])),
-            pa.array(c["action"]), pa.array(c["reward"]), pa.array(c["done"]),
-            pa.array(c["final_score"]), pa.array(c["win"]), pa.array(c["landlord"]),
-            pa.array(c["game_seed"]),
-        ], schema=schema)
-        if writer is None:
-            # No dictionaries and no statistics: they cost more than they save here.
-            writer = pq.ParquetWriter(_shard_name(out_dir, first_file + len(files)) + ".tmp", schema,
-                                      compression=None if compression == "none" else compression,
-                                      use_dictionary=False, write_statistics=False)
-        writer.write_table(table, row_group_size=m)
-        steps += m
-        shard_games += int(c["game"][-1] - c["game"][0]) + 1
-
-    def close_shard() -> None:
-        nonlocal writer, shard_games
-        if writer is not None:
+        if m:
+            offsets = np.zeros(m + 1, dtype=np.int64)
+            np.cumsum(c["legal_counts"], out=offsets[1:])
+            if offsets[-1] > _MAX_IDS_PER_FILE:
+                raise ValueError("a row group would hold more than 2**31 legal ids")
+            obs = c["observation"]
+            if observation_type == "binary":
+                obs_col = pa.FixedSizeBinaryArray.from_buffers(pa.binary(layout.size), m,
+                                                               [None, pa.py_buffer(obs)])
+            else:
+                obs_col = pa.FixedSizeListArray.from_arrays(pa.array(obs.reshape(-1)), layout.size)
+            table = pa.Table.from_arrays([
+                pa.array(c["game"] + first_game), pa.array(c["step"]), pa.array(c["seat"]), obs_col,
+                pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), pa.array(c["legal_ids"])),
+                pa.array(c["action"]), pa.array(c["reward"]), pa.array(c["done"]),
+                pa.array(c["final_score"]), pa.array(c["win"]), pa.array(c["landlord"]),
+                pa.array(c["game_seed"]),
+            ], schema=schema)
+            if writer is None:
+                # No dictionaries and no statistics: they cost more than they save here.
+                writer = pq.ParquetWriter(_shard_name(out_dir, first_file + len(files)) + ".tmp", schema,
+                                          compression=None if compression == "none" else compression,
+                                          use_dictionary=False, write_statistics=False,
+                                          write_page_checksum=True)
+            writer.write_table(table, row_group_size=m)
+            shard_rows += m
+        if close and writer is not None:
+            rows = str(shard_rows).encode()
+            writer.add_key_value_metadata({_ROWS_KEY: rows, _META_CRC_KEY: _crc(meta_json, rows)})
             writer.close()
+            writer = None
             name = _shard_name(out_dir, first_file + len(files))
             os.replace(name + ".tmp", name)
             files.append(name)
-        writer, shard_games = None, 0
+            shard_rows = 0
 
+    # With threads > 1 the files are written on a thread of their own while
+    # the tables play on (Parquet encoding and compression release the GIL);
+    # one row group at most waits, so memory stays bounded.
+    pool = ThreadPoolExecutor(1, thread_name_prefix="ddz-record") if threads > 1 else None
+    pending: Optional["Future[None]"] = None
+    stepped = 0
     try:
         while rec.games < total:
             rec.step(_policy_actions(policy, vg, rng))
+            stepped += 1
+            if progress is not None and not stepped % 16:      # about 250 games at 1,024 tables
+                progress(rec.games)
             # Row groups of about 2**17 steps, shards of about games_per_shard games:
             # the output buffers stay small and warm.
             if (rec.pending_rows >= _ROWS_PER_GROUP or rec.games == total
                     or shard_games + rec.pending_games >= per_shard):
-                write(rec.take())
+                c = rec.take()
+                if len(c["game"]):
+                    steps += len(c["game"])
+                    shard_games += int(c["game"][-1] - c["game"][0]) + 1
+                close = shard_games >= per_shard or rec.games == total
+                if close:
+                    shard_games = 0
+                if pool is None:
+                    write(c, close)
+                else:
+                    c = {k: v.copy() for k, v in c.items()}     # take()'s views live until the next step
+                    if pending is not None:
+                        pending.result()
+                    pending = pool.submit(write, c, close)
                 if progress is not None:
                     progress(rec.games)
-                if shard_games >= per_shard or rec.games == total:
-                    close_shard()
+        if pending is not None:
+            pending.result()
     finally:
+        if pool is not None:
+            pool.shutdown(wait=True)    # (an error: the write under way ends first)
         if writer is not None:          # an error: no partial shard is left behind
             writer.close()
             os.remove(_shard_name(out_dir, first_file + len(files)) + ".tmp")
     return tuple(files), rec.games, steps
+
+
+def _crc(meta: bytes, rows: bytes) -> bytes:
+    return str(zlib.crc32(meta + b"\0" + rows)).encode()
 
 
 def _shard_name(directory: str, k: int) -> str:
@@ -334,7 +393,9 @@ class TrajectoryDataset:
 
     Every file is checked when the dataset is opened: a file that is not
     Parquet, is truncated, lacks the columns, or was recorded under other
-    rules than the first raises ``ValueError`` naming it.
+    rules than the first raises ``ValueError`` naming it.  So does, when it
+    is read, a page whose checksum fails, a file that yields fewer rows than
+    its writer sealed, and a null cell (module docstring: Integrity).
     """
 
     def __init__(self, path: PathLike) -> None:
@@ -355,12 +416,14 @@ class TrajectoryDataset:
         self.files: Tuple[str, ...] = tuple(files)
         self._pf = []
         self._versions: List[Tuple[int, int]] = []      # per file: version, n_moves
+        self._rows: List[int] = []                       # per file: its rows
         meta: Optional[Dict[str, Any]] = None
         rows = 0
         for f in files:
             try:
-                pf = pq.ParquetFile(f)
-            except (self._pa.ArrowException, OSError) as e:
+                pf = pq.ParquetFile(f, page_checksum_verification=True)
+                pf.schema_arrow     # noqa: B018 (decoded now: a damaged footer fails here)
+            except (self._pa.ArrowException, OSError, UnicodeDecodeError) as e:
                 raise ValueError(f"{f}: not a readable Parquet file ({e})") from None
             m = _file_meta(f, pf)
             if meta is None:
@@ -370,7 +433,8 @@ class TrajectoryDataset:
                 raise ValueError(f"{f}: recorded under other rules than {files[0]}")
             self._pf.append(pf)
             self._versions.append((m["version"], m.get("n_moves", 0)))
-            rows += pf.metadata.num_rows
+            self._rows.append(_file_rows(f, pf))
+            rows += self._rows[-1]
         assert meta is not None
         self.metadata: Dict[str, Any] = meta
         self.rules: Rules = check_rules(Rules(**meta["rules"]))
@@ -396,13 +460,21 @@ class TrajectoryDataset:
         size = check_int(batch_size, "batch_size", 1, 1 << 30)
         cols = self._columns(columns)
         pa = self._pa
+        # One schema for the batches of every file (files written before the
+        # columns were "required" declare them nullable).
+        schema = _schema(pa, self.layout.size, self.observation_type)
+        schema = pa.schema([schema.field(c) for c in cols])
         held: List[Any] = []
         n_held = 0
-        for f, pf, (version, n_moves) in zip(self.files, self._pf, self._versions):
+        for f, pf, (version, n_moves), want in zip(self.files, self._pf, self._versions, self._rows):
+            got = 0
             try:
                 for rb in pf.iter_batches(batch_size=size, columns=list(cols)):
+                    _check_no_nulls(pa, f, rb)
+                    got += rb.num_rows
                     if version == 1:
                         rb = _ids_of_v1(pa, rb, n_moves)
+                    rb = pa.RecordBatch.from_arrays(rb.columns, schema=schema)
                     held.append(rb)
                     n_held += rb.num_rows
                     while n_held >= size:
@@ -411,8 +483,10 @@ class TrajectoryDataset:
                         rest = t.slice(size)
                         held = rest.to_batches() if rest.num_rows else []
                         n_held = rest.num_rows
-            except (pa.ArrowException, OSError) as e:
-                raise ValueError(f"{f}: cannot be read ({e})") from None
+            except (pa.ArrowException, OSError, UnicodeDecodeError) as e:
+                raise ValueError(f"{f}: damaged, cannot be read ({e})") from None
+            if got != want:
+                raise ValueError(f"{f}: damaged, {got:,} rows read of its {want:,}")
         if n_held:
             yield self._numpy(pa.Table.from_batches(held).combine_chunks(), cols)
 
@@ -459,6 +533,15 @@ class TrajectoryDataset:
         return out
 
 
+def _check_no_nulls(pa: Any, f: str, rb: Any) -> None:
+    """ValueError naming the file and column if a record batch holds a null
+    (a cell with no value; a list column's items included)."""
+    for name, col in zip(rb.schema.names, rb.columns):
+        items = col.values if isinstance(col, (pa.ListArray, pa.FixedSizeListArray)) else None
+        if col.null_count or (items is not None and items.null_count):
+            raise ValueError(f"{f}: column {name!r} holds nulls (every step has a value in every column)")
+
+
 def _id_of_v1(ids: npt.NDArray[Any], n_moves: int) -> npt.NDArray[np.int32]:
     """Version-1 ids (moves, then the auction codes) as the game's (codes, then moves)."""
     out: npt.NDArray[np.int32] = np.where(ids < n_moves, ids + FIRST_MOVE_ID, ids - n_moves).astype(np.int32)
@@ -480,11 +563,27 @@ def _ids_of_v1(pa: Any, rb: Any, n_moves: int) -> Any:
     return pa.RecordBatch.from_arrays(arrays, schema=rb.schema)
 
 
+def _file_rows(f: str, pf: Any) -> int:
+    """The rows of a file: the count its writer sealed (checked against the
+    footer's), or the footer's in a file without one."""
+    rows = pf.metadata.num_rows
+    sealed = (pf.metadata.metadata or {}).get(_ROWS_KEY)
+    if sealed is not None and sealed != str(rows).encode():
+        raise ValueError(f"{f}: damaged, its footer counts {rows:,} rows, its writer {sealed.decode()!r}")
+    return int(rows)
+
+
 def _file_meta(f: str, pf: Any) -> Dict[str, Any]:
     """The ddz_fast metadata of a file, checked (ValueError naming the file)."""
-    raw = (pf.schema_arrow.metadata or {}).get(_META_KEY)
+    # The footer's key-value pairs (where the checksum and the row count are;
+    # the Arrow schema's copy of ddz_fast is not covered by them).
+    kv = pf.metadata.metadata or {}
+    raw = kv.get(_META_KEY)
     if raw is None:
         raise ValueError(f"{f}: not a ddz-fast trajectory file (no {_META_KEY.decode()} metadata)")
+    crc = kv.get(_META_CRC_KEY)
+    if crc is not None and crc != _crc(raw, kv.get(_ROWS_KEY, b"")):
+        raise ValueError(f"{f}: damaged (its ddz_fast metadata does not match its checksum)")
     try:
         m = json.loads(raw)
     except ValueError:

@@ -1031,6 +1031,71 @@ if _HAVE_PYARROW:
         call(TrajectoryDataset, columns)
 
 
+if _HAVE_PYARROW:
+    _SHARDS: Dict[str, Tuple[bytes, Dict[str, Any], Dict[str, Any]]] = {}
+
+    def _shard(kind: str) -> Tuple[bytes, Dict[str, Any], Dict[str, Any]]:
+        """A small recorded shard (bytes, data, metadata), made once per process."""
+        if kind not in _SHARDS:
+            import tempfile
+
+            from ddz_fast.trajectories import TrajectoryDataset, record
+            opts = {"zstd": {"compression": "zstd"}, "lz4-list": {"compression": "lz4", "observation_type": "list"},
+                    "none": {"compression": "none"}}[kind]
+            with tempfile.TemporaryDirectory() as d:
+                s = record(d, 3, tables=2, seed=1, progress=False, **opts)
+                ds = TrajectoryDataset(s.files[0])
+                _SHARDS[kind] = (open(s.files[0], "rb").read(), ds.read(), ds.metadata)
+        return _SHARDS[kind]
+
+    @target
+    @given(kind=st.sampled_from(["zstd", "lz4-list", "none"]),
+           edits=st.lists(st.tuples(st.sampled_from(["flip", "byte", "cut", "insert", "zero"]),
+                                    st.floats(0, 1, exclude_max=True), st.integers(0, 255)),
+                          min_size=1, max_size=3),
+           batch=st.integers(1, 300))
+    def damaged_parquet(kind: str, edits: List[Tuple[str, float, int]], batch: int) -> None:
+        """A recorded shard with bits flipped, bytes replaced, cut, inserted
+        or zeroed reads back as exactly the data written, or is refused with
+        a ValueError naming the file; never another exception or other data."""
+        tried()
+        import tempfile
+
+        from ddz_fast.trajectories import TrajectoryDataset
+        good, want, meta = _shard(kind)
+        b = bytearray(good)
+        for how, where, v in edits:
+            at = int(where * len(b)) if b else 0
+            if how == "flip" and b:
+                b[at] ^= 1 << (v % 8)
+            elif how == "byte" and b:
+                b[at] = v
+            elif how == "cut":
+                del b[at:]
+            elif how == "insert":
+                b[at:at] = bytes([v])
+            elif how == "zero":
+                b[at:at + v] = bytes(len(b[at:at + v]))
+        with tempfile.TemporaryDirectory() as d:
+            path = f"{d}/part-00000.parquet"
+            with open(path, "wb") as f:
+                f.write(b)
+            for read in ("read", "batches"):
+                try:
+                    ds = TrajectoryDataset(path)
+                    if read == "read":
+                        got = ds.read()
+                    else:
+                        parts = list(ds.batches(batch))
+                        got = {k: np.concatenate([p[k] for p in parts]) for k in want if k != "legal_offsets"}
+                except ValueError as e:
+                    assert path in str(e), e
+                    continue
+                assert ds.metadata == meta, "damaged metadata read back"
+                for k in got:
+                    assert np.array_equal(got[k], want[k]), f"column {k} read back other data"
+
+
 try:
     from ddz_fast import envs as _envs
 except ImportError:      # (no Gymnasium / PettingZoo)

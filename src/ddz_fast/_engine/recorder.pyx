@@ -13,7 +13,7 @@ import numpy as np
 
 from .._util.rng cimport ddz_game_seed
 from .._util.checks cimport as_int
-from .vec cimport VecGame, Part
+from .vec cimport VecGame, Part, NO_ACT
 from .._util.checks import read_only_view
 
 cnp.import_array()
@@ -64,9 +64,10 @@ cdef class StepRecorder:
     whole games, in the order they end (the compiled core of
     :func:`ddz_fast.trajectories.record`).
 
-    ``StepRecorder(vg, limit)``; ``step(actions)`` records each table's row
-    (the acting seat's observation as bytes, its legal ids, the action) and
-    steps ``vg``; when a table's deal ends its rows move to the output with
+    ``StepRecorder(vg, limit)``; ``step(actions)`` records the row of each
+    table that acts (the acting seat's observation as bytes, its legal ids,
+    the action; a table given ``NO_ACTION`` sits the step out and records
+    nothing) and steps ``vg``; when a table's deal ends its rows move to the output with
     the game's number, final scores and landlord.  After ``limit`` games the
     rest are dropped.  ``take()`` returns the output as NumPy arrays (copies)
     and empties it.  The VecGame must auto-reset and have observations.
@@ -199,11 +200,10 @@ cdef class StepRecorder:
     cdef bint _snapshot(self) noexcept nogil:
         """Append each table's row before the step (legal ids from the parts'
         private copy, in table order)."""
-        cdef Py_ssize_t i, at, r, k
+        cdef Py_ssize_t i, at, k
         cdef int j
         cdef TBuf* t
         cdef Part* p
-        cdef const float* o
         cdef int64_t c
         for i in range(self.n):         # room first, so a failure changes no table
             t = &self.tb[i]
@@ -223,26 +223,35 @@ cdef class StepRecorder:
             p = &self.vg.parts[j]
             at = 0
             for i in range(p.start, p.stop):
-                t = &self.tb[i]
                 c = self.vg.counts[i]
-                o = self.vg.p_obs + i * self.obs_size
-                for r in range(self.obs_size):
-                    t.obs[t.rows * self.obs_size + r] = <uint8_t>o[r]
-                memcpy(t.ids + t.nids, p.ids + at, c * sizeof(int32_t))
-                t.nids += c
-                t.cnt[t.rows] = <int32_t>c
-                t.seat[t.rows] = <int8_t>self.vg.p_to_move[i]
-                t.act[t.rows] = <int32_t>self.vg.act[i]
-                t.rows += 1
-                self.landlord[i] = <int8_t>self.vg.st[i].landlord
+                if self.vg.act[i] != NO_ACT:    # a table that sits the step out has no row
+                    self._append(&self.tb[i], self.vg.p_obs + i * self.obs_size, p.ids + at, c, i)
                 at += c
         return True
+
+    cdef inline void _append(self, TBuf* t, const float* o, const int32_t* ids, int64_t c,
+                             Py_ssize_t i) noexcept nogil:
+        """One row of table i (room made by _snapshot)."""
+        # Locals, not the struct's fields: a uint8_t store may alias them, which
+        # would make the compiler reload them on every byte.
+        cdef Py_ssize_t r, size = self.obs_size
+        cdef uint8_t* dst = t.obs + t.rows * size
+        for r in range(size):
+            dst[r] = <uint8_t>o[r]
+        memcpy(t.ids + t.nids, ids, c * sizeof(int32_t))
+        t.nids += c
+        t.cnt[t.rows] = <int32_t>c
+        t.seat[t.rows] = <int8_t>self.vg.p_to_move[i]
+        t.act[t.rows] = <int32_t>self.vg.act[i]
+        t.rows += 1
+        self.landlord[i] = <int8_t>self.vg.st[i].landlord
 
     cdef void _unsnapshot(self):
         cdef Py_ssize_t i
         for i in range(self.n):
-            self.tb[i].rows -= 1
-            self.tb[i].nids -= self.tb[i].cnt[self.tb[i].rows]
+            if self.vg.act[i] != NO_ACT:
+                self.tb[i].rows -= 1
+                self.tb[i].nids -= self.tb[i].cnt[self.tb[i].rows]
 
     cdef void _collect(self) noexcept nogil:
         """Move the rows of every game that ended to the output (room made by _ensure)."""

@@ -10,6 +10,10 @@ from .._core.ranks cimport MoveRanks
 from .engine cimport GState
 
 
+cdef enum:
+    NO_ACT = -1              # the action "id" of a table that sits a step out
+
+
 cdef struct Part:
     # One contiguous range of tables, stepped by one thread.
     Py_ssize_t start, stop

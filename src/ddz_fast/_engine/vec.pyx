@@ -71,8 +71,6 @@ N_AUCTION_IDS = N_AUCTION_CODES
 #: The id of move 0 (the play-phase PASS).
 FIRST_MOVE_ID = MOVE_ID0
 
-cdef enum:
-    NO_ACT = -1
 #: The action "id" of a table that sits a step out (nothing changes there).
 NO_ACTION = NO_ACT
 
