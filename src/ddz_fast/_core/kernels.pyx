@@ -987,7 +987,7 @@ cdef void gen_of_kind(const unsigned char* h, const RulesC* r, int kind, int len
         m = _ge_mask(lo, hi, kind) & _from(rmin)       # (the kind code is the card count)
         if lowest:
             m &= ~m + 1
-        p = _reserve(o, popcount(m))
+        p = _reserve(o, (m != 0) if lowest else popcount(m))
         if p != NULL:
             _commit(o, _put_sparse(p, m, kind, 0, _kind_hi(kind)) if lowest
                     else _put_each(p, m, kind, 0, _kind_hi(kind)))

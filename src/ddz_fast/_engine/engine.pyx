@@ -35,7 +35,7 @@ from libc.string cimport memcpy, memset
 import numpy as np
 
 from .._core.kernels cimport (
-    RulesC, MoveInfo, KIND_BYTE, N_KINDS, row_info,
+    RulesC, MoveInfo, KIND_BYTE, N_KINDS, u64, row_info, _row_words,
     valid_move_c, beats_c,
 )
 from .._core.move cimport K_PASS, K_BOMB, K_ROCKET
@@ -427,7 +427,8 @@ cdef void gs_play(GState* s, const unsigned char* row, const MoveInfo* mi) noexc
     """Apply a legal move (gs_move_legal) of the player to move; whose turn
     it is next, and when a round of passes clears the table, is turn_after's
     rule.  The first empty hand ends the deal."""
-    cdef int p = s.to_move, r, nxt, last_by
+    cdef int p = s.to_move, nxt, last_by
+    cdef u64 lo, hi, w
     cdef Entry* e = &s.hist[s.nh]
     memcpy(e.row, row, HB)
     e.row[KIND_BYTE] = <unsigned char>mi.kind
@@ -446,9 +447,21 @@ cdef void gs_play(GState* s, const unsigned char* row, const MoveInfo* mi) noexc
             _set_last(s, LAST_NONE)
     else:
         nxt = turn_after(s.players, p, False, &last_by, &s.passes)
-        for r in range(15):
-            s.hands[p][r] -= row[r]
-            s.played[p][r] += row[r]
+        # (the 15 counts as two words: no count borrows or carries into the
+        # next; byte 15, the row's kind, is masked off)
+        _row_words(row, &lo, &hi)
+        memcpy(&w, s.hands[p], 8)
+        w -= lo
+        memcpy(s.hands[p], &w, 8)
+        memcpy(&w, s.hands[p] + 8, 8)
+        w -= hi
+        memcpy(s.hands[p] + 8, &w, 8)
+        memcpy(&w, s.played[p], 8)
+        w += lo
+        memcpy(s.played[p], &w, 8)
+        memcpy(&w, s.played[p] + 8, 8)
+        w += hi
+        memcpy(s.played[p] + 8, &w, 8)
         s.ncards[p] -= mi.ncards
         s.nmoves[p] += 1
         if mi.kind == K_BOMB or mi.kind == K_ROCKET:
