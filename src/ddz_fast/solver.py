@@ -275,7 +275,7 @@ class Solver:
                 outs[i] = engines[i].run_position(pos, o.ban, all_moves, o.max_nodes, o.max_time, share,
                                                   i % 2 == 1)
 
-            run_parts([functools.partial(part, i) for i in range(threads)])
+            run_parts([functools.partial(part, i) for i in range(threads)], share.stop.cancel)
             moves = outs[0][2]
             results = [max(o[1][k] for o in outs) if moves else -1 for k in range(len(moves))]
             nodes = sum(o[3] for o in outs)
