@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 import time
 from typing import Any, Callable, List
@@ -107,12 +108,17 @@ def shared_game(rules: str = "four", seed: int = 0, seconds: float = 1.0, plies:
 
     threads = [threading.Thread(target=guard(stepper, k)) for k in range(steppers)]
     threads += [threading.Thread(target=guard(reader, k)) for k in range(readers)]
-    for t in threads:
-        t.start()
-    done.wait(seconds)
-    done.set()
-    for t in threads:
-        t.join()
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)     # (the GIL changes hands often: more interleavings)
+    try:
+        for t in threads:
+            t.start()
+        done.wait(seconds)
+        done.set()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(switch)
     if errors:
         raise errors[0]
     return calls[0]
