@@ -27,7 +27,6 @@ cdef double _POLL = POLL_SECONDS
 cdef enum:
     CLOCK_EVERY = 15            # calls between clock reads (a mask)
 
-cdef unsigned long _MAIN = threading.main_thread().ident
 
 
 cdef class Stop:
@@ -38,9 +37,11 @@ cdef class Stop:
 
     def __cinit__(self):
         cdef unsigned long me = PyThread_get_thread_ident()
+        # (asked each time: after a fork the forking thread is the main one)
+        cdef unsigned long main = threading.main_thread().ident
         self.c.flag = 0
         self.c.calls = 0
-        self.c.owner = me if me == _MAIN else 0
+        self.c.owner = me if me == main else 0
         self.c.next_poll = ddz_now() + _POLL
         self.c.stop = <void*>self
         self.error = None
