@@ -418,7 +418,9 @@ def play_random_games(n_games, *, rules="standard", seed=0, threads=1, first_gam
     results depend only on (rules, seed, game index): never on ``threads``
     or on how a run is split into calls.  ``threads`` splits the games into
     that many contiguous parts run in parallel.  ``n_games``:
-    0..``MAX_GAMES``.  Returns :class:`PlayoutResults`.
+    0..``MAX_GAMES``.  Returns :class:`PlayoutResults`.  Called on the main
+    thread, it stops on Ctrl-C within a fraction of a second and raises
+    KeyboardInterrupt.
     """
     r = check_rules(resolve_rules(rules))
     cdef Py_ssize_t n = as_int(n_games, "n_games", 0, MAX_GAMES)
