@@ -28,7 +28,6 @@ cdef enum:
     CLOCK_EVERY = 15            # calls between clock reads (a mask)
 
 
-
 cdef class Stop:
     """The stop of one long compiled call, shared by its parts: set when a
     signal handler raised on the calling thread (the main thread), or by
