@@ -164,3 +164,35 @@ def test_record_bidding_writes_the_estimates(tmp_path):
     with pytest.raises(ValueError, match="exists"):
         record_bidding(path, 1)
     assert not math.isnan(row["adp_low"])
+
+
+@pytest.mark.parametrize("samples, rollouts", [(2**30, 1), (2**22, 2**20), (2**16, 2**17)])
+def test_landlord_value_refuses_huge_requests_before_dealing(samples, rollouts):
+    """Too many deals, or more playouts than MAX_GAMES, raise ValueError
+    naming the limit before anything is dealt (NumPy's allocations, traced,
+    stay small)."""
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match="samples|MAX_GAMES"):
+            landlord_value("22AAKKQQJJ99BR345", samples=samples, rollouts=rollouts, policy="random")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20, f"{peak} bytes allocated before the refusal"
+
+
+def test_landlord_value_deals_as_before_with_small_card_codes():
+    # the deals are made from uint8 card codes (8x less memory): the same
+    # deals as NumPy's permutation of the int64 codes gives
+    h = parse_cards("22AAKKQQJJ99BR345")
+    u = (np.array([4] * 13 + [1, 1]) - h).astype(np.uint8)
+    got = deal_unseen(h, u, 0, Game("standard").rules, 50, 9)
+    cards = np.repeat(np.arange(15, dtype=np.int64), u.astype(np.int64))
+    perm = np.random.default_rng(9).permuted(np.broadcast_to(cards, (50, len(cards))), axis=1)
+    want = np.zeros((50, 3, 15), np.uint8)
+    want[:, 0] = h
+    for i in range(50):
+        for j, c in enumerate(perm[i]):
+            want[i, 0 if j < 3 else 1 + (j - 3) // 17, c] += 1
+    assert np.array_equal(got, want)

@@ -22,9 +22,11 @@ def _run_driver(*args, timeout):
 
 
 # The targets of the batched game, solver, PIMC, arena, trajectories and
-# environments: each example plays or solves whole games, so CI runs them at
-# a tenth of the budget (the nightly workflow runs them at full scale).
-SLOW_TARGETS = ("action_space", "vecgame", "solver", "solver_game", "pimc", "arena", "trajectories", "envs")
+# environments, threads sharing a Game and signals: each example plays or
+# solves whole games, or runs threads for tens of milliseconds, so CI runs
+# them at a tenth of the budget (the nightly workflow runs them at full scale).
+SLOW_TARGETS = ("action_space", "vecgame", "solver", "solver_game", "pimc", "arena", "trajectories", "envs",
+                "shared_game", "signals")
 
 
 def test_the_slow_targets_survive_the_fuzzer():

@@ -10,6 +10,7 @@ the GIL-free kernels and the validation code.  Budget: well under 20 s.
 """
 import sys
 import time
+from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -179,3 +180,69 @@ def test_run_parts_runs_every_part_and_reraises_the_first_error():
     done.clear()
     run_parts([part(i) for i in (0, 1, 3)])
     assert sorted(done) == [0, 1, 3]
+
+
+def test_threads_beyond_the_kept_idle_ones_end_with_the_call():
+    """Every threads= entry point: after a call with many threads, at most
+    KEEP_IDLE idle workers stay alive (the process's OS threads, counted
+    from /proc where it exists), and the results are those of one thread."""
+    import os
+    import threading
+    from ddz_fast._util.parallel import KEEP_IDLE
+
+    from ddz_fast.bidding import landlord_value
+    k = KEEP_IDLE + 24
+
+    def vec_steps(t):
+        v = ddz.VecGame(k, seed=1, threads=t)
+        for _ in range(3):
+            v.step(np.asarray(v.legal_ids)[np.asarray(v.legal_offsets)[:-1]])
+        return np.concatenate([np.asarray(v.legal_ids), np.asarray(v.scores).ravel()])
+    g = ddz.Game("standard", seed=3)
+    while g.phase != ddz.Phase.PLAY:
+        g.step(g.legal_actions()[-1])
+    worlds = g.sample_worlds(g.to_move, 64)
+    moves = g.legal_actions()
+    hands, _ = _shared_inputs("standard", n=64)
+    calls = {
+        "play_random_games": lambda t: ddz.play_random_games(k * 16, seed=1, threads=t).scores,
+        "rollout": lambda t: g.rollout(k * 16, seed=1, threads=t).scores,
+        "move_values": lambda t: g.move_values(worlds, moves, threads=t),
+        "legal_moves_batch": lambda t: ddz.legal_moves_batch(hands, threads=t).rows,
+        "count_moves": lambda t: ddz.count_moves(hands, threads=t),
+        "solve": lambda t: ddz.solve(["KK5543", "225543"], threads=min(t, 64), all_moves=True).winning_moves,
+        "VecGame": vec_steps,
+        "landlord_value": lambda t: landlord_value(ddz.Game(seed=3).hand(0), samples=k * 16, threads=t).win_rate,
+    }
+
+    def os_threads():
+        try:
+            return len(os.listdir("/proc/self/task"))
+        except OSError:
+            return threading.active_count()
+
+    for name, call in calls.items():
+        want = call(1)
+        base = os_threads()
+        got = call(k)
+        left = os_threads() - base
+        assert left <= KEEP_IDLE, f"{name}: {left} threads left after threads={k}"
+        assert threading.active_count() <= base + KEEP_IDLE
+        if isinstance(want, np.ndarray):
+            assert np.array_equal(got, want), name
+        else:
+            assert got == want, name
+
+
+def test_one_game_shared_by_stepping_and_sampling_threads():
+    """Threads that step and undo one Game while others sample worlds from
+    it (and run its rollouts, move values, legal ids and solver values):
+    every call's worlds come from one state, and nothing crashes (run in a
+    child process, four-player game, about 2 s)."""
+    import subprocess
+    fuzz = str((Path(__file__).resolve().parent / "fuzz"))
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import concurrency as c; "
+            "n = c.shared_game('four', seed=1, seconds=1.0) + c.shared_game('standard', seed=2, seconds=1.0); "
+            "print('calls', n)")
+    proc = subprocess.run([sys.executable, "-c", code, fuzz], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-4000:]

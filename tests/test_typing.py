@@ -28,6 +28,7 @@ COMPILED_WITH_API = [
     "ddz_fast._engine.game",
     "ddz_fast._util.rng",
     "ddz_fast._util.checks",
+    "ddz_fast._util.interrupt",
     "ddz_fast._core.lookup",
     "ddz_fast._core.ranks",
     "ddz_fast._engine.vec",

@@ -26,13 +26,14 @@ import numpy.typing as npt
 
 from ._util.checks import check_int, check_seat, check_seed, check_threads
 from ._engine.game import Game
+from ._engine.playout import MAX_GAMES
 from ._util.rng import game_seed
 from ._version import __version__
 from .arena import Stat, clustered_mean
 from .cards import CardsLike, to_counts
 from .rules import Rules, RulesLike, check_rules, resolve_rules
 
-__all__ = ["BidValue", "landlord_value", "record_bidding"]
+__all__ = ["BidValue", "landlord_value", "record_bidding", "MAX_SAMPLES"]
 
 _POLICIES = ("bot", "random")
 
@@ -56,8 +57,14 @@ class BidValue:
         return check_int(base, "base", 1, 1 << 20) * self.adp.mean
 
 
-def _card_list(counts: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
-    return np.repeat(np.arange(15, dtype=np.int64), counts.astype(np.int64))
+# Most deals one landlord_value call samples: they are dealt up front, about
+# 150 bytes each with what their playouts return (4,194,304 deals: 0.6 GiB),
+# so a typo such as samples=2**30 is refused instead of asking for 300 GiB.
+MAX_SAMPLES = 1 << 22
+
+
+def _card_list(counts: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    return np.repeat(np.arange(15, dtype=np.uint8), counts.astype(np.int64))
 
 
 def deal_unseen(hand: npt.NDArray[np.uint8], unseen: npt.NDArray[np.uint8], seat: int, rules: Rules,
@@ -96,7 +103,9 @@ def landlord_value(hand: CardsLike, *, seat: int = 0, samples: int = 1000, polic
     the hand; each other seat gets as many cards as the hand and the kitty
     the rest (smaller ``hand`` and ``unseen`` make small deals, which can be
     enumerated exactly).  The same arguments give the same estimate whatever
-    ``threads`` is.
+    ``threads`` is.  Limits, checked before anything is dealt: ``samples``
+    1..``MAX_SAMPLES``, ``rollouts`` 1..2**20, and ``samples * rollouts``
+    at most ``MAX_GAMES`` playouts.
 
     >>> from ddz_fast.bidding import landlord_value
     >>> strong = landlord_value("22AAKKQQJJ99BR345", samples=200)
@@ -107,7 +116,7 @@ def landlord_value(hand: CardsLike, *, seat: int = 0, samples: int = 1000, polic
     r = check_rules(resolve_rules(rules))
     h = to_counts(hand, rules=r)
     p = check_seat(seat, r.players, "seat")
-    n = check_int(samples, "samples", 1, 1 << 30)
+    n = check_int(samples, "samples", 1, MAX_SAMPLES)
     reps = check_int(rollouts, "rollouts", 1, 1 << 20)
     sd = check_seed(seed)
     check_threads(threads)
@@ -131,9 +140,12 @@ def landlord_value(hand: CardsLike, *, seat: int = 0, samples: int = 1000, polic
     if kitty < 0:
         raise ValueError(f"unseen holds {int(u.sum())} cards: fewer than the other seats' "
                          f"{(r.players - 1) * each}")
-    worlds = deal_unseen(h, u, p, r, n, game_seed(sd, 0))
     if policy == "bot":
         reps = 1
+    if n * reps > MAX_GAMES:        # (refused before anything is dealt)
+        raise ValueError(f"landlord_value: samples * rollouts = {n * reps} games, more than MAX_GAMES "
+                         f"({MAX_GAMES}) in one call")
+    worlds = deal_unseen(h, u, p, r, n, game_seed(sd, 0))
     # Nobody has played yet: played=0 everywhere keeps spring scoring exact.
     g = Game.from_position(worlds[0], p, 1, p, rules=r, played=[0] * r.players)
     out = g.rollout(reps, policy="bot" if policy == "bot" else "random", seed=game_seed(sd, 1),

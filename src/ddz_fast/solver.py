@@ -275,7 +275,7 @@ class Solver:
                 outs[i] = engines[i].run_position(pos, o.ban, all_moves, o.max_nodes, o.max_time, share,
                                                   i % 2 == 1)
 
-            run_parts([functools.partial(part, i) for i in range(threads)])
+            run_parts([functools.partial(part, i) for i in range(threads)], share.stop.cancel)
             moves = outs[0][2]
             results = [max(o[1][k] for o in outs) if moves else -1 for k in range(len(moves))]
             nodes = sum(o[3] for o in outs)
@@ -314,7 +314,9 @@ def solve(hands: Sequence[CardsLike], *, to_move: int = 0, landlord: Optional[in
     ``all_moves``: also list every winning move.  ``max_nodes``,
     ``max_time`` (seconds), ``table_mb`` (MiB): limits; a search stopped by
     one gives ``win=None`` (``status == "unknown"``).  ``threads``: search
-    the root moves on that many threads.
+    the root moves on that many threads.  Called on the main thread, the
+    search stops on Ctrl-C within a fraction of a second and raises
+    KeyboardInterrupt, with or without ``max_time``.
 
     >>> r = solve(["KK5543", "225543"])
     >>> r.win, r.status

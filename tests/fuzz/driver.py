@@ -40,6 +40,7 @@ import ddz_fast as ddz  # noqa: E402
 from ddz_fast import Game, Kind, Move, Rules, reference  # noqa: E402
 from ddz_fast.cli import main as cli_main  # noqa: E402
 
+import concurrency  # noqa: E402
 import strategies as S  # noqa: E402
 
 DOCUMENTED: Tuple[type, ...] = (TypeError, ValueError)
@@ -1172,6 +1173,51 @@ if _envs is not None:
         table = _envs.Table(rules) if hasattr(_envs, "Table") else None
         if table is not None:
             call(table.new_game, data.draw(st.integers(0, 2**64 - 1) | S.scalars_junk()))
+
+
+# ---------------------------------------------------------------------------
+# Threads sharing one Game, and signals during compiled calls
+# ---------------------------------------------------------------------------
+
+@target
+@given(rules=st.sampled_from(["standard", "four"]), seed=st.integers(0, 2**16), plies=st.integers(0, 12),
+       steppers=st.integers(1, 2), readers=st.integers(1, 3))
+def shared_game(rules: str, seed: int, plies: int, steppers: int, readers: int) -> None:
+    """Threads step and undo one Game while others sample worlds from it
+    (each call's worlds from one state) and run its compiled calls."""
+    tried()
+    concurrency.shared_game(rules, seed, seconds=0.03, plies=plies, steppers=steppers, readers=readers)
+
+
+@target
+@given(rules=st.sampled_from(["standard", "four"]), seed=st.integers(0, 2**16),
+       kind=st.sampled_from(["rollout", "bot_rollout", "random_games", "move_values", "solve_game",
+                             "solve_values"]),
+       threads=st.integers(1, 3), delay=st.floats(0.0, 0.02), size=st.integers(1, 4000))
+def signals(rules: str, seed: int, kind: str, threads: int, delay: float, size: int) -> None:
+    """SIGINT at a random moment of a compiled call: the call returns its
+    result or raises KeyboardInterrupt, and the Game is unchanged and gives
+    the same results as before."""
+    tried()
+    g = concurrency.play_phase_game(rules, seed, seed % 9)
+    before = g.snapshot()
+    worlds = g.sample_worlds(g.to_move, 1 + size % 8, seed=seed)
+    moves = g.legal_actions()
+    calls: Dict[str, Callable[[], Any]] = {
+        "rollout": lambda: g.rollout(size * 8, seed=seed, threads=threads).scores,
+        "bot_rollout": lambda: g.rollout(size // 8, policy="bot", threads=threads).scores,
+        "random_games": lambda: ddz.play_random_games(size * 4, rules=rules, seed=seed, threads=threads).scores,
+        "move_values": lambda: g.move_values(worlds, moves, rollouts=1 + size // 8, policy="random",
+                                             seed=seed, threads=threads),
+        "solve_game": lambda: ddz.solve_game(g, max_nodes=size * 50, threads=threads).status,
+        "solve_values": lambda: g.solve_values(worlds, moves, max_nodes=size * 20),
+    }
+    out = concurrency.with_signal(calls[kind], delay)
+    assert g.snapshot() == before, "the call changed the game"
+    if not isinstance(out, concurrency.Interrupted):
+        again = calls[kind]()
+        a, b = np.asarray(out), np.asarray(again)
+        assert np.array_equal(a, b, equal_nan=a.dtype.kind == "f"), f"{kind}: a second call differs"
 
 
 # ---------------------------------------------------------------------------

@@ -804,7 +804,9 @@ cdef class Game:
         n .. j * n + n - 1`` for world ``j``; rollout ``i`` of all draws as
         above).  For estimates over the cards a player cannot see, e.g. of
         a hand's value as landlord (:mod:`ddz_fast.bidding`).  All the
-        games of a call (``n`` times the worlds) are at most ``MAX_GAMES``."""
+        games of a call (``n`` times the worlds) are at most ``MAX_GAMES``.
+        Called on the main thread, it stops on Ctrl-C within a fraction of
+        a second and raises KeyboardInterrupt (docs/hardening.md)."""
         self._check()
         cdef Py_ssize_t count = as_int(n, "n", 0, MAX_GAMES)
         cdef int k = as_threads(threads)
@@ -837,7 +839,8 @@ cdef class Game:
         move m) draws from ``policy_seed(game_seed(seed, (w * len(moves) +
         m) * rollouts + k))``: the values never depend on ``threads``.  The
         game itself is not changed.  Limits: ``rollouts`` 1..2**20, at most
-        2**20 moves, and at most ``MAX_GAMES`` playouts in all."""
+        2**20 moves, and at most ``MAX_GAMES`` playouts in all.  Ctrl-C
+        stops it as it stops :meth:`rollout`."""
         self._check()
         cdef GState* s = &self.st
         if s.phase != PH_PLAY:

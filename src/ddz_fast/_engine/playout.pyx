@@ -5,6 +5,8 @@ the simple bot (:mod:`ddz_fast._engine.bots`): one deal played to its end
 :meth:`Game.move_values`, and the whole random games of
 :func:`play_random_games`; every run split into parts played without the
 GIL, optionally on several threads (the results never depend on the split).
+Every part checks between games whether the call must stop (Ctrl-C on the
+main thread: :mod:`ddz_fast._util.interrupt`).
 """
 cimport numpy as cnp
 from libc.stdint cimport uint64_t, int64_t
@@ -17,6 +19,7 @@ from .._core.kernels cimport RulesC, MoveInfo, Out, ROW, out_init, out_free, row
 from .._core.entry cimport rules_id, rules_by_id
 from .._util.rng cimport ddz_below, ddz_game_seed, ddz_policy_seed
 from .._util.checks cimport as_int, as_seed, as_threads
+from .._util.interrupt cimport Interrupt, Stop, stop_requested
 from .engine cimport (
     GState, HB, PH_PLAY, PH_OVER, LAST_NONE, POLICY_RANDOM, POLICY_BOT,
     gs_alloc, gs_free, gs_copy, gs_init, gs_new_game, gs_choices, gs_auction_step, gs_gen, gs_play,
@@ -108,7 +111,8 @@ cdef class _Job:
     cdef bint rob, rollout
     cdef uint64_t seed, first
     cdef Py_ssize_t start, stop
-    cdef readonly bint failed     # (read by _check_jobs)
+    cdef readonly bint failed     # (read by _run_jobs)
+    cdef Interrupt* intr          # the call's Stop (kept alive by the caller)
     cdef signed char* landlord
     cdef signed char* winner
     cdef cnp.npy_bool* won
@@ -137,6 +141,8 @@ cdef class _Job:
         if not self.rollout:
             gs_init(s, self.rc, self.players, self.hand_size, self.rob)
         for i in range(self.start, self.stop):
+            if stop_requested(self.intr):
+                break
             g = ddz_game_seed(self.seed, self.first + <uint64_t>i)
             if self.rollout:
                 gs_copy(s, self.base)
@@ -191,7 +197,8 @@ cdef class _ValuesJob:
     cdef int reps, policy
     cdef uint64_t seed
     cdef double* out
-    cdef readonly bint failed     # (read by _check_jobs)
+    cdef readonly bint failed     # (read by _run_jobs)
+    cdef Interrupt* intr          # the call's Stop (kept alive by the caller)
 
     cdef void run(self) noexcept nogil:
         cdef Out o
@@ -218,6 +225,9 @@ cdef class _ValuesJob:
                     gs_play(after if self.reps > 1 else s, self.rows + m * HB, &mi)
                     won = 0
                     for k in range(self.reps):
+                        if stop_requested(self.intr):
+                            self.failed = True     # (the caller raises what stopped it)
+                            break
                         if self.reps > 1:
                             gs_copy(s, after)
                         if s.phase != PH_OVER:
@@ -250,7 +260,11 @@ cdef list _split(Py_ssize_t n, int threads):
     return [(n * t // k, n * (t + 1) // k) for t in range(k)]
 
 
-cdef int _check_jobs(list jobs, str what) except -1:
+cdef int _run_jobs(list jobs, Stop call_stop, str what) except -1:
+    """Run the parts of a call, then raise what stopped it (a signal
+    handler's exception) or MemoryError when a part ran out of memory."""
+    run_parts([j.run_py for j in jobs], call_stop.cancel)
+    call_stop.check()
     for job in jobs:
         if job.failed:
             raise MemoryError(f"out of memory in {what}")
@@ -261,6 +275,7 @@ cdef object run_rollouts(const GState* st, const RulesC* rc, int policy, uint64_
                          Py_ssize_t n, int threads, const unsigned char* worlds, Py_ssize_t per_world):
     cdef int players = st.players
     cdef _Job job
+    cdef Stop call_stop = Stop()
     cdef GState* base = gs_alloc(players)
     if base == NULL:
         raise MemoryError("out of memory")
@@ -288,11 +303,11 @@ cdef object run_rollouts(const GState* st, const RulesC* rc, int policy, uint64_
             job.won = <cnp.npy_bool*>cnp.PyArray_DATA(won)
             job.scores = <int64_t*>cnp.PyArray_DATA(scores)
             job.plies = <int*>cnp.PyArray_DATA(plies)
+            job.intr = &call_stop.c
             jobs.append(job)
-        run_parts([j.run_py for j in jobs])
+        _run_jobs(jobs, call_stop, "rollout")
     finally:
         gs_free(base)
-    _check_jobs(jobs, "rollout")
     return Rollouts(winner=winner, landlord_won=won, scores=scores, plies=plies)
 
 
@@ -309,6 +324,7 @@ cdef object run_move_values(const GState* st, const RulesC* rc, const unsigned c
         raise MemoryError("out of memory")
     gs_copy(base, st)             # private: nothing from Python can change it meanwhile
     cdef _ValuesJob job
+    cdef Stop call_stop = Stop()
     jobs = []
     try:
         for start, stop in _split(nw * nm * reps, threads):
@@ -325,11 +341,11 @@ cdef object run_move_values(const GState* st, const RulesC* rc, const unsigned c
             job.start = start // (nm * reps)
             job.stop = stop // (nm * reps) if stop < nw * nm * reps else nw
             job.out = <double*>cnp.PyArray_DATA(out)
+            job.intr = &call_stop.c
             jobs.append(job)
-        run_parts([j.run_py for j in jobs])
+        _run_jobs(jobs, call_stop, "move_values")
     finally:
         gs_free(base)
-    _check_jobs(jobs, "move_values")
     return out
 
 
@@ -406,7 +422,9 @@ def play_random_games(n_games, *, rules="standard", seed=0, threads=1, first_gam
     results depend only on (rules, seed, game index): never on ``threads``
     or on how a run is split into calls.  ``threads`` splits the games into
     that many contiguous parts run in parallel.  ``n_games``:
-    0..``MAX_GAMES``.  Returns :class:`PlayoutResults`.
+    0..``MAX_GAMES``.  Returns :class:`PlayoutResults`.  Called on the main
+    thread, it stops on Ctrl-C within a fraction of a second and raises
+    KeyboardInterrupt.
     """
     r = check_rules(resolve_rules(rules))
     cdef Py_ssize_t n = as_int(n_games, "n_games", 0, MAX_GAMES)
@@ -416,6 +434,7 @@ def play_random_games(n_games, *, rules="standard", seed=0, threads=1, first_gam
     cdef int players = r.players
     cdef const RulesC* rc = rules_by_id(rules_id(r))
     cdef _Job job
+    cdef Stop call_stop = Stop()
     arrays = {
         "landlord": np.zeros(n, dtype=np.int8),
         "landlord_won": np.zeros(n, dtype=np.bool_),
@@ -457,11 +476,9 @@ def play_random_games(n_games, *, rules="standard", seed=0, threads=1, first_gam
         job.seeds = <uint64_t*>cnp.PyArray_DATA(arrays["game_seeds"])
         job.cards_left = <short*>cnp.PyArray_DATA(arrays["cards_left"])
         job.cards_played = <short*>cnp.PyArray_DATA(arrays["cards_played"])
+        job.intr = &call_stop.c
         jobs.append(job)
     t0 = time.perf_counter()
-    run_parts([j.run_py for j in jobs])
+    _run_jobs(jobs, call_stop, "play_random_games")
     elapsed = time.perf_counter() - t0
-    for job in jobs:
-        if job.failed:
-            raise MemoryError("out of memory in play_random_games")
     return PlayoutResults(r, int(seed), int(first_game), elapsed, **arrays)

@@ -165,12 +165,24 @@ def sample_observed_worlds(observation, n, *, seed=0):
 cdef object sample_worlds_array(const GState* s, int player, Py_ssize_t n, uint64_t seed):
     """``n`` worlds for ``player`` drawn from ``seed``, as a new (n, players,
     15) uint8 array (the arguments checked by the caller)."""
-    cdef int players = s.players
+    # What the player knows is copied while the GIL is held: the sampling
+    # runs without it, and another thread may step or undo the game then.
+    cdef int players = s.players, landlord = s.landlord, t
+    cdef int sizes[MAXP]
+    cdef unsigned char hand[HB]
+    cdef unsigned char unseen[HB]
+    cdef unsigned char res[HB]
     cdef Py_ssize_t i
     cdef uint64_t rs = seed
+    for t in range(players):
+        sizes[t] = s.ncards[t]
+    for t in range(15):
+        hand[t] = s.hands[player][t]
+    gs_unseen(s, player, unseen)
+    gs_reserved(s, player, res)
     out = np.empty((n, players, 15), dtype=np.uint8)
     cdef unsigned char* op = <unsigned char*>cnp.PyArray_DATA(out)
     with nogil:
         for i in range(n):
-            gs_sample_world(s, player, &rs, op + i * players * 15)
+            sample_world_c(players, player, landlord, hand, sizes, unseen, res, &rs, op + i * players * 15)
     return out

@@ -9,6 +9,7 @@ import numpy.typing as npt
 from .._core.move import Move
 from .._engine.game import Game
 from ..rules import RulesLike
+from .._util.interrupt import Stop
 
 __all__ = ["_Engine", "_RootShare", "_Position", "MAX_SEATS", "solve_worlds", "next_turn"]
 
@@ -16,6 +17,8 @@ MAX_SEATS: int
 
 class _RootShare:
     def __init__(self) -> None: ...
+    @property
+    def stop(self) -> Stop: ...
 
 class _Position:
     @staticmethod

@@ -52,6 +52,7 @@ from .._core.kernels cimport (
 )
 from .._core.entry cimport rules_c, rules_by_id
 from .._core.bits cimport ctz64, top_bit64, pack_hand
+from .._util.interrupt cimport Interrupt, Stop, stop_requested, ddz_now, ddz_load, ddz_store
 
 __all__ = ["_Engine", "_RootShare", "_Position", "MAX_SEATS", "solve_worlds", "next_turn"]
 
@@ -59,26 +60,6 @@ MAX_SEATS = 4
 
 cdef extern from *:
     """
-    #include <time.h>
-    #if defined(_WIN32)
-    #include <windows.h>
-    static double ddz_now(void) {
-        LARGE_INTEGER f, c;
-        QueryPerformanceFrequency(&f);
-        QueryPerformanceCounter(&c);
-        return (double)c.QuadPart / (double)f.QuadPart;
-    }
-    static int ddz_load(volatile int* p) { return *p; }
-    static void ddz_store(volatile int* p, int v) { *p = v; }
-    #else
-    static double ddz_now(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-    }
-    static int ddz_load(volatile int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
-    static void ddz_store(volatile int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
-    #endif
     /* 1 when this call set *p from 0 to 1 (it claimed it), 0 when it was set */
     #if defined(_WIN32)
     static int ddz_claim(volatile long* p) { return InterlockedExchange(p, 1) == 0; }
@@ -90,10 +71,7 @@ cdef extern from *:
         return (int)((x * 0x1111111111111111ULL) >> 60);
     }
     """
-    double ddz_now() noexcept nogil
     int ddz_nib_count(unsigned long long x) noexcept nogil
-    int ddz_load(volatile int* p) noexcept nogil
-    void ddz_store(volatile int* p, int v) noexcept nogil
     int ddz_claim(volatile long* p) noexcept nogil
 
 
@@ -114,6 +92,7 @@ cdef enum:
     AB_TIME = 2
     AB_MEMORY = 3
     AB_STOPPED = 4              # another thread found the root's answer
+    AB_INTERRUPTED = 5          # a signal handler raised (Ctrl-C): the caller raises it
 
 # A table entry is its key (rank_key: one word per hand, ranks renumbered)
 # and a last word:
@@ -176,6 +155,7 @@ cdef struct Ctx:
     double deadline             # 0: none
     int aborted
     volatile int* stop          # shared by the threads of one root, or NULL
+    Interrupt* intr             # the call's Stop (Ctrl-C), shared by its threads
     # per-depth buffers
     Ply* plies
     int nplies
@@ -1004,6 +984,8 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     if (c.nodes & CHECK_EVERY) == 0:
         if c.stop != NULL and ddz_load(c.stop):
             c.aborted = AB_STOPPED
+        elif c.intr != NULL and stop_requested(c.intr):
+            c.aborted = AB_INTERRUPTED
         elif c.deadline > 0 and ddz_now() > c.deadline:
             c.aborted = AB_TIME
     if c.max_nodes > 0 and c.nodes > c.max_nodes:
@@ -1118,8 +1100,10 @@ cdef class _RootShare:
     cdef unsigned char* rows     # the root moves in search order, ROW bytes each
     cdef long* claimed           # claimed[k]: some thread took move k
     cdef Py_ssize_t nroot        # -1: no order yet
+    cdef readonly Stop stop      # the call's Stop (Ctrl-C), made on the calling thread
 
     def __cinit__(self):
+        self.stop = Stop()
         self.flag = <int*>calloc(1, sizeof(int))
         if self.flag == NULL:
             raise MemoryError()
@@ -1403,13 +1387,15 @@ cdef class _Engine:
             self.c.hand[i][15] = 0
             self.c.hw[i] = pack_hand(self.c.hand[i])
 
-    cdef void _start(self, long long max_nodes, double max_time, volatile int* stop) noexcept nogil:
+    cdef void _start(self, long long max_nodes, double max_time, volatile int* stop,
+                     Interrupt* intr) noexcept nogil:
         # The counters and limits of one search.
         self.c.nodes = 0
         self.c.max_nodes = max_nodes
         self.c.deadline = ddz_now() + max_time if max_time > 0 else 0.0
         self.c.aborted = AB_NONE
         self.c.stop = stop
+        self.c.intr = intr
 
     cdef Py_ssize_t _order_root(self, const Root* pos, const unsigned char* only,
                                 Py_ssize_t nonly) noexcept nogil:
@@ -1487,7 +1473,9 @@ cdef class _Engine:
         the first run given it only sets the shared order of the root moves;
         later ones search the moves no other thread has taken, from the
         front of the order or (``from_back``) from its back, and stop when
-        one of them has the answer.
+        one of them has the answer.  A signal handler's exception (Ctrl-C)
+        raised during the search is raised here (with ``share``: by the run
+        on the main thread; the others stop with aborted AB_INTERRUPTED).
         """
         cdef const Root* pos = &position.root
         cdef int child
@@ -1498,6 +1486,7 @@ cdef class _Engine:
         cdef list results = []
         cdef list moves = []
         cdef int found = 0, set_only = 0
+        cdef Stop stop = share.stop if share is not None else Stop()
         if pos.rc == NULL:
             raise ValueError("an empty _Position: make one with from_counts or from_game")
         if not self.lock.acquire(False):
@@ -1505,7 +1494,7 @@ cdef class _Engine:
                                "use one Solver per thread")
         try:
             self._prepare(pos, ban)
-            self._start(max_nodes, max_time, share.flag if share is not None else NULL)
+            self._start(max_nodes, max_time, share.flag if share is not None else NULL, &stop.c)
             # The root: every move, in the search order, each searched in turn.
             pl = &self.c.plies[0]
             with nogil:
@@ -1539,26 +1528,29 @@ cdef class _Engine:
                     if share is not None and not all_moves:
                         ddz_store(share.flag, 1)
             self.last_nodes = self.c.nodes
+            stop.check()
             return self.c.aborted, results, moves, self.c.nodes
         finally:
             self.c.stop = NULL
+            self.c.intr = NULL
             self.lock.release()
 
     cdef int _solve_worlds(self, const Root* pos, const unsigned char* worlds, Py_ssize_t nw,
                            const unsigned char* rows, Py_ssize_t nm, long long max_nodes,
-                           double max_time, double* out) noexcept nogil:
+                           double max_time, Interrupt* intr, double* out) noexcept nogil:
         # Solve_values' search (the context ready for pos: _prepare): for
         # each world w (pos.n hands of 15 counts), the value of each of the
         # nm rows into out[w * nm + m], NaN where unknown; the worlds in
         # order, each from the table the ones before it left.  Returns 1
-        # when a search ran out of memory, else 0.
+        # when a search ran out of memory, else 0 (and stops at once when
+        # intr says so: the caller raises what stopped it).
         cdef Ply* pl = &self.c.plies[0]
         cdef Py_ssize_t w, k, m, nroot
         cdef const unsigned char* row
         cdef int child, oom = 0
         for w in range(nw):
             self._load_hands(worlds + w * pos.n * 15, 15)
-            self._start(max_nodes, max_time, NULL)
+            self._start(max_nodes, max_time, NULL, intr)
             nroot = self._order_root(pos, rows, nm)
             for k in range(nroot):
                 if self.c.aborted:
@@ -1572,6 +1564,9 @@ cdef class _Engine:
                         out[w * nm + m] = child
             if self.c.aborted == AB_MEMORY:
                 oom = 1
+            if self.c.aborted == AB_INTERRUPTED:
+                break
+        self.c.intr = NULL
         self.last_nodes = self.c.nodes
         return oom
 
@@ -1613,8 +1608,11 @@ def solve_worlds(game, worlds, moves, long long max_nodes, double max_time, Py_s
     cdef _Engine engine = _Engine(table_bytes)
     engine._prepare(&root, 0)
     cdef int oom
+    cdef Stop stop = Stop()
     with nogil:
-        oom = engine._solve_worlds(&root, &wv[0, 0, 0], nw, &rv[0, 0], nm, max_nodes, max_time, &ov[0, 0])
+        oom = engine._solve_worlds(&root, &wv[0, 0, 0], nw, &rv[0, 0], nm, max_nodes, max_time, &stop.c,
+                                   &ov[0, 0])
+    stop.check()
     if oom:
         raise MemoryError("out of memory in solve_values")
     return out

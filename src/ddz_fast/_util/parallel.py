@@ -2,7 +2,9 @@
 and the compiled playouts (each part releases the GIL while it runs).
 
 The worker threads persist between calls: starting a thread costs tens of
-microseconds, more than a whole batch of a few hundred hands.
+microseconds, more than a whole batch of a few hundred hands.  At most
+``KEEP_IDLE`` of them wait between calls; those a larger call started end
+before it returns (a thread's stack is megabytes of address space).
 """
 from __future__ import annotations
 
@@ -11,7 +13,11 @@ import queue
 import threading
 from typing import Callable, List, Optional, Sequence
 
-__all__ = ["run_parts"]
+__all__ = ["run_parts", "KEEP_IDLE"]
+
+# The idle workers kept between calls: one a core (more parts than cores
+# gain nothing), and at least 8, what a few concurrent callers need.
+KEEP_IDLE = max(8, os.cpu_count() or 1)
 
 
 class _Worker:
@@ -72,18 +78,29 @@ def _take(n: int) -> List[_Worker]:
 
 
 def _give_back(workers: List[_Worker]) -> None:
+    """Keep up to KEEP_IDLE idle workers; end the others and wait for them
+    (they are idle: each ends at once)."""
     with _lock:
-        if os.getpid() == _pid:
-            _idle.extend(workers)
+        if os.getpid() != _pid:
+            return
+        keep = max(0, min(len(workers), KEEP_IDLE - len(_idle)))
+        _idle.extend(workers[:keep])
+    ending = workers[keep:]
+    for w in ending:
+        w.tasks.put(None)
+    for w in ending:
+        w.thread.join()
 
 
-def run_parts(parts: Sequence[Callable[[], None]]) -> None:
+def run_parts(parts: Sequence[Callable[[], None]], cancel: Optional[Callable[[], None]] = None) -> None:
     """Call every part and wait for all: the first runs on the calling
     thread, the others on persistent worker threads, one each (when threads
     cannot be started, the calling thread also runs the parts that got
     none).  The first exception raised by a part is re-raised once all have
     finished: never before, since the parts write into the caller's buffers,
-    which may be freed as soon as this returns or raises."""
+    which may be freed as soon as this returns or raises.  ``cancel``: called
+    when a part on the calling thread raised or the wait was interrupted
+    (Ctrl-C), to make the parts on the workers stop early."""
     if len(parts) == 1:
         parts[0]()
         return
@@ -95,6 +112,8 @@ def run_parts(parts: Sequence[Callable[[], None]]) -> None:
     for t in here:
         t.run()
         if t.error is not None:
+            if cancel is not None:
+                cancel()
             break
     # Wait for every dispatched part, even through KeyboardInterrupt (a
     # signal arrives in Event.wait on the main thread): the interrupt is
@@ -105,6 +124,8 @@ def run_parts(parts: Sequence[Callable[[], None]]) -> None:
             try:
                 t.done.wait()
             except BaseException as e:
+                if cancel is not None:
+                    cancel()
                 interrupted = interrupted or e
     _give_back(workers)
     if interrupted is not None:
