@@ -753,11 +753,11 @@ cdef class ActionMasks:
         array of shape ``(size,)`` to write the mask into instead of
         allocating one; it is returned.  Reusing one array call after call is
         the fast way: when ``out`` is the array this space's last ``mask``
-        call wrote, only the entries that call set are cleared, so it must
-        still hold what that call left there (clear it in full yourself,
-        e.g. ``out[:] = False``, after writing into it; that is always safe).
-        Any other array is cleared in full first.  On an error ``out`` is
-        left as it was.
+        call wrote, and no other space's ``mask`` wrote it since, only the
+        entries that call set are cleared, so it must still hold what that
+        call left there (clear it in full yourself, e.g. ``out[:] = False``,
+        after writing into it; that is always safe).  Any other array is
+        cleared in full first.  On an error ``out`` is left as it was.
 
         >>> space = action_space()
         >>> np.flatnonzero(space.mask("3345")).tolist()
