@@ -424,7 +424,8 @@ def test_mask_of_a_space_never_initialised_is_refused():
     from ddz_fast._core.ranks import MoveRanks
 
     with pytest.raises(TypeError, match="set once"):
-        action_space("standard")._set_ranks(MoveRanks("standard", 20))
+        action_space("standard")._set_ranks(MoveRanks("standard", 20), rules=Rules(), max_cards=20,
+                                            moves=legal_moves("3"))
     assert np.flatnonzero(action_space("standard").mask("3345")).tolist() == [1, 2, 3, 16]
 
 

@@ -119,3 +119,17 @@ def test_a_move_subclass_cannot_carry_validity_bits():
     assert move_valid_bits(f) == 0
     with pytest.raises((TypeError, ValueError)):
         legal_moves("4444", f)
+
+
+@pytest.mark.parametrize("name", ["_moves", "_rows", "_lookup", "_rules", "_max_cards"])
+def test_the_state_of_an_action_space_cannot_be_replaced(name):
+    """An ActionSpace's ranking, table, moves, rules and hand size live in
+    its compiled base: setting one (plainly or with object.__setattr__) is
+    refused, and the space answers as before."""
+    space = ddz_fast.ActionSpace("standard")
+    other = ddz_fast.ActionSpace("four")
+    for how in (setattr, object.__setattr__):
+        with pytest.raises(AttributeError, match="not writable"):
+            how(space, name, getattr(other, name))
+    assert space.id_to_move(space.size - 1) == ddz_fast.action_space("standard").id_to_move(space.size - 1)
+    assert space.max_cards == 20 and space.rules == ddz_fast.PRESETS["standard"]
