@@ -54,6 +54,32 @@ def test_the_examples_get_no_names_from_the_harness(tmp_path, monkeypatch):
     assert (result.attempted, result.failed) == (1, 1)
 
 
+# Documents whose example blocks still build on the blocks before them (one
+# session for the whole page).  Every other document's blocks each run alone
+# in a fresh session, as a reader pastes them; this set is to shrink.
+CONTINUED_BLOCKS = {"actions.md", "arena.md", "datasets.md", "douzero.md", "envs.md", "game.md", "interop.md",
+                    "moves.md"}
+_BLOCK = re.compile(r"^```(?:python|pycon)\n(.*?)^```", re.M | re.S)
+
+
+@pytest.mark.skipif(not (ROOT / "docs").exists(), reason="docs/ is not next to the tests (installed wheel run)")
+@pytest.mark.parametrize("doc", [d for d in DOCS if d.name not in CONTINUED_BLOCKS],
+                         ids=[d.name for d in DOCS if d.name not in CONTINUED_BLOCKS])
+def test_each_example_block_runs_alone_in_a_fresh_session(doc, tmp_path, monkeypatch):
+    for name in NEEDS.get(doc.name, []):
+        require(name)
+    monkeypatch.chdir(tmp_path)
+    parser = doctest.DocTestParser()
+    failed = []
+    for i, block in enumerate(_BLOCK.findall(doc.read_text(encoding="utf-8"))):
+        test = parser.get_doctest(block, {}, f"{doc.name} block {i}", str(doc), 0)
+        if test.examples:
+            runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+            if runner.run(test).failed:
+                failed.append(i)
+    assert failed == [], f"blocks of {doc.name} that need names from earlier blocks: {failed}"
+
+
 def test_every_document_with_examples_is_listed():
     """A new document with examples gets a minimum count, so losing them is noticed."""
     for doc in DOCS:
