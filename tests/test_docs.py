@@ -57,8 +57,7 @@ def test_the_examples_get_no_names_from_the_harness(tmp_path, monkeypatch):
 # Documents whose example blocks still build on the blocks before them (one
 # session for the whole page).  Every other document's blocks each run alone
 # in a fresh session, as a reader pastes them; this set is to shrink.
-CONTINUED_BLOCKS = {"actions.md", "arena.md", "datasets.md", "douzero.md", "envs.md", "game.md", "interop.md",
-                    "moves.md"}
+CONTINUED_BLOCKS = {"arena.md", "datasets.md", "envs.md", "game.md"}
 _BLOCK = re.compile(r"^```(?:python|pycon)\n(.*?)^```", re.M | re.S)
 
 
