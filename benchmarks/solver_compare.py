@@ -75,6 +75,7 @@ NAMES = {"doudizhu_solver": "WZ403809264", "doudizhu_endgame": "YunyanDeng",
 
 
 def ours_text(wz: str) -> str:
+    """A hand of PUZZLES in our notation (the inverse of published_text)."""
     return wz.translate(str.maketrans({"0": "T", "Y": "B", "Z": "R"}))
 
 
@@ -280,7 +281,9 @@ def run(anchors: Path, timeout: float, markdown: bool) -> bool:
             # memory limit hit sooner gives no time: counted as `timeout` too)
             if fastest is None and times:
                 ratio = timeout / t_ours
-            rows.append(dict(puzzle=f"{first} vs {second}", published="first wins" if published else "second wins",
+            # (the table shows our notation, which the CLI and solve() take)
+            rows.append(dict(puzzle=f"{ours_text(first)} vs {ours_text(second)}",
+                             published="first wins" if published else "second wins",
                              mode=mode, t=t_ours, nodes=nodes, times=times, ratio=ratio,
                              pass_1s=t_ours <= 1.0, pass_10x=ratio is not None and ratio >= 10,
                              agree=all(agree)))

@@ -396,6 +396,25 @@ def test_mask_reusing_one_out_array_equals_a_fresh_mask(preset):
     assert np.array_equal(space.mask(hands[0], out=one), space.mask(hands[0]))
 
 
+@pytest.mark.parametrize("preset", ["standard", "four"])
+def test_mask_into_one_out_array_shared_by_several_spaces_equals_a_fresh_mask(preset):
+    """Several ActionSpace objects of one rules writing one out= array in any
+    order: each call gives exactly a fresh mask, whoever wrote the array
+    last."""
+    spaces = [ActionSpace(preset), ActionSpace(preset), action_space(preset)]
+    deck = ONE_DECK if preset == "standard" else [8] * 13 + [2, 2]
+    hands = random_hands(60, seed=34, deck=deck, max_cards=max_hand(spaces[0].rules))
+    shared = np.zeros(spaces[0].size, dtype=bool)
+    own = np.zeros(spaces[0].size, dtype=bool)
+    rng = np.random.default_rng(34)
+    for i, h in enumerate(hands):
+        space = spaces[rng.integers(len(spaces))]
+        expected = space.mask(h)
+        assert np.array_equal(space.mask(h, out=shared), expected), i
+        if i % 5 == 0:     # another array in between: the shared one is still known
+            spaces[0].mask(hands[i - 1], out=own)
+
+
 def test_mask_of_a_space_never_initialised_is_refused():
     """An ActionSpace made without __init__ has no ids: mask refuses it, and
     the ids of a space are given once."""
@@ -405,7 +424,8 @@ def test_mask_of_a_space_never_initialised_is_refused():
     from ddz_fast._core.ranks import MoveRanks
 
     with pytest.raises(TypeError, match="set once"):
-        action_space("standard")._set_ranks(MoveRanks("standard", 20))
+        action_space("standard")._set_ranks(MoveRanks("standard", 20), rules=Rules(), max_cards=20,
+                                            moves=legal_moves("3"))
     assert np.flatnonzero(action_space("standard").mask("3345")).tolist() == [1, 2, 3, 16]
 
 

@@ -1,8 +1,10 @@
 """Every example in docs/*.md and README.md is a doctest: they must run as written.
 
-A document's examples run with ``tmp`` (a fresh temporary directory) in their
-namespace; the optional packages a document uses are required here (missing
-ones skip, and fail in CI, see tests/optional.py).
+A document's examples start from an empty namespace, as in a fresh session
+(the harness gives them no names: a block that needs a directory makes its
+own), in a fresh temporary working directory; the optional packages a
+document uses are required here (missing ones skip, and fail in CI, see
+tests/optional.py).
 """
 import doctest
 import importlib
@@ -29,13 +31,52 @@ MIN_EXAMPLES = {"envs.md": 50, "interop.md": 20, "solver.md": 15, "datasets.md":
 
 @pytest.mark.skipif(not (ROOT / "docs").exists(), reason="docs/ is not next to the tests (installed wheel run)")
 @pytest.mark.parametrize("doc", DOCS, ids=[d.name for d in DOCS])
-def test_doc_examples_run(doc, tmp_path):
+def test_doc_examples_run(doc, tmp_path, monkeypatch):
     for name in NEEDS.get(doc.name, []):
         require(name)
-    result = doctest.testfile(str(doc), module_relative=False, optionflags=doctest.ELLIPSIS,
-                              globs={"tmp": tmp_path})
+    result = _run_examples(doc, tmp_path, monkeypatch)
     assert result.attempted >= MIN_EXAMPLES.get(doc.name, 0)
     assert result.failed == 0
+
+
+def _run_examples(doc, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)          # (files a block writes land here)
+    return doctest.testfile(str(doc), module_relative=False, optionflags=doctest.ELLIPSIS,
+                            globs={}, verbose=False, report=False)
+
+
+def test_the_examples_get_no_names_from_the_harness(tmp_path, monkeypatch):
+    """A block that uses a name it did not define fails here, as it would
+    pasted into a fresh session."""
+    doc = tmp_path / "uses_tmp.md"
+    doc.write_text("```python\n>>> tmp\n\n```\n", encoding="utf-8")
+    result = _run_examples(doc, tmp_path, monkeypatch)
+    assert (result.attempted, result.failed) == (1, 1)
+
+
+# Documents whose example blocks still build on the blocks before them (one
+# session for the whole page).  Every other document's blocks each run alone
+# in a fresh session, as a reader pastes them; this set is to shrink.
+CONTINUED_BLOCKS = {"arena.md", "datasets.md", "envs.md", "game.md"}
+_BLOCK = re.compile(r"^```(?:python|pycon)\n(.*?)^```", re.M | re.S)
+
+
+@pytest.mark.skipif(not (ROOT / "docs").exists(), reason="docs/ is not next to the tests (installed wheel run)")
+@pytest.mark.parametrize("doc", [d for d in DOCS if d.name not in CONTINUED_BLOCKS],
+                         ids=[d.name for d in DOCS if d.name not in CONTINUED_BLOCKS])
+def test_each_example_block_runs_alone_in_a_fresh_session(doc, tmp_path, monkeypatch):
+    for name in NEEDS.get(doc.name, []):
+        require(name)
+    monkeypatch.chdir(tmp_path)
+    parser = doctest.DocTestParser()
+    failed = []
+    for i, block in enumerate(_BLOCK.findall(doc.read_text(encoding="utf-8"))):
+        test = parser.get_doctest(block, {}, f"{doc.name} block {i}", str(doc), 0)
+        if test.examples:
+            runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+            if runner.run(test).failed:
+                failed.append(i)
+    assert failed == [], f"blocks of {doc.name} that need names from earlier blocks: {failed}"
 
 
 def test_every_document_with_examples_is_listed():
@@ -128,3 +169,21 @@ def test_every_name_of_the_package_is_described_in_the_reference():
     missing = [n for n in ddz_fast.__all__ if not n.startswith("__")
                and not any(obj is getattr(ddz_fast, n) for obj in described)]
     assert missing == []
+
+
+@pytest.mark.skipif(not (ROOT / "benchmarks").exists(), reason="benchmarks/ is not next to the tests")
+def test_the_solver_table_shows_puzzles_the_command_line_solves(capsys):
+    """Every puzzle of the solver table in benchmarks/README.md is written in
+    our notation: ``ddz-fast solve`` takes it, and it is one of the
+    published puzzles with the published answer."""
+    from ddz_fast import cli
+    from ddz_fast.solver_reference import PUBLISHED_PUZZLES
+
+    text = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")
+    table = text.split("### Endgame solver against other solvers", 1)[1]
+    rows = re.findall(r"^\| (\w+) vs (\w+) \| (first|second) wins \|", table, re.M)
+    assert sorted((a, b, w == "first") for a, b, w in rows) == sorted(PUBLISHED_PUZZLES)
+    for first, second, who in rows:
+        assert cli.main(["solve", first, second, "--rules", "strict"]) == 0
+        out = capsys.readouterr().out
+        assert ("hand 1 to move: hand 1 wins" if who == "first" else "hand 1 to move: hand 1 loses") in out

@@ -101,13 +101,11 @@ class ActionSpace(ActionMasks):
 
     def __init__(self, rules: RulesLike = "standard") -> None:
         r = resolve_rules(rules)
-        self._max_cards = max_hand(r)
-        self._rules = r
-        self._lookup = space_ranks(r)
-        self._rows: npt.NDArray[np.uint8] = self._lookup.table
+        lookup = space_ranks(r)
         # (each row checked a legal move under r once more)
-        self._moves = _movelist_from_rows(self._rows.tobytes(), r)
-        self._set_ranks(self._lookup)
+        moves = _movelist_from_rows(lookup.table.tobytes(), r)
+        # (held by the compiled base, which Python cannot set)
+        self._set_ranks(lookup, rules=r, max_cards=max_hand(r), moves=moves)
 
     # Basic facts ----------------------------------------------------------
     @property

@@ -14,7 +14,7 @@ from typing import Iterable, Sequence, Union
 
 import numpy as np
 
-from ._util.checks import bounded_list, private_array
+from ._util.checks import bounded_list, plain_str, private_array
 from .rules import Rules, RulesLike, resolve_rules
 
 __all__ = [
@@ -55,9 +55,7 @@ CardsLike = Union[str, Sequence[int], np.ndarray]
 
 def rank_index(token: str) -> int:
     """Rank index of one card token (``"3"``..``"2"``, ``"10"``, ``"T"``, jokers)."""
-    if not isinstance(token, str):
-        raise TypeError(f"a card token must be a str, not {type(token).__name__}")
-    t = token.strip().upper()
+    t = plain_str(token, "a card token").strip().upper()
     if t == "10":
         return _TOKENS["T"]
     if len(t) == 1 and t in _TOKENS:
@@ -71,8 +69,7 @@ def parse_cards(text: str, *, rules: RulesLike = "standard") -> np.ndarray:
     >>> parse_cards("3 3 10 x d").tolist()
     [2, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 1]
     """
-    if not isinstance(text, str):
-        raise TypeError(f"card text must be a str, not {type(text).__name__}")
+    text = plain_str(text, "card text")
     counts = [0] * N_RANKS
     i, n = 0, len(text)
     while i < n:

@@ -25,7 +25,7 @@ from typing import Any, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
-from ._util.checks import private_array
+from ._util.checks import plain_str, private_array
 from ._core.entry import MoveBatch, MoveList
 from ._core.move import Move
 from .cards import LOW_JOKER, N_RANKS, RANKS, CardsLike, check_counts, to_counts
@@ -218,20 +218,35 @@ def counts_to_douzero(counts: CardsLike | Move, *, rules: RulesLike = "standard"
     return result
 
 
+def _batch_items(given: object, what: str) -> Sequence[Any] | npt.NDArray[Any]:
+    """The items of a batch argument: a sequence, or an array of at least one
+    dimension (a NumPy subclass such as ``np.matrix`` read as its plain data,
+    as every card array is); TypeError for anything else."""
+    if isinstance(given, np.ndarray):
+        plain = private_array(given, what)
+        if plain.ndim == 0:
+            raise TypeError(f"{what} must be a list or an array of at least one dimension, not a 0-d array")
+        return plain
+    if isinstance(given, (str, bytes)) or not isinstance(given, Sequence):
+        raise TypeError(f"{what} must be a list, not {type(given).__name__}")
+    return given
+
+
 def douzero_to_counts_batch(
     hands: Sequence[Sequence[int]], *, rules: RulesLike = "standard"
 ) -> npt.NDArray[np.uint8]:
     """Many DouZero card lists to an ``(N, 15)`` ``uint8`` array (one ``bincount``).
 
+    ``hands`` is a list of card lists, or an array whose rows are the card
+    lists (all of one length).
+
     >>> douzero_to_counts_batch([[3, 30], []]).tolist()[0][:2]
     [1, 0]
     """
     r = resolve_rules(rules)
-    given: object = hands
-    if isinstance(given, (str, bytes)) or not isinstance(given, (Sequence, np.ndarray)):
-        raise TypeError(f"expected a list of DouZero card lists, not {type(given).__name__}")
-    n = len(hands)
-    parts = [_douzero_ints(h, f"hand {i}: ") for i, h in enumerate(hands)]
+    items = _batch_items(hands, "a batch of DouZero card lists")
+    n = len(items)
+    parts = [_douzero_ints(h, f"hand {i}: ") for i, h in enumerate(items)]
     lengths = np.array([p.size for p in parts], dtype=np.int64)
     flat = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
     try:
@@ -277,8 +292,7 @@ def counts_to_douzero_batch(
 # ---------------------------------------------------------------------------
 
 def _rlcard_bytes(text: object, where: str) -> bytes:
-    if not isinstance(text, str):
-        raise TypeError(f"{where}RLCard cards must be a str, not {type(text).__name__}")
+    text = plain_str(text, f"{where}RLCard cards")
     if text == _RLCARD_PASS:
         return b""
     try:
@@ -316,6 +330,7 @@ def rlcard_to_counts(text: str, *, rules: RulesLike = "standard") -> npt.NDArray
     [2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1]
     """
     r = resolve_rules(rules)
+    text = plain_str(text, "RLCard cards")
     raw = _rlcard_bytes(text, "")
     idx = _rlcard_indices(np.frombuffer(raw, dtype=np.uint8))
     if (idx < 0).any():
@@ -336,8 +351,7 @@ def counts_to_rlcard(
     >>> counts_to_rlcard([0] * 15)
     'pass'
     """
-    if not isinstance(empty, str):
-        raise TypeError(f"empty must be a str, not {type(empty).__name__}")
+    empty = plain_str(empty, "empty")
     c = card_counts(counts, rules=rules)
     text = np.repeat(_RLCARD_BYTES, c).tobytes().decode("ascii")
     return text if text else empty
@@ -352,16 +366,14 @@ def rlcard_to_counts_batch(
     1
     """
     r = resolve_rules(rules)
-    given: object = texts
-    if isinstance(given, (str, bytes)) or not isinstance(given, (Sequence, np.ndarray)):
-        raise TypeError(f"expected a list of RLCard strings, not {type(given).__name__}")
-    raws = [_rlcard_bytes(t, f"item {i}: ") for i, t in enumerate(texts)]
+    items = _batch_items(texts, "a batch of RLCard strings")
+    raws = [_rlcard_bytes(t, f"item {i}: ") for i, t in enumerate(items)]
     n = len(raws)
     lengths = np.array([len(b) for b in raws], dtype=np.int64)
     idx = _rlcard_indices(np.frombuffer(b"".join(raws), dtype=np.uint8))
     if (idx < 0).any():
-        for i, t in enumerate(texts):
-            _raise_bad_rlcard(t, f"item {i}: ")
+        for i, raw in enumerate(raws):
+            _raise_bad_rlcard(raw.decode("ascii"), f"item {i}: ")
     rows = np.repeat(np.arange(n, dtype=np.int64), lengths)
     counts = np.bincount(rows * N_RANKS + idx, minlength=n * N_RANKS).reshape(n, N_RANKS)
     _check_counts_batch(counts, r)
@@ -378,8 +390,7 @@ def counts_to_rlcard_batch(
     >>> counts_to_rlcard_batch(["33", [0] * 15])
     ['33', 'pass']
     """
-    if not isinstance(empty, str):
-        raise TypeError(f"empty must be a str, not {type(empty).__name__}")
+    empty = plain_str(empty, "empty")
     c = to_counts_batch(counts, rules=rules)
     flat, offsets = _flat_cards(c, _RLCARD_BYTES)
     text = flat.tobytes().decode("ascii")

@@ -90,7 +90,10 @@ def encode_counts(
     >>> encode_counts("334R", dtype=np.float32).tolist()[:3]
     [2.0, 1.0, 0.0]
     """
-    dt = np.dtype(dtype)
+    try:
+        dt = np.dtype(dtype)
+    except (TypeError, ValueError, SyntaxError, OverflowError):   # (NumPy parses some strings as Python)
+        raise TypeError(f"encode_counts needs a NumPy integer or float dtype, not {dtype!r:.80}") from None
     if dt.kind not in "iuf" or dt == np.bool_:
         raise TypeError(f"encode_counts needs an integer or float dtype, not {dt}")
     counts, batch = _counts(x, resolve_rules(rules))

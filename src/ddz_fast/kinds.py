@@ -9,6 +9,8 @@ from __future__ import annotations
 import operator
 from enum import IntEnum
 
+from ._util.checks import plain_str
+
 __all__ = ["Kind"]
 
 
@@ -38,6 +40,7 @@ class Kind(IntEnum):
         if isinstance(value, cls):
             return value
         if isinstance(value, str):
+            value = plain_str(value, "a move kind")
             try:
                 return cls[value.strip().upper()]
             except KeyError:
@@ -45,9 +48,14 @@ class Kind(IntEnum):
                     f"unknown move kind {value!r}; valid kinds: "
                     + ", ".join(k.name for k in cls)
                 ) from None
+        given: object = value      # (callers pass anything)
+        what = f"the class {given.__name__}" if isinstance(given, type) else type(given).__name__
         if isinstance(value, bool) or not hasattr(value, "__index__"):
-            raise TypeError(f"a move kind must be a Kind, int or str, not {type(value).__name__}")
-        value = operator.index(value)
+            raise TypeError(f"a move kind must be a Kind, int or str, not {what}")
+        try:
+            value = operator.index(value)
+        except TypeError:       # (an array of several items, or a class such as int: both have __index__)
+            raise TypeError(f"a move kind must be a Kind, int or str, not {what}") from None
         try:
             return cls(value)
         except ValueError:

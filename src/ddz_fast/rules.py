@@ -10,6 +10,8 @@ from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any, Dict, Mapping, Union
 
+from ._util.checks import plain_str
+
 __all__ = ["Rules", "PRESETS", "resolve_rules", "check_rules", "RulesLike"]
 
 _AUCTIONS = ("bid", "rob")
@@ -75,6 +77,9 @@ class Rules:
                 raise TypeError(f"Rules.{f.name} must be a bool, not {type(value).__name__}")
             if f.type in ("int", int) and (isinstance(value, bool) or not isinstance(value, int)):
                 raise TypeError(f"Rules.{f.name} must be an int, not {type(value).__name__}")
+            if f.type in ("str", str):
+                # (a plain str: a subclass could lie to the checks and the registry)
+                object.__setattr__(self, f.name, plain_str(value, f"Rules.{f.name}"))
         if (self.players, self.decks) not in ((3, 1), (4, 2)):
             raise ValueError(
                 f"unsupported game: players={self.players}, decks={self.decks}; "
@@ -219,6 +224,7 @@ def resolve_rules(rules: RulesLike) -> Rules:
     if isinstance(rules, Rules):
         return check_rules(rules)
     if isinstance(rules, str):
+        rules = plain_str(rules, "rules")
         try:
             return PRESETS[rules]
         except KeyError:

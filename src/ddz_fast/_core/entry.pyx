@@ -222,14 +222,14 @@ cdef bytes _text_counts(str text, object rules, int decks):
 cdef int _load_move(object move, object rules, const RulesC* rc, MoveInfo* mi,
                     str what) except -1:
     """Validate a Move under the rules and fill its MoveInfo.  A move known
-    legal under these rules (its _valid_for bit) skips the classification."""
+    legal under these rules (its valid_for bit) skips the classification."""
     cdef Move m
     cdef unsigned char row[16]
     cdef unsigned long long bit = valid_bit(rc.id)
     if not isinstance(move, Move):
         raise TypeError(f"{what} must be a Move, not {type(move).__name__}")
     m = <Move>move
-    if m._valid_for & bit:
+    if m.valid_for & bit:
         mi.kind = m.kind_
         mi.rank = m.rank_
         mi.length = m.length_
@@ -241,7 +241,7 @@ cdef int _load_move(object move, object rules, const RulesC* rc, MoveInfo* mi,
         _raise_invalid(m, rules, what)
     if mi.rank != m.rank_ or mi.length != m.length_:
         raise ValueError(f"{what} {m!r} has the wrong rank or length for its cards")
-    m._valid_for |= bit
+    m.valid_for |= bit
     return 0
 
 
@@ -524,7 +524,7 @@ cdef object _check_batch_lasts(object lasts, object hands, object rules, const R
             if x is None:
                 mp[i].kind = K_PASS
                 continue
-            if type(x) is Move and (<Move>x)._valid_for & bit:
+            if type(x) is Move and (<Move>x).valid_for & bit:
                 m = <Move>x
                 mp[i].kind = m.kind_
                 mp[i].rank = m.rank_

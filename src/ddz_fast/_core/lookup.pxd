@@ -2,7 +2,7 @@
 # modules.  IdFinder is the interface, implemented by the action ids'
 # combinatorial ranking (_ranks.MoveRanks).
 cimport cython
-from libc.stdint cimport uint8_t, int64_t
+from libc.stdint cimport uint8_t, int64_t, uint64_t
 
 
 cdef class IdFinder:
@@ -48,10 +48,12 @@ cdef class ReusedMask:
     cdef uint8_t* last_data     # its memory when written
     cdef int64_t* ids           # the ids set in it
     cdef Py_ssize_t n_ids, cap
+    cdef uint64_t stamp         # the number of its last write (see _core/lookup.pyx, _WRITERS)
     cdef ddz_mutex lock         # serialises calls from several threads (see ddz_mutex)
     # Write the mask of m ids (all >= 0, below the table's n_rows) into
     # `out`, clearing first what the previous call set when `out` is the
-    # array it wrote (else all of it); returns out.
+    # array it wrote and no other ReusedMask wrote it since (else all of
+    # it); returns out.
     cdef object fill_ids(self, const int64_t* ids, Py_ssize_t m, object out)
     # The same with the ids made by `mark` as it sets them (one pass over the
     # rows); None when some row has no id: out is then all False, and

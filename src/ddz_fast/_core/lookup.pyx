@@ -9,7 +9,7 @@ call after call.
 """
 cimport cython
 cimport numpy as cnp
-from libc.stdint cimport uint8_t, int64_t, uint64_t
+from libc.stdint cimport uint8_t, int64_t, uint64_t, uintptr_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 
@@ -217,16 +217,61 @@ cdef int64_t _copy_marks(void* ctx, const uint8_t* rows, Py_ssize_t m, int64_t* 
     return 0
 
 
+# Who wrote each out= array last, shared by every ReusedMask: a slot per
+# hash of the array's memory holds that memory and the stamp of the write
+# (a number no other write gets).  Several objects may fill one array in
+# turn (two ActionSpaces of the same rules); a ReusedMask clears only its
+# own ids when the slot still names its own last write, and clears the
+# whole array otherwise, so another writer's ids never stay set.  Two
+# arrays whose memory shares a slot evict each other: a full clear, never a
+# stale entry.
+cdef enum:
+    WRITER_SLOTS = 256
+
+
+cdef struct Writer:
+    const uint8_t* data
+    uint64_t stamp
+
+
+cdef Writer _WRITERS[WRITER_SLOTS]
+cdef uint64_t _LAST_STAMP = 0
+cdef ddz_mutex _WRITERS_LOCK      # (guards both; taken inside a ReusedMask's own lock)
+
+
+cdef inline Py_ssize_t _writer_slot(const uint8_t* data) noexcept nogil:
+    # Fibonacci hashing of the address; the top 8 bits pick one of 256 slots
+    return <Py_ssize_t>(((<uint64_t><uintptr_t>data) * <uint64_t>0x9E3779B97F4A7C15ULL) >> 56)
+
+
+cdef inline bint _take_over(uint64_t* stamp, const uint8_t* data) noexcept:
+    """Record a new write into `data` by the writer whose last write has the
+    stamp `stamp[0]` (given the new one); was that writer the last to write
+    there (so that its own record of the ids set is the whole truth)?"""
+    global _LAST_STAMP
+    cdef Writer* w = &_WRITERS[_writer_slot(data)]
+    cdef bint own
+    ddz_mutex_lock(&_WRITERS_LOCK)
+    own = w.data == data and w.stamp == stamp[0]
+    _LAST_STAMP += 1
+    stamp[0] = _LAST_STAMP
+    w.data = data
+    w.stamp = _LAST_STAMP
+    ddz_mutex_unlock(&_WRITERS_LOCK)
+    return own
+
+
 @cython.final
 cdef class ReusedMask:
     """Fills one caller's ``out=`` mask array call after call, clearing only
     the entries the previous call set (instead of the whole array).
 
     It remembers the array it wrote last (a reference to it) and the ids it
-    set.  Given that same array again, it clears just those ids, so the
-    array must still hold what the previous call left there: an entry the
-    caller set True meanwhile is not cleared.  Any other array is cleared in
-    full first.  Calls from several threads are serialised by a lock.
+    set.  Given that same array again, and when no other ReusedMask wrote
+    the array since (``_WRITERS``), it clears just those ids, so the array
+    must still hold what the previous call left there: an entry the caller
+    set True meanwhile is not cleared.  Any other array is cleared in full
+    first.  Calls from several threads are serialised by a lock.
     """
 
     # The fields are declared in _core/lookup.pxd.
@@ -238,6 +283,7 @@ cdef class ReusedMask:
         self.ids = NULL
         self.n_ids = 0
         self.cap = 0
+        self.stamp = 0                  # (no write yet: no slot holds stamp 0 with memory)
 
     def __dealloc__(self):
         free(self.ids)
@@ -272,7 +318,7 @@ cdef class ReusedMask:
                 self.ids = grown
                 self.cap = m
             kept = self.ids             # (a local: the byte stores below cannot change it)
-            if previous is arr and self.last_data == flags:
+            if _take_over(&self.stamp, flags) and previous is arr and self.last_data == flags:
                 for i in range(self.n_ids):
                     flags[kept[i]] = 0
             else:

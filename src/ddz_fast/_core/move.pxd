@@ -20,7 +20,8 @@ cdef class Move:
     cdef unsigned char ncards
     # Bit i set: this move is known legal under the rules with registry id i
     # (set when a kernel made it or a validation passed; saves re-validating).
-    cdef public unsigned long long _valid_for
+    # Never visible from Python: the fast path trusts it.
+    cdef unsigned long long valid_for
     cdef Py_hash_t hash_
 
 

@@ -12,10 +12,6 @@ from ..rules import Rules, RulesLike
 class Move:
     """One move: a kind and its cards.  Immutable and hashable."""
 
-    # Internal: bit i set when the move is known legal under the rules with
-    # registry id i (see _core/registry.pyx).
-    _valid_for: int
-
     def __init__(
         self,
         kind: Kind | int | str,

@@ -53,7 +53,7 @@ cdef Move row_move(const unsigned char* row, int cid):
     cdef MoveInfo mi
     row_info(row, &mi)
     cdef Move m = make_move(mi.kind, row, mi.rank, mi.length)
-    m._valid_for = valid_bit(cid)
+    m.valid_for = valid_bit(cid)
     return m
 
 
@@ -64,7 +64,7 @@ cdef list readings_of(const unsigned char* c, int cid):
     cdef Move m
     for i in range(n):
         m = make_move(infos[i].kind, c, infos[i].rank, infos[i].length)
-        m._valid_for = valid_bit(cid)
+        m.valid_for = valid_bit(cid)
         out.append(m)
     return out
 
@@ -143,14 +143,14 @@ cdef class Move:
             self.rank_ = -1
             self.length_ = 0
             self.ncards = 0
-            self._valid_for = 0
+            self.valid_for = 0
         else:
             memcpy(self.c, m.c, N_RANKS)
             self.kind_ = m.kind_
             self.rank_ = m.rank_
             self.length_ = m.length_
             self.ncards = m.ncards
-            self._valid_for = m._valid_for
+            self.valid_for = m.valid_for
         self.hash_ = -1
 
     @staticmethod
@@ -275,4 +275,4 @@ for _i in range(N_RANKS):
     _ZERO[_i] = 0
 
 PASS = make_move(K_PASS, _ZERO, -1, 0)
-(<Move>PASS)._valid_for = <unsigned long long>(-1)
+(<Move>PASS).valid_for = <unsigned long long>(-1)

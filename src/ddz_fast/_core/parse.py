@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Callable, List
 
 from ..errors import InvalidMoveError
+from .._util.checks import plain_str
 from ..kinds import Kind
 from ..rules import Rules
 from .move import PASS, Move, pick_reading
@@ -27,8 +28,7 @@ def parse_move_with(
     no move of ``kind``; :class:`~ddz_fast.AmbiguousMoveError` when it reads
     as several kinds and ``kind`` is None.
     """
-    if not isinstance(text, str):
-        raise TypeError(f"move text must be a str, not {type(text).__name__}")
+    text = plain_str(text, "move text")
     want = None if kind is None else Kind.coerce(kind)  # type: ignore[arg-type]
     if text.strip().lower() == "pass":
         if want not in (None, Kind.PASS):

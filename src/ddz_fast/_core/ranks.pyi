@@ -7,6 +7,7 @@ import numpy.typing as npt
 
 from .lookup import IdFinder, ReusedMask
 from .move import Move
+from .movelist import MoveList
 from ..cards import CardsLike
 from ..rules import Rules, RulesLike
 
@@ -38,7 +39,17 @@ class TranslatedIds(IdFinder):
 class ActionMasks:
     """The compiled base of ``ActionSpace``: its ``mask``."""
 
-    def _set_ranks(self, ranks: MoveRanks) -> None: ...
+    def _set_ranks(self, ranks: MoveRanks, *, rules: Rules, max_cards: int, moves: MoveList) -> None: ...
+    @property
+    def _lookup(self) -> MoveRanks: ...
+    @property
+    def _rows(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def _rules(self) -> Rules: ...
+    @property
+    def _max_cards(self) -> int: ...
+    @property
+    def _moves(self) -> MoveList: ...
     def mask(
         self, hand: CardsLike, last: Move | None = None, *, out: npt.NDArray[np.bool_] | None = None
     ) -> npt.NDArray[np.bool_]: ...

@@ -733,18 +733,49 @@ cdef class MoveRanks(IdFinder):
 
 cdef class ActionMasks:
     """The compiled base of :class:`ddz_fast.actions.ActionSpace`: its
-    ``mask``, called straight from Python (no Python frame in between).  The
-    subclass gives the ranking once (``_set_ranks``) and ``_reject_move``,
+    ``mask``, called straight from Python (no Python frame in between), and
+    the space's state, held in C fields that Python reads and cannot set.
+    The subclass gives them once (``_set_ranks``) and ``_reject_move``,
     which raises the error of a move that has no id."""
 
     cdef MoveRanks _ranks
     cdef ReusedMask _reused
+    cdef object space_rules
+    cdef object space_moves
+    cdef Py_ssize_t space_max_cards
 
-    def _set_ranks(self, MoveRanks ranks not None):
+    def _set_ranks(self, MoveRanks ranks not None, *, rules, Py_ssize_t max_cards, moves):
+        """The ranking of the space's ids, its Rules, the most cards of a
+        hand and its moves (a MoveList, id order), given once."""
         if self._ranks is not None:
             raise TypeError(f"the ids of an {type(self).__name__} are set once")
         self._ranks = ranks
         self._reused = ReusedMask(ranks)
+        self.space_rules = rules
+        self.space_max_cards = max_cards
+        self.space_moves = moves
+
+    @property
+    def _lookup(self):
+        """The ranking of the ids (a MoveRanks)."""
+        return self._ranks
+
+    @property
+    def _rows(self):
+        """The read-only (size, 16) table of the moves' rows."""
+        return None if self._ranks is None else self._ranks.table
+
+    @property
+    def _rules(self):
+        return self.space_rules
+
+    @property
+    def _max_cards(self):
+        return self.space_max_cards
+
+    @property
+    def _moves(self):
+        return self.space_moves
 
     def mask(self, hand, last=None, *, out=None):
         """Boolean ``(size,)`` mask, True exactly at the ids of ``legal_moves(hand, last)``.
@@ -753,11 +784,11 @@ cdef class ActionMasks:
         array of shape ``(size,)`` to write the mask into instead of
         allocating one; it is returned.  Reusing one array call after call is
         the fast way: when ``out`` is the array this space's last ``mask``
-        call wrote, only the entries that call set are cleared, so it must
-        still hold what that call left there (clear it in full yourself,
-        e.g. ``out[:] = False``, after writing into it; that is always safe).
-        Any other array is cleared in full first.  On an error ``out`` is
-        left as it was.
+        call wrote, and no other space's ``mask`` wrote it since, only the
+        entries that call set are cleared, so it must still hold what that
+        call left there (clear it in full yourself, e.g. ``out[:] = False``,
+        after writing into it; that is always safe).  Any other array is
+        cleared in full first.  On an error ``out`` is left as it was.
 
         >>> space = action_space()
         >>> np.flatnonzero(space.mask("3345")).tolist()

@@ -6,11 +6,11 @@ from cpython.ref cimport PyObject
 from .kernels cimport RulesC, u64, _hand_words
 
 cdef enum:
-    VALID_BITS = 64              # ids below this get a Move._valid_for bit
+    VALID_BITS = 64              # ids below this get a Move.valid_for bit
 
 
 cdef inline unsigned long long valid_bit(int cid) noexcept nogil:
-    # Move._valid_for has 64 bits; moves of later option sets are re-checked.
+    # Move.valid_for has 64 bits; moves of later option sets are re-checked.
     if 0 <= cid < VALID_BITS:
         return (<unsigned long long>1) << cid
     return 0

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """The rules registry: each distinct set of move options gets a small id
 (0..255), the index of its C struct in one table; ids below 64 are also a bit
-in ``Move._valid_for`` (the presets register first, so they always get one).
+in ``Move.valid_for`` (the presets register first, so they always get one).
 
 Every compiled module turns a preset name or a :class:`~ddz_fast.Rules` into
 the kernels' C rules through :func:`rules_id` here.
@@ -10,6 +10,7 @@ from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 
 import threading
 
+from .._util.checks import plain_str
 from ..rules import MOVE_OPTIONS, PRESETS, Rules, check_rules, resolve_rules
 
 __all__ = []     # a C-level API (_core/registry.pxd)
@@ -128,7 +129,7 @@ cdef int rules_id_slow(object rules) except -1:
                 pass
         return _remember(rules, <int>hit)
     if isinstance(rules, str):           # a str subclass such as numpy.str_
-        return rules_id(str(rules))
+        return rules_id(plain_str(rules, "rules"))
     resolve_rules(rules)  # raises TypeError
     raise TypeError(f"rules must be a preset name or a Rules, not {type(rules).__name__}")
 

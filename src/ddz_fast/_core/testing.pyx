@@ -4,7 +4,8 @@
 Nothing in the package imports this module.  It reaches C-level pieces that
 have no Python face: the move kernels timed alone from a C loop
 (benchmarks/compare.py) and the field names of the C rules struct
-(tests/test_rules.py).
+(tests/test_rules.py), and the registry ids a Move is known legal under
+(which Python cannot see or set).
 """
 import time
 
@@ -15,10 +16,11 @@ from libc.string cimport memcpy, memset
 from .kernels cimport RulesC, MoveInfo, Out, ROW, out_init, out_free, gen_moves, count_moves_c
 from .registry cimport rules_id, rules_by_id
 from .entry cimport _check_batch_hands, _check_batch_lasts
+from .move cimport Move
 
 cnp.import_array()
 
-__all__ = ["time_kernel", "rules_c_fields"]
+__all__ = ["time_kernel", "rules_c_fields", "move_valid_bits"]
 
 
 def time_kernel(hands, lasts=None, *, rules="standard", int repeat=5, bint count=False):
@@ -87,3 +89,8 @@ def rules_c_fields():
     cdef RulesC rc
     memset(&rc, 0, sizeof(rc))
     return list(<dict>rc)
+
+
+def move_valid_bits(Move move not None):
+    """The bits of the registry ids `move` is known legal under (bit i: id i)."""
+    return move.valid_for

@@ -11,8 +11,9 @@ from ..actions import ActionSpace
 from ..game_values import AuctionAction
 from ..rules import Rules, RulesLike
 
-__all__ = ["VecGame", "N_AUCTION_IDS", "NO_ACTION", "FIRST_MOVE_ID"]
+__all__ = ["VecGame", "N_AUCTION_IDS", "NO_ACTION", "FIRST_MOVE_ID", "MAX_TABLES"]
 
+MAX_TABLES: int
 N_AUCTION_IDS: int
 FIRST_MOVE_ID: int
 NO_ACTION: int
@@ -22,6 +23,7 @@ class VecGame:
     """``n`` tables of Dou Dizhu stepped together in one compiled call."""
 
     NO_ACTION: int
+    MAX_TABLES: int
 
     def __init__(self, n: int, rules: RulesLike = "standard", seed: int = 0, *, threads: int = 1,
                  auto_reset: bool = True, observations: bool = True, masks: bool = False,

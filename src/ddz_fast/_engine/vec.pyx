@@ -46,7 +46,7 @@ from .._core.kernels cimport MoveInfo, ROW, out_init, out_free, row_info
 from .engine cimport (
     GState, gs_alloc, gs_free, gs_init, gs_new_game, gs_choices,
     gs_auction_step, gs_gen, gs_play, obs_size, gs_encode_obs, PH_AUCTION, PH_DOUBLING, PH_PLAY, PH_OVER,
-    LAST_NONE, N_AUCTION_CODES, MOVE_ID0,
+    LAST_NONE, N_AUCTION_CODES, MOVE_ID0, Entry, hist_capacity,
 )
 from .bots cimport bot_index, bot_auction
 from .game cimport game_from_state
@@ -64,7 +64,7 @@ from ..rules import check_rules, resolve_rules
 
 cnp.import_array()
 
-__all__ = ["VecGame", "N_AUCTION_IDS", "NO_ACTION", "FIRST_MOVE_ID"]
+__all__ = ["VecGame", "N_AUCTION_IDS", "NO_ACTION", "FIRST_MOVE_ID", "MAX_TABLES"]
 
 #: Auction and doubling ids, before the move ids (the engine's action codes).
 N_AUCTION_IDS = N_AUCTION_CODES
@@ -74,8 +74,37 @@ FIRST_MOVE_ID = MOVE_ID0
 #: The action "id" of a table that sits a step out (nothing changes there).
 NO_ACTION = NO_ACT
 
-# Most tables: table i's seeds are game_seed(seed, i * 2**32 + k).
-cdef long long MAX_TABLES = 1LL << 32
+#: Most tables of one VecGame: 2**20 (about 4.5 GiB without masks; seeds
+#: game_seed(seed, i * 2**32 + k) would allow 2**32).  Larger batches are
+#: several VecGames.
+MAX_TABLES = 1 << 20
+
+
+cdef Py_ssize_t _table_bytes(int players, Py_ssize_t n_actions, Py_ssize_t obs_floats, bint masks,
+                             bint observations, bint bot) noexcept nogil:
+    """The memory one table takes: its engine state and history, its share
+    of every buffer (step scratch, legal ids, the result arrays)."""
+    return (sizeof(GState) + hist_capacity(players) * sizeof(Entry) + sizeof(GState*)
+            + sizeof(int64_t) * 2 + sizeof(MoveInfo)          # act, counts, mi
+            + sizeof(int32_t) + sizeof(int64_t) + 64 * sizeof(int32_t)   # to_move, offsets, legal ids
+            + players * (sizeof(int64_t) + sizeof(float))     # scores, wins
+            + 1 + sizeof(int64_t) + sizeof(uint64_t)          # done, episodes, seeds
+            + (n_actions if masks else 0)
+            + (obs_floats * sizeof(float) if observations else 0)
+            + (sizeof(int32_t) if bot else 0))
+
+
+cdef Py_ssize_t _check_size(object n, Py_ssize_t per_table) except -1:
+    """``n`` as a table count 1..MAX_TABLES, checked before anything is
+    allocated; the error says how much memory ``n`` tables would take."""
+    try:
+        return as_int(n, "n", 1, MAX_TABLES)     # (TypeError for a non-int)
+    except ValueError:
+        if not 1 <= n < 1 << 62:                 # (no machine holds more: the plain range error)
+            raise
+    raise ValueError(f"VecGame(n={n}) would need about {int(n) * per_table / 2**30:,.1f} GiB "
+                     f"({per_table:,} bytes a table with these options); the most is "
+                     f"VecGame.MAX_TABLES = {MAX_TABLES:,} tables (use several VecGames for more)")
 
 
 cdef bint _push(Part* p, int32_t v) noexcept nogil:
@@ -103,7 +132,9 @@ cdef object _read_only(object a):
 @cython.final
 cdef class VecGame:
     """``n`` tables of Dou Dizhu stepped together (see the module docstring
-    for the action ids, seeds and buffers).
+    for the action ids, seeds and buffers).  ``n`` is 1 ..
+    ``VecGame.MAX_TABLES`` (2**20); a table takes about 4.5 KB, plus
+    ``n_actions`` bytes with ``masks=True`` (28 KB for the standard rules).
 
     ``VecGame(n, rules="standard", seed=0, *, threads=1, auto_reset=True,
     observations=True, masks=False, bot=False, skip_auction=False)``
@@ -150,6 +181,8 @@ cdef class VecGame:
     """
     #: The action id of a table that sits a step out.
     NO_ACTION = NO_ACT
+    #: The most tables of one VecGame (2**20).
+    MAX_TABLES = MAX_TABLES
 
     def __cinit__(self):
         self.st = NULL
@@ -184,7 +217,7 @@ cdef class VecGame:
                  observations=True, masks=False, bot=False, skip_auction=False):
         if self.st != NULL:
             raise TypeError("VecGame.__init__ cannot be called twice")
-        cdef Py_ssize_t count = as_int(n, "n", 1, MAX_TABLES)
+        cdef Py_ssize_t count
         cdef int k = as_threads(threads), j
         cdef Py_ssize_t i
         for name, flag in (("auto_reset", auto_reset), ("observations", observations), ("masks", masks),
@@ -217,6 +250,8 @@ cdef class VecGame:
         for i in range(self.n_moves_):
             row_info(self.rows + i * ROW, &self.id_info[i])
         self.obs_size_ = obs_size(self.nplayers)
+        count = _check_size(n, _table_bytes(self.nplayers, self.n_actions_, self.obs_size_, masks,
+                                            observations, bot))
 
         self.st = <GState**>calloc(count, sizeof(GState*))
         if self.st == NULL:

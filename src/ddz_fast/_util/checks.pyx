@@ -24,6 +24,9 @@ and the one policy for other numbers and options:
   > 0; a node count is an exact int (capped where no search reaches), a
   time may be ``inf`` (no limit either);
 * a named option (:func:`check_choice`) is one of its allowed strings;
+* text (:func:`plain_str`) is a str, and a subclass of str becomes a plain
+  str copy before anything reads it (its ``__len__``, ``strip``, ``__eq__``
+  or ``__hash__`` may be overridden to lie);
 
 and the one policy for arrays and iterables of cards:
 
@@ -61,7 +64,7 @@ import itertools
 import numpy as np
 
 __all__ = ["check_int", "check_seat", "check_seed", "check_env_seed", "check_threads", "check_index",
-           "check_number", "check_limit", "check_choice",
+           "check_number", "check_limit", "check_choice", "plain_str",
            "private_array", "bounded_list", "frozen", "MAX_THREADS"]
 
 # More worker threads than any machine we run on needs; the bound keeps a
@@ -219,9 +222,27 @@ def check_choice(x, what, options):
     non-string, ValueError for another string, both listing the options)."""
     if not isinstance(x, str):
         raise TypeError(f"{what} must be one of {tuple(options)}, not {_type_name(x)}")
+    x = plain_str(x, what)
     if x not in options:
         raise ValueError(f"{what} must be one of {tuple(options)}, not {x!r}")
-    return str(x)
+    return x
+
+
+def plain_str(x, what):
+    """``x`` as a plain ``str`` (TypeError for anything else): a subclass of
+    str becomes a copy of its characters, so that none of its own methods
+    (``__len__``, ``strip``, ``__getitem__``, ``__eq__``...) runs on it later.
+
+    >>> class Liar(str):
+    ...     def __len__(self): return 99
+    >>> type(plain_str(Liar("33"), "card text")), len(plain_str(Liar("33"), "card text"))
+    (<class 'str'>, 2)
+    """
+    if type(x) is str:
+        return x
+    if not isinstance(x, str):
+        raise TypeError(f"{what} must be a str, not {_type_name(x)}")
+    return str.__str__(x)     # (str's own method: a plain copy of the characters)
 
 
 def private_array(x, what):

@@ -1,9 +1,10 @@
 """DouZero compatibility: its legal card-play actions, computed by ddz-fast.
 
 DouZero (``douzero.env.game.GameEnv``) lists a player's legal actions in pure
-Python.  :func:`legal_actions` gives the same actions from the compiled
-kernels under the ``douzero`` preset, and :func:`accelerate` makes
-``GameEnv.get_legal_card_play_actions`` use it::
+Python.  :func:`listed_actions` gives exactly that list (the same actions in
+the same order, repeats included) from compiled code, and :func:`accelerate`
+makes ``GameEnv.get_legal_card_play_actions`` use it, so that a model trained
+on the accelerated env sees the very lists DouZero would give it::
 
     import ddz_fast.compat.douzero as dz
     dz.accelerate()          # every GameEnv now lists its actions with ddz-fast
@@ -13,9 +14,11 @@ kernels under the ``douzero`` preset, and :func:`accelerate` makes
 Cards are DouZero's ints: 3..14 for 3..A, 17 for 2, 20 and 30 for the low and
 high joker.  An action is a list of them in ascending order; ``[]`` is a pass.
 
-Equality with DouZero
----------------------
-The result equals DouZero's own list *as a set*: each action once (DouZero
+The rules' legal actions
+------------------------
+:func:`legal_actions` gives the same actions from the move kernels under
+the ``douzero`` preset.  It equals DouZero's own list *as a set*: each
+action once (DouZero
 lists some airplanes and fours-with-two more than once) and in ddz-fast's
 move order (PASS last, as DouZero puts it) instead of DouZero's.
 
@@ -145,11 +148,13 @@ def _get_legal_card_play_actions(self: Any) -> List[List[int]]:
     rival: Sequence[int] = []
     if len(seq) != 0:
         rival = seq[-2] if len(seq[-1]) == 0 else seq[-1]
-    return legal_actions(hand, rival)
+    return listed_actions(hand, rival)
 
 
 def accelerate() -> None:
-    """Make DouZero's ``GameEnv.get_legal_card_play_actions`` use ddz-fast.
+    """Make DouZero's ``GameEnv.get_legal_card_play_actions`` use ddz-fast:
+    :func:`listed_actions`, DouZero's own list (same actions, same order,
+    repeats included), compiled.
 
     Patches the class in the installed ``douzero`` package (every instance,
     existing and future).  Calling it twice is harmless; :func:`restore`
