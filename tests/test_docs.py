@@ -54,17 +54,14 @@ def test_the_examples_get_no_names_from_the_harness(tmp_path, monkeypatch):
     assert (result.attempted, result.failed) == (1, 1)
 
 
-# Documents whose example blocks still build on the blocks before them (one
-# session for the whole page).  Every other document's blocks each run alone
-# in a fresh session, as a reader pastes them; this set is to shrink.
-CONTINUED_BLOCKS = {"arena.md", "datasets.md", "envs.md", "game.md"}
 _BLOCK = re.compile(r"^```(?:python|pycon)\n(.*?)^```", re.M | re.S)
 
 
 @pytest.mark.skipif(not (ROOT / "docs").exists(), reason="docs/ is not next to the tests (installed wheel run)")
-@pytest.mark.parametrize("doc", [d for d in DOCS if d.name not in CONTINUED_BLOCKS],
-                         ids=[d.name for d in DOCS if d.name not in CONTINUED_BLOCKS])
+@pytest.mark.parametrize("doc", DOCS, ids=[d.name for d in DOCS])
 def test_each_example_block_runs_alone_in_a_fresh_session(doc, tmp_path, monkeypatch):
+    """Each block runs pasted alone, as a reader pastes it: it makes the
+    names and files it uses (in the current directory)."""
     for name in NEEDS.get(doc.name, []):
         require(name)
     monkeypatch.chdir(tmp_path)
