@@ -380,3 +380,27 @@ def test_negative_ids_of_every_signed_dtype_are_read_as_negative(dtype):
     before = [vg.games(i).snapshot() for i in range(2)]
     vg.step(np.array([-1, -1], dtype=dtype))          # both sit out
     assert [vg.games(i).snapshot() for i in range(2)] == before
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_set_games_refills_the_chosen_tables_and_keeps_the_others(threads):
+    """After set_games every table reads as its game: the restarted ones
+    their new deal, the others (refilled or kept) what they were; done only
+    at finished tables, scores zero; bot actions the simple bot's."""
+    from ddz_fast.game import simple_bot
+    rules = "standard"
+    space, layout = action_space(rules), ObservationLayout(rules)
+    vg = VecGame(10, rules, seed=5, auto_reset=False, masks=True, bot=True, threads=threads)
+    rng = np.random.default_rng(3)
+    for k in range(60):
+        vg.step(_random_actions(vg, rng) if k % 2 else vg.bot_actions)
+        if k % 7 == 6:
+            over = [i for i in range(len(vg)) if vg.to_move[i] < 0]
+            chosen = sorted(set(over) | {int(rng.integers(len(vg)))})
+            vg.set_games(chosen, [game_seed(77, k * 100 + i) for i in chosen])
+            assert not vg.scores.any() and vg.done.tolist() == [bool(vg.to_move[i] < 0) for i in range(len(vg))]
+            for i in range(len(vg)):
+                g = vg.games(i)
+                _check_table(vg, i, g, layout, space)
+                if not g.is_over:
+                    assert vg.action(int(vg.bot_actions[i])) == simple_bot(g.observation(g.to_move), rules)

@@ -41,6 +41,7 @@ cdef class VecGame:
     cdef const uint8_t* rows
     cdef MoveInfo* id_info    # per move id: its MoveInfo (what gs_play needs)
     cdef Part* parts
+    cdef unsigned char* redo  # set_games: 1 at the tables to refill, the others kept (NULL: all)
     cdef int64_t* act
     cdef MoveInfo* mi
     cdef int64_t* counts      # per table: number of legal ids (previous step until refilled)

@@ -381,8 +381,14 @@ cdef class VecGame:
         self._enter()
         try:
             picked, seeds = self._chosen(tables, game_seeds)
+            # (only the chosen tables are refilled: the others keep their
+            # ids, masks and observations, a state that did not change)
+            self.redo = <unsigned char*>calloc(self.n, 1)
+            if self.redo == NULL:
+                raise MemoryError("out of memory")
             for j in range(len(picked)):
                 i = picked[j]
+                self.redo[i] = 1
                 self.p_episodes[i] += 1
                 self.p_seeds[i] = seeds[j]
                 gs_new_game(self.st[i], seeds[j])
@@ -390,6 +396,8 @@ cdef class VecGame:
                     _to_card_play(self.st[i])
             self._run(False)
         finally:
+            free(self.redo)
+            self.redo = NULL
             self._leave()
 
     cdef tuple _chosen(self, object tables, object game_seeds):
@@ -570,14 +578,34 @@ cdef class VecGame:
         cdef Py_ssize_t i, j, at = 0
         cdef int64_t a
         cdef GState* s
+        cdef int32_t* kept = NULL        # a partial refill: the ids as they were
         p.missing = -1
+        if not apply and self.redo != NULL:
+            kept = <int32_t*>malloc((p.nids + 1) * sizeof(int32_t))
+            if kept == NULL:
+                p.oom = True
+                return
+            memcpy(kept, p.ids, p.nids * sizeof(int32_t))
         if self.want_masks:
             for i in range(p.start, p.stop):
-                for j in range(self.counts[i]):
-                    self.p_masks[i * self.n_actions_ + p.ids[at + j]] = 0
+                if kept == NULL or self.redo[i]:
+                    for j in range(self.counts[i]):
+                        self.p_masks[i * self.n_actions_ + p.ids[at + j]] = 0
                 at += self.counts[i]
         p.nids = 0
+        at = 0
         for i in range(p.start, p.stop):
+            if kept != NULL:
+                at += self.counts[i]
+                if not self.redo[i]:
+                    self.p_done[i] = self.st[i].phase == PH_OVER
+                    memset(self.p_scores + i * self.nplayers, 0, self.nplayers * sizeof(int64_t))
+                    memset(self.p_wins + i * self.nplayers, 0, self.nplayers * sizeof(float))
+                    for j in range(at - self.counts[i], at):
+                        if not _push(p, kept[j]):
+                            free(kept)
+                            return
+                    continue
             s = self.st[i]
             if apply:
                 self.p_done[i] = s.phase == PH_OVER
@@ -596,7 +624,9 @@ cdef class VecGame:
                 memset(self.p_scores + i * self.nplayers, 0, self.nplayers * sizeof(int64_t))
                 memset(self.p_wins + i * self.nplayers, 0, self.nplayers * sizeof(float))
             if not self._refill(p, i, s):
+                free(kept)
                 return
+        free(kept)
 
     cdef void _settle(self, Py_ssize_t i, GState* s) noexcept nogil:
         """Report the end of table i's deal; start its next game (auto_reset)."""
