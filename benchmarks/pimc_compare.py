@@ -146,7 +146,7 @@ def table(rows: List[Row], markdown: bool) -> List[str]:
                       f"{pct(r.wins / r.deals)} [{pct(lo)}, {pct(hi)}]",
                       f"{pct(r.base_wins / r.deals)} [{pct(blo)}, {pct(bhi)}]",
                       f"{100 * d:+.1f} pts [{100 * dlo:+.1f}, {100 * dhi:+.1f}]",
-                      "yes" if r.beats else "no", f"{r.ms_per_decision:.2f}"])
+                      "yes" if r.beats else "no", f"{r.ms_per_decision:.3f}"])
     if markdown:
         out = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * (len(head) - 2)]
         out += ["| " + " | ".join(c) + " |" for c in cells]

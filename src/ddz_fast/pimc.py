@@ -251,15 +251,15 @@ class PIMCAgent:
                                    max_time=self._solver_time, table_mb=self._solver_table_mb)
         solved = np.logical_not(np.isnan(values).any(axis=1))
         rest = np.flatnonzero(~solved)
-        # (called even with no world left: it checks that the moves are legal)
-        values[rest] = base.move_values(worlds[rest], moves, rollouts=self._rollouts,
-                                        policy=self._policy, seed=seed, threads=self._threads)
+        if len(rest):                   # (solve_values checked the moves)
+            values[rest] = base.move_values(worlds[rest], moves, rollouts=self._rollouts,
+                                            policy=self._policy, seed=seed, threads=self._threads)
         return PIMCValues(moves, worlds, values, solved, self._pick(values))
 
     def _pick(self, values: npt.NDArray[np.float64]) -> int:
-        mean = np.add.reduce(values, axis=0) / len(values)     # (values.mean, without its wrapper)
+        mean = values.sum(axis=0) / len(values)       # (values.mean, without its wrapper)
         if self._aggregate == "mean":
-            return int(np.argmax(mean))
+            return int(mean.argmax())
         votes = np.bincount(np.argmax(values, axis=1), minlength=values.shape[1])
         top = np.flatnonzero(votes == votes.max())
         return int(top[np.argmax(mean[top])])

@@ -7,7 +7,7 @@ player has seen, from a state (:meth:`Game.sample_worlds`) or from an
 sampler for both."""
 cimport numpy as cnp
 from libc.stdint cimport uint64_t
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 import numpy as np
 
@@ -105,12 +105,13 @@ cdef void sample_world_c(int players, int player, int landlord, const unsigned c
             left -= 1
 
 
-cdef unsigned char[::1] _obs_counts(object x, str what):
-    # A (15,) uint8 field of an Observation, as a contiguous copy.
+cdef int _obs_counts(object x, str what, unsigned char* out) except -1:
+    # A (15,) uint8 field of an Observation, copied to out.
     a = np.ascontiguousarray(x, dtype=np.uint8) if isinstance(x, np.ndarray) else None
     if a is None or a.shape != (15,):
         raise ValueError(f"observation.{what} must be a (15,) array of counts")
-    return a.copy()
+    memcpy(out, cnp.PyArray_DATA(a), 15)
+    return 0
 
 
 def sample_observed_worlds(observation, n, *, seed=0):
@@ -130,18 +131,23 @@ def sample_observed_worlds(observation, n, *, seed=0):
     sizes_t = o.hand_sizes
     if not isinstance(sizes_t, tuple) or len(sizes_t) not in (3, 4):
         raise ValueError("observation.hand_sizes must be a tuple of 3 or 4 sizes")
-    cdef int players = len(sizes_t), t, r, pool = 0, need = 0
+    cdef int players = len(sizes_t), t, r, pool = 0, need = 0, held = 0, kept = 0
     cdef int p = as_seat(o.player, players, "observation.player")
     cdef int ll = -1 if o.landlord is None else as_seat(o.landlord, players, "observation.landlord")
     cdef int sizes[MAXP]
-    cdef unsigned char[::1] hand = _obs_counts(o.hand, "hand")
-    cdef unsigned char[::1] unseen = _obs_counts(o.unseen, "unseen")
-    cdef unsigned char[::1] res = _obs_counts(o.landlord_holds, "landlord_holds")
+    cdef unsigned char hand[15]
+    cdef unsigned char unseen[15]
+    cdef unsigned char res[15]
+    _obs_counts(o.hand, "hand", hand)
+    _obs_counts(o.unseen, "unseen", unseen)
+    _obs_counts(o.landlord_holds, "landlord_holds", res)
     for t in range(players):
         sizes[t] = <int>as_int(sizes_t[t], "observation.hand_sizes", 0, 108)
         if t != p:
             need += sizes[t]
     for r in range(15):
+        held += hand[r]
+        kept += res[r]
         if res[r] > unseen[r]:
             raise ValueError("observation.landlord_holds is not part of observation.unseen")
         pool += unseen[r] - res[r]
@@ -149,15 +155,15 @@ def sample_observed_worlds(observation, n, *, seed=0):
         if ll < 0 or ll == p:
             if res[r]:
                 raise ValueError("observation.landlord_holds must be empty here")
-    if sum(hand) != sizes[p]:
+    if held != sizes[p]:
         raise ValueError("observation.hand does not hold observation.hand_sizes[player] cards")
-    if pool > 108 or need < 0 or pool < need or (ll >= 0 and ll != p and sum(res) > sizes[ll]):
+    if pool > 108 or need < 0 or pool < need or (ll >= 0 and ll != p and kept > sizes[ll]):
         raise ValueError("observation.unseen does not fit the hidden hands' sizes")
     out = np.empty((count, players, 15), dtype=np.uint8)
     cdef unsigned char* op = <unsigned char*>cnp.PyArray_DATA(out)
     with nogil:
         for i in range(count):
-            sample_world_c(players, p, ll, &hand[0], sizes, &unseen[0], &res[0], &rs,
+            sample_world_c(players, p, ll, hand, sizes, unseen, res, &rs,
                            op + i * players * 15)
     return out
 
