@@ -186,6 +186,10 @@ def test_simple_bot_move_equals_its_twin_on_random_positions(rules):
         got = acts[bot_move_index(hand, last, rules, acts.rows, me, ll, last_player, sizes)]
         assert got == want, (hand.tolist(), last, me, ll, last_player, sizes)
         kinds[want.kind] += 1
+    # a hand and rows that do not go together are an error, never a read past the hand
+    with pytest.raises(ValueError, match="not among the rows"):
+        bot_move_index(np.zeros(15, np.uint8), None, rules, np.zeros((0, 16), np.uint8), 0, 0, None,
+                       [0] * rules.players)
     # the positions reach the bot's every branch
     assert kinds[Kind.PASS] and kinds[Kind.BOMB] and kinds[Kind.TRIO_PAIR] and kinds[Kind.CHAIN]
     assert kinds[Kind.AIRPLANE_PAIR] + kinds[Kind.AIRPLANE_SOLO] + kinds[Kind.AIRPLANE]

@@ -116,8 +116,10 @@ cdef const unsigned char* bot_play(const unsigned char* hand, const RulesC* rc, 
                 return o.data
     else:
         r0 = 0
-        while hand[r0] == 0:
+        while r0 < 15 and hand[r0] == 0:
             r0 += 1
+        if r0 == 15:
+            return _pass(mi)                    # (an empty hand: no move to lead)
         for t in range(7):                      # (each kind's moves after the last's)
             if hand[r0] < _LEAD_NEED[t]:
                 break
