@@ -4,7 +4,7 @@
 from .registry cimport rules_c, rules_id, rules_by_id
 from .move cimport row_move
 from .movelist cimport movelist_from_out
-from .kernels cimport RulesC, Out, IdSink, ROW
+from .kernels cimport RulesC, MoveInfo, Out, IdSink, ROW
 
 cdef enum:
     # Rows of the first buffer of a single call, on the caller's stack: most
@@ -21,6 +21,12 @@ cdef enum:
 # id mode (see _kernels.Out): the caller frees ids' memory unless borrowed.
 cdef int _generate(object hand, object last, object rules, int cid, Out* o,
                    unsigned char* first, int* cards, IdSink* ids) except -1
+
+# The checked input of one hand's call (legal_moves' own checks): the hand
+# into h (16 bytes), the last move's MoveInfo into li; 1 when there is a
+# last move to answer, 0 for a lead.
+cdef int _load_position(object hand, object last, object rules, const RulesC* rc,
+                        unsigned char* h, MoveInfo* li) except -1
 
 # The batch entry points' input checks (also the kernel timer's, _testing):
 # an (N, 15) uint8 C-contiguous copy of the hands, checked within the deck;

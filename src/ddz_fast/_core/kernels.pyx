@@ -331,21 +331,26 @@ cdef inline unsigned char* _put_each(unsigned char* p, unsigned int m, u64 c, u6
     return p
 
 
-cdef void gen_same(const Hand* k, int kind, int each, int rmin, Out* o) noexcept nogil:
-    # SOLO / PAIR / TRIO: `each` cards of one rank (jokers included: with two
-    # decks two equal jokers are a pair).
-    cdef unsigned int m = k.m[each] & _from(rmin)
+cdef inline void _put_same(unsigned int m, int kind, int each, bint sparse, Out* o) noexcept nogil:
+    # One row of `each` cards for every rank of m (sparse: a loop over its
+    # set bits, for masks of few ranks; else _put_each, branch-free).
     cdef unsigned char* p
     if not m:
         return
     p = _reserve(o, popcount(m))
     if p == NULL:
         return
-    if each == 3:
+    if sparse:
         p = _put_sparse(p, m, each, 0, _kind_hi(kind))
     else:
         p = _put_each(p, m, each, 0, _kind_hi(kind))
     _commit(o, p)
+
+
+cdef void gen_same(const Hand* k, int kind, int each, int rmin, Out* o) noexcept nogil:
+    # SOLO / PAIR / TRIO: `each` cards of one rank (jokers included: with two
+    # decks two equal jokers are a pair).
+    _put_same(k.m[each] & _from(rmin), kind, each, each == 3, o)
 
 
 cdef inline unsigned char* _put_trio_kicks(unsigned char* p, unsigned int trios, unsigned int kicks,
@@ -978,26 +983,21 @@ cdef void gen_of_kind(const unsigned char* h, const RulesC* r, int kind, int len
     cdef int main
     cdef unsigned int m
     cdef u64 lo, hi
-    cdef unsigned char* p
     if K_SOLO <= kind <= K_TRIO:
-        # (the commonest: one mask, no Hand; gen_same's moves)
+        # (the commonest: gen_same's moves from the one mask they need, no Hand)
         if length != 1:
             return
         _hand_words(h, &lo, &hi)
         m = _ge_mask(lo, hi, kind) & _from(rmin)       # (the kind code is the card count)
         if lowest:
             m &= ~m + 1
-        p = _reserve(o, (m != 0) if lowest else popcount(m))
-        if p != NULL:
-            _commit(o, _put_sparse(p, m, kind, 0, _kind_hi(kind)) if lowest
-                    else _put_each(p, m, kind, 0, _kind_hi(kind)))
+        _put_same(m, kind, kind, lowest or kind == K_TRIO, o)
         return
     hand_masks(h, r.max_count, &k)
     if lowest and length == 1:
         # the main part's mask keeps its lowest rank >= rmin (the kickers
         # come from the other masks, and do not depend on the main rank)
-        main = (1 if kind == K_SOLO else 2 if kind == K_PAIR
-                else 4 if kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR else 3)
+        main = 4 if kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR else 3
         m = k.m[main] & _from(rmin)
         k.m[main] = m & (~m + 1)
     gen_kind(&k, r, kind, length, length, rmin, o)

@@ -12,10 +12,10 @@ from .._core.kernels cimport (
     RulesC, MoveInfo, Out, ROW, row_info, gen_of_kind, gen_bombs_beating, out_init, out_free,
 )
 from .._core.move cimport (
-    Move, K_PASS, K_SOLO, K_PAIR, K_TRIO, K_TRIO_SOLO, K_TRIO_PAIR, K_FOUR_TWO_SOLO, K_FOUR_TWO_PAIR,
+    K_PASS, K_SOLO, K_PAIR, K_TRIO, K_TRIO_SOLO, K_TRIO_PAIR, K_FOUR_TWO_SOLO, K_FOUR_TWO_PAIR,
     K_BOMB, K_ROCKET,
 )
-from .._core.entry cimport rules_id, rules_by_id
+from .._core.entry cimport rules_id, rules_by_id, _load_position
 from .engine cimport MAXP, A_BID0, A_NO_DOUBLE, auction_code
 
 from ..cards import to_counts
@@ -197,26 +197,18 @@ def bot_move_index(hand, last, rules, rows, int me, landlord, last_player, sizes
     cdef int players = len(sizes), t
     cdef unsigned char h[16]
     cdef MoveInfo li
-    cdef Move lm
     cdef Out o
     cdef Py_ssize_t k
+    cdef bint answer
     if arr.ndim != 2 or arr.shape[1] != ROW or not 3 <= players <= MAXP:
         raise ValueError("rows must be (M, 16) and sizes one entry per seat")
     for t in range(players):
         sz[t] = sizes[t]
-    b = bytes(to_counts(hand, rules=rules))
-    memcpy(h, <const char*>b, 15)
-    h[15] = 0
-    if last is not None:
-        lm = <Move?>last
-        li.kind = lm.kind_
-        li.rank = lm.rank_
-        li.length = lm.length_
-        li.ncards = lm.ncards
+    answer = _load_position(hand, last, rules, rc, h, &li)      # (legal_moves' own checks)
     if not out_init(&o, 64, False):
         raise MemoryError()
     try:
-        k = bot_index(h, rc, NULL if last is None else &li, me, -1 if landlord is None else landlord,
+        k = bot_index(h, rc, &li if answer else NULL, me, -1 if landlord is None else landlord,
                       -1 if last_player is None else last_player, sz, players, &o,
                       <const unsigned char*>cnp.PyArray_DATA(arr), arr.shape[0])
     finally:

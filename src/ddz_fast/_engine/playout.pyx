@@ -210,6 +210,8 @@ cdef class _ValuesJob:
         cdef uint64_t ps
         cdef MoveInfo mi
         cdef bint mover_ll = mover == self.base.landlord
+        # (one playout: played on the copy the move was made on)
+        cdef GState* moved = after if self.reps > 1 else s
         if ws == NULL or after == NULL or s == NULL or not out_init(&o, 512, False):
             self.failed = True
         else:
@@ -219,10 +221,9 @@ cdef class _ValuesJob:
                     for r in range(15):
                         ws.hands[t][r] = self.worlds[(w * n + t) * 15 + r]
                 for m in range(self.nm):
-                    # (one playout: played on the copy the move was made on)
-                    gs_copy(after if self.reps > 1 else s, ws)
+                    gs_copy(moved, ws)
                     row_info(self.rows + m * HB, &mi)
-                    gs_play(after if self.reps > 1 else s, self.rows + m * HB, &mi)
+                    gs_play(moved, self.rows + m * HB, &mi)
                     won = 0
                     for k in range(self.reps):
                         if stop_requested(self.intr):
