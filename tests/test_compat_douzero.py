@@ -173,13 +173,7 @@ def test_accelerate_patches_and_restores_game_env():
         # whole DouZero games: the patched env lists DouZero's own actions
         rng = random.Random(7)
         for _ in range(30):
-            cards = DECK[:]
-            rng.shuffle(cards)
-            env = GameEnv(players={})
-            env.card_play_init({"landlord": sorted(cards[:20]),
-                                "landlord_up": sorted(cards[20:37]),
-                                "landlord_down": sorted(cards[37:]),
-                                "three_landlord_cards": sorted(cards[17:20])})
+            env = _new_game(rng)
             plies = 0
             while not env.game_over:
                 actions = env.get_legal_card_play_actions()
@@ -206,13 +200,7 @@ def test_accelerated_env_lists_exactly_douzero_own_actions():
     dz.accelerate()
     try:
         for _ in range(150):
-            cards = DECK[:]
-            rng.shuffle(cards)
-            env = GameEnv(players={})
-            env.card_play_init({"landlord": sorted(cards[:20]),
-                                "landlord_up": sorted(cards[20:37]),
-                                "landlord_down": sorted(cards[37:]),
-                                "three_landlord_cards": sorted(cards[17:20])})
+            env = _new_game(rng)
             while not env.game_over:
                 actions = env.get_legal_card_play_actions()
                 assert actions == original(env), (env.info_sets[env.acting_player_position].player_hand_cards,
@@ -239,6 +227,18 @@ def _rival(seq):
     if not seq:
         return []
     return seq[-2] if len(seq[-1]) == 0 else seq[-1]
+
+
+def _new_game(rng):
+    """A DouZero GameEnv at the start of card play of a shuffled deal."""
+    cards = DECK[:]
+    rng.shuffle(cards)
+    env = GameEnv(players={})
+    env.card_play_init({"landlord": sorted(cards[:20]),
+                        "landlord_up": sorted(cards[20:37]),
+                        "landlord_down": sorted(cards[37:]),
+                        "three_landlord_cards": sorted(cards[17:20])})
+    return env
 
 
 def _play(env, action):

@@ -436,19 +436,31 @@ class Stat:
                 "deals": self.deals}
 
 
-def clustered_mean(sums: npt.NDArray[np.float64], counts: npt.NDArray[np.float64]) -> Stat:
-    """The ratio ``sum(sums) / sum(counts)`` with its 95% interval, each
-    cluster (deal) being one independent draw (see the module docstring).
-    Clusters with no units take no part."""
+def _clusters(sums: npt.NDArray[np.float64], counts: npt.NDArray[np.float64]
+              ) -> Tuple[Optional[Stat], float, float, int, npt.NDArray[np.float64]]:
+    """What both intervals start from: the clusters (deals) with units, the
+    ratio ``r = sum(sums) / sum(counts)`` over them, their number of units
+    ``n`` and of clusters ``D``, and each cluster's residual ``sums - r *
+    counts``; or, first, the Stat to return when there is no interval (no
+    units, or fewer than 2 clusters)."""
     keep = counts > 0
     s, c = sums[keep].astype(np.float64), counts[keep].astype(np.float64)
     D, n = len(c), float(c.sum())
     if n == 0:
-        return Stat(math.nan, math.nan, math.nan, 0, 0)
+        return Stat(math.nan, math.nan, math.nan, 0, 0), math.nan, n, D, c
     r = float(s.sum()) / n
     if D < 2:
-        return Stat(r, math.nan, math.nan, int(n), D)
-    e = s - r * c
+        return Stat(r, math.nan, math.nan, int(n), D), r, n, D, c
+    return None, r, n, D, s - r * c
+
+
+def clustered_mean(sums: npt.NDArray[np.float64], counts: npt.NDArray[np.float64]) -> Stat:
+    """The ratio ``sum(sums) / sum(counts)`` with its 95% interval, each
+    cluster (deal) being one independent draw (see the module docstring).
+    Clusters with no units take no part."""
+    done, r, n, D, e = _clusters(sums, counts)
+    if done is not None:
+        return done
     se = math.sqrt(D / (D - 1) * float((e * e).sum())) / n
     return Stat(r, r - Z95 * se, r + Z95 * se, int(n), D)
 
@@ -459,15 +471,9 @@ def wilson_mean(sums: npt.NDArray[np.float64], counts: npt.NDArray[np.float64]) 
     interval over clusters (deals) with the effective number of units of the
     module docstring.  Clusters with no units take no part; NaN bounds with
     fewer than 2 clusters."""
-    keep = counts > 0
-    s, c = sums[keep].astype(np.float64), counts[keep].astype(np.float64)
-    D, n = len(c), float(c.sum())
-    if n == 0:
-        return Stat(math.nan, math.nan, math.nan, 0, 0)
-    p = float(s.sum()) / n
-    if D < 2:
-        return Stat(p, math.nan, math.nan, int(n), D)
-    e = s - p * c
+    done, p, n, D, e = _clusters(sums, counts)
+    if done is not None:
+        return done
     var = float((e * e).sum()) / (n * n)
     spread = p * (1.0 - p)
     # (var == 0 with 0 < p < 1: every deal at exactly p; the units bound n_eff)
