@@ -595,34 +595,28 @@ cdef class VecGame:
         p.nids = 0
         at = 0
         for i in range(p.start, p.stop):
+            s = self.st[i]
+            # done only at a finished table (auto_reset=False), scores zero;
+            # a deal that ends in this step reports its end (_settle)
+            self.p_done[i] = s.phase == PH_OVER
+            memset(self.p_scores + i * self.nplayers, 0, self.nplayers * sizeof(int64_t))
+            memset(self.p_wins + i * self.nplayers, 0, self.nplayers * sizeof(float))
             if kept != NULL:
                 at += self.counts[i]
                 if not self.redo[i]:
-                    self.p_done[i] = self.st[i].phase == PH_OVER
-                    memset(self.p_scores + i * self.nplayers, 0, self.nplayers * sizeof(int64_t))
-                    memset(self.p_wins + i * self.nplayers, 0, self.nplayers * sizeof(float))
                     for j in range(at - self.counts[i], at):
                         if not _push(p, kept[j]):
                             free(kept)
                             return
                     continue
-            s = self.st[i]
-            if apply:
-                self.p_done[i] = s.phase == PH_OVER
-                memset(self.p_scores + i * self.nplayers, 0, self.nplayers * sizeof(int64_t))
-                memset(self.p_wins + i * self.nplayers, 0, self.nplayers * sizeof(float))
-                if s.phase != PH_OVER and self.act[i] != NO_ACT:
-                    a = self.act[i]
-                    if a >= MOVE_ID0:
-                        gs_play(s, self.rows + (a - MOVE_ID0) * ROW, &self.mi[i])
-                    else:
-                        gs_auction_step(s, <int>a)
-                    if s.phase == PH_OVER:
-                        self._settle(i, s)
-            else:
-                self.p_done[i] = s.phase == PH_OVER     # (a finished table, auto_reset=False)
-                memset(self.p_scores + i * self.nplayers, 0, self.nplayers * sizeof(int64_t))
-                memset(self.p_wins + i * self.nplayers, 0, self.nplayers * sizeof(float))
+            if apply and s.phase != PH_OVER and self.act[i] != NO_ACT:
+                a = self.act[i]
+                if a >= MOVE_ID0:
+                    gs_play(s, self.rows + (a - MOVE_ID0) * ROW, &self.mi[i])
+                else:
+                    gs_auction_step(s, <int>a)
+                if s.phase == PH_OVER:
+                    self._settle(i, s)
             if not self._refill(p, i, s):
                 free(kept)
                 return
