@@ -79,7 +79,7 @@ if SANITIZE or FUZZER:
 
 # The compiled modules, by their dotted names under ddz_fast (see CONTRIBUTING's layout).
 modules = [
-    "_core.kernels", "_core.registry", "_core.move", "_core.movelist", "_util.checks", "_util.rng",
+    "_core.kernels", "_core.wild", "_core.registry", "_core.move", "_core.movelist", "_util.checks", "_util.rng",
     "_util.interrupt",
     "_core.entry", "_engine.engine", "_engine.bots", "_engine.worlds", "_engine.playout", "_engine.game",
     "_core.lookup", "_core.ranks", "_engine.vec", "_engine.recorder",

@@ -10,7 +10,8 @@ for the high joker, and the separators space, comma, ``-``, ``+``, ``/`` and
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence, Union
+import re
+from typing import Iterable, List, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -30,6 +31,8 @@ __all__ = [
     "to_counts",
     "check_counts",
     "rank_index",
+    "parse_wild",
+    "WildLike",
 ]
 
 #: The rank labels, one per rank index 0..14 (canonical card text uses them).
@@ -61,6 +64,59 @@ def rank_index(token: str) -> int:
     if len(t) == 1 and t in _TOKENS:
         return _TOKENS[t]
     raise ValueError(f"unknown card token {token!r}")
+
+
+#: What ``wild=`` accepts: a rank (0..12 or one card token), or with two wild
+#: ranks a pair of them or a text of two tokens.
+WildLike = Union[int, str, Sequence[Union[int, str]], None]
+
+
+def parse_wild(wild: object, rules: RulesLike) -> Tuple[int, ...]:
+    """The wild ranks of ``wild=`` under `rules`, ascending (docs/rules.md,
+    "Wild cards"): ``()`` for rules without wild cards (where `wild` must be
+    None), else as many distinct ranks 0..12 (3..2; never a joker) as the
+    rules draw.  TypeError/ValueError name what is wrong."""
+    r = resolve_rules(rules)
+    want = r.wild_ranks
+    if wild is None:
+        if want:
+            raise ValueError(f"rules {r.name!r} have wild cards: pass the deal's wild "
+                             f"rank{'s' if want > 1 else ''} as wild=")
+        return ()
+    if not want:
+        raise ValueError(f"rules {r.name!r} have no wild cards; wild= must be None, not {wild!r}")
+    items: List[object]
+    if isinstance(wild, str):
+        text = plain_str(wild, "wild")
+        items = [t for t in re.findall(r"10|\S", text.upper()) if t not in _SEPARATORS]
+    elif isinstance(wild, (bool, np.bool_)):
+        raise TypeError("wild must be a rank (int or card text), not a bool")
+    elif isinstance(wild, (int, np.integer)):
+        items = [wild]
+    elif isinstance(wild, (tuple, list)):
+        items = list(wild)
+    else:
+        raise TypeError(f"wild must be a rank (int 0..12 or card text) or a pair of them, "
+                        f"not {type(wild).__name__}")
+    if len(items) != want:
+        raise ValueError(f"rules {r.name!r} draw {want} wild rank{'s' if want > 1 else ''}, "
+                         f"got {len(items)} in {wild!r}")
+    ranks = []
+    for x in items:
+        if isinstance(x, (bool, np.bool_)):
+            raise TypeError("a wild rank must be an int or card text, not a bool")
+        if isinstance(x, (int, np.integer)):
+            k = int(x)
+        elif isinstance(x, str):
+            k = rank_index(x)
+        else:
+            raise TypeError(f"a wild rank must be an int or card text, not {type(x).__name__}")
+        if not 0 <= k <= TWO:
+            raise ValueError(f"a wild rank must be 0..12 (3..2; jokers are never wild), not {x!r}")
+        ranks.append(k)
+    if len(set(ranks)) != len(ranks):
+        raise ValueError(f"the two wild ranks must differ, not {wild!r}")
+    return tuple(sorted(ranks))
 
 
 def parse_cards(text: str, *, rules: RulesLike = "standard") -> np.ndarray:

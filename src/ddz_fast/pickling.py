@@ -33,8 +33,9 @@ import numpy as np
 
 from .rules import Rules
 
-__all__ = ["FORMAT", "load_move", "load_move_list", "load_move_batch", "load_game", "load_split_mix",
-           "load_action_space", "load_solver", "load_pimc_agent", "load_playout_results"]
+__all__ = ["FORMAT", "load_move", "load_wild_move", "load_move_list", "load_wild_move_list",
+           "load_move_batch", "load_wild_move_batch", "load_game", "load_split_mix", "load_action_space",
+           "load_solver", "load_pimc_agent", "load_playout_results"]
 
 #: The format version of the states this release writes.
 FORMAT = 1
@@ -81,6 +82,14 @@ def load_move(state: Tuple[Any, ...]) -> Any:
     return _late("._core.move", "Move")._make(kind, tuple(counts), rank, length)
 
 
+def load_wild_move(state: Tuple[Any, ...]) -> Any:
+    """A wild-card :class:`~ddz_fast.Move` from ``(FORMAT, kind, counts,
+    represents, wild)``: the kind's code, the cards played and the counts
+    they represent as 15 bytes each, and the wild ranks (a tuple)."""
+    kind, counts, represents, wild = _fields(state, "Move", 4)
+    return _late("._core.move", "Move")._make_wild(kind, counts, represents, wild)
+
+
 def load_move_list(state: Tuple[Any, ...]) -> Any:
     """A :class:`~ddz_fast.MoveList` from ``(FORMAT, rows, rules)``: 16 bytes
     a move, each checked to be a legal move under ``rules`` (a Rules or
@@ -89,10 +98,25 @@ def load_move_list(state: Tuple[Any, ...]) -> Any:
     return _late("._core.movelist", "_movelist_from_rows")(rows, rules)
 
 
+def load_wild_move_list(state: Tuple[Any, ...]) -> Any:
+    """A wild-card :class:`~ddz_fast.MoveList` from ``(FORMAT, moves, rules,
+    wild)``: its moves (each checked to be a reading of its cards under the
+    rules and the wild ranks)."""
+    moves, rules, wild = _fields(state, "MoveList", 3)
+    return _late("._core.movelist", "_wild_movelist_from_moves")(moves, rules, wild)
+
+
 def load_move_batch(state: Tuple[Any, ...]) -> Any:
     """A :class:`~ddz_fast.MoveBatch` from ``(FORMAT, rows, offsets, rules)``."""
     rows, offsets, rules = _fields(state, "MoveBatch", 3)
     return _late("._core.movelist", "_movebatch_from_arrays")(rows, offsets, rules)
+
+
+def load_wild_move_batch(state: Tuple[Any, ...]) -> Any:
+    """A wild-card :class:`~ddz_fast.MoveBatch` from ``(FORMAT, hands, rules,
+    wild)``: each hand's moves as a list (checked as for a wild MoveList)."""
+    lists, rules, wild = _fields(state, "MoveBatch", 3)
+    return _late("._core.movelist", "_wild_movebatch_from_lists")(lists, rules, wild)
 
 
 def load_game(state: Tuple[Any, ...]) -> Any:

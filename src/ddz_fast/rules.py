@@ -16,6 +16,23 @@ __all__ = ["Rules", "PRESETS", "resolve_rules", "check_rules", "RulesLike"]
 
 _AUCTIONS = ("bid", "rob")
 _GAMES = ((3, 1), (4, 2))
+#: Rules.wild: how many ranks are wild in each deal (docs/rules.md, "Wild cards").
+WILD_RANKS = MappingProxyType({"none": 0, "laizi": 1, "tiandi": 2})
+_BOMB_DOUBLING = ("all", "hard_x4")
+
+
+def _check_choices(rules: "Rules") -> None:
+    # The str options: one of their values, and wild cards only with one deck.
+    if rules.auction not in _AUCTIONS:
+        raise ValueError(f"unknown auction {rules.auction!r}; valid: {', '.join(_AUCTIONS)}")
+    if rules.wild not in WILD_RANKS:
+        raise ValueError(f"unknown Rules.wild {rules.wild!r}; valid: {', '.join(WILD_RANKS)}")
+    if rules.bomb_doubling not in _BOMB_DOUBLING:
+        raise ValueError(f"unknown Rules.bomb_doubling {rules.bomb_doubling!r}; "
+                         f"valid: {', '.join(_BOMB_DOUBLING)}")
+    if rules.wild != "none" and rules.decks != 1:
+        raise ValueError(f"wild cards ({rules.wild!r}) are a variant of the one-deck game, "
+                         f"not of {rules.decks} decks")
 
 
 @dataclass(frozen=True)
@@ -53,6 +70,14 @@ class Rules:
         valid reading at all (each reading holds a neighbouring trio).
     auction
         ``"bid"`` (pass or bid 1/2/3) or ``"rob"`` (call, rob, double).
+    wild
+        ``"none"``, ``"laizi"`` (one rank drawn after the auction is wild) or
+        ``"tiandi"`` (two ranks are).  Only with one deck.  The move
+        functions then take the deal's wild rank(s) as ``wild=``.
+    bomb_doubling
+        ``"all"``: every bomb and the rocket double the stake.
+        ``"hard_x4"``: a soft bomb (made with a wild standing in) doubles it;
+        a hard bomb, the wild bomb and the rocket multiply it by 4.
 
     ``name`` is a label only; it takes no part in equality or hashing, so a
     custom ``Rules`` with a preset's options equals that preset.
@@ -68,6 +93,8 @@ class Rules:
     airplane_bomb_kickers: bool = True
     airplane_adjacent_trio_kickers: bool = True
     auction: str = "bid"
+    wild: str = "none"
+    bomb_doubling: str = "all"
     name: str = field(default="custom", compare=False)
 
     def __post_init__(self) -> None:
@@ -85,8 +112,7 @@ class Rules:
                 f"unsupported game: players={self.players}, decks={self.decks}; "
                 "supported are 3 players with 1 deck and 4 players with 2 decks"
             )
-        if self.auction not in _AUCTIONS:
-            raise ValueError(f"unknown auction {self.auction!r}; valid: {', '.join(_AUCTIONS)}")
+        _check_choices(self)
 
     # Derived facts of the deck -------------------------------------------
     @property
@@ -98,6 +124,11 @@ class Rules:
     def max_jokers(self) -> int:
         """Most cards of each joker in the deck."""
         return self.decks
+
+    @property
+    def wild_ranks(self) -> int:
+        """How many ranks are wild in each deal: 0, 1 (laizi) or 2 (tiandi)."""
+        return WILD_RANKS[self.wild]
 
     @property
     def deck_size(self) -> int:
@@ -142,6 +173,10 @@ PRESETS: Mapping[str, Rules] = MappingProxyType({
         four_with_kickers=False,
         name="four",
     ),
+    # Wild cards (docs/rules.md, "Wild cards"): the standard game's moves,
+    # read with one or two wild ranks drawn per deal.
+    "laizi": Rules(wild="laizi", name="laizi"),
+    "tiandi": Rules(wild="tiandi", name="tiandi"),
     # Compatibility presets: the move sets of those engines (see docs/compat.md).
     "douzero": Rules(four_two_solo_distinct=False, both_jokers_as_kickers=True, name="douzero"),
     "rlcard": Rules(
@@ -185,7 +220,10 @@ def check_rules(rules: Rules) -> Rules:
         v = rules.__dict__
         if (type(v.get("players")) is int and type(v.get("decks")) is int
                 and (v["players"], v["decks"]) in _GAMES
-                and type(v.get("auction")) is str and v["auction"] in _AUCTIONS):
+                and type(v.get("auction")) is str and v["auction"] in _AUCTIONS
+                and type(v.get("wild")) is str and v["wild"] in WILD_RANKS
+                and (v["wild"] == "none" or v["decks"] == 1)
+                and type(v.get("bomb_doubling")) is str and v["bomb_doubling"] in _BOMB_DOUBLING):
             for name in _BOOL_FIELDS:
                 if type(v.get(name)) is not bool:
                     break
@@ -199,12 +237,15 @@ def check_rules(rules: Rules) -> Rules:
     for name in _BOOL_FIELDS:
         if type(getattr(rules, name)) is not bool:
             raise TypeError(f"Rules.{name} must be a bool, not {type(getattr(rules, name)).__name__}")
-    if not isinstance(rules.auction, str) or rules.auction not in _AUCTIONS:
-        raise ValueError(f"unknown auction {rules.auction!r}; valid: {', '.join(_AUCTIONS)}")
+    for name in ("auction", "wild", "bomb_doubling"):
+        if type(getattr(rules, name)) is not str:
+            raise TypeError(f"Rules.{name} must be a str, not {type(getattr(rules, name)).__name__}")
+    _check_choices(rules)
     d = rules.decks
     want = {"max_count": 4 * d, "max_jokers": d, "deck_size": 54 * d,
             "hand_size": 17 if rules.players == 3 else 25}
     want["kitty_size"] = want["deck_size"] - rules.players * want["hand_size"]
+    want["wild_ranks"] = WILD_RANKS[rules.wild]
     for name, value in want.items():
         got = getattr(rules, name)
         if type(got) is not int or got != value:

@@ -21,20 +21,21 @@ from .._util.parallel import run_parts
 
 import numpy as np
 
-from .move cimport Move, K_PASS, readings_of
+from .move cimport Move, K_PASS, readings_of, wild_mask, wild_readings_of
+from .wild cimport WROW, W_PHYS, W_CLASS, gen_wild, beats_wild, bomb_class
 from .._util.checks cimport as_threads
 from .._util.checks import bounded_list, private_array
 from .kernels cimport (
-    RulesC, MoveInfo, Out, IdSink, ROW, KIND_BYTE, u64, _hand_words, _word_cards,
+    RulesC, MoveInfo, Out, IdSink, ROW, KIND_BYTE, u64, _hand_words, _word_cards, row_info,
     out_init, out_init_on, out_init_batch, out_free, release_rows,
     gen_moves,
     beats_c, valid_move_c, count_moves_c,
 )
 from .registry cimport rules_id, rules_by_id, valid_bit, within, within_words, check_within
-from .movelist cimport movelist_from_out, make_batch
+from .movelist cimport movelist_from_out, wild_movelist_from_out, make_batch
 
 from .movelist import MoveBatch, MoveList  # noqa: F401  (the result types, re-exported)
-from ..cards import to_counts, format_cards
+from ..cards import to_counts, format_cards, parse_wild
 from .parse import parse_move_with
 from ..rules import resolve_rules
 
@@ -271,13 +272,17 @@ cdef int _check_together(const unsigned char* h, Move last, const RulesC* rc, ob
 # Single-hand entry points
 # ---------------------------------------------------------------------------
 
-def legal_moves(hand, last=None, *, rules="standard"):
+def legal_moves(hand, last=None, *, rules="standard", wild=None):
     """Every legal move of ``hand`` as a :class:`MoveList`.
 
     With ``last`` None or PASS: every lead (never PASS).  Otherwise PASS
     followed by every move that beats ``last``.  Same results, same order as
-    :func:`ddz_fast.reference.legal_moves`.
+    :func:`ddz_fast.reference.legal_moves`.  Under wild-card rules
+    (``laizi``, ``tiandi``) ``wild`` gives the deal's wild rank(s) and the
+    moves are those of :func:`ddz_fast.reference.wild_moves`.
     """
+    if wild is not None:
+        return _wild_legal_moves(hand, last, rules, wild)
     return _legal_moves(hand, last, rules)
 
 
@@ -294,6 +299,8 @@ cdef int _load_position(object hand, object last, object rules, const RulesC* rc
     """The checked input of one hand's call: the hand into h (16 bytes),
     the last move's info into li; 1 when there is a last move to answer
     (not None), 0 for a lead."""
+    if rc.wild_ranks:
+        parse_wild(None, rules)     # (raises: wild rules need wild=)
     _load_hand(hand, rules, rc, h)
     if last is None:
         return 0
@@ -331,9 +338,13 @@ cdef inline int _generate_here(object hand, object last, object rules, int cid, 
     return 0
 
 
-def classify(cards, *, rules="standard"):
+def classify(cards, *, rules="standard", wild=None):
     """Every reading of the cards as a move: one Move per kind, in kind order,
-    each with the rank of its highest reading; empty for no move."""
+    each with the rank of its highest reading; empty for no move.  With wild
+    cards (``wild=``): one Move per kind and represented combination, in
+    list order."""
+    if wild is not None:
+        return _wild_classify(cards, rules, wild)
     return _classify(cards, None, rules)
 
 
@@ -341,12 +352,18 @@ cdef object _classify(object cards, object _unused, object rules):
     cdef int cid = rules_id(rules)
     cdef const RulesC* rc = rules_by_id(cid)
     cdef unsigned char c[16]
+    if rc.wild_ranks:
+        parse_wild(None, rules)     # (raises: wild rules need wild=)
     _load_hand(cards, rules, rc, c)
     return readings_of(c, cid)
 
 
-def beats(a, b, *, rules="standard"):
-    """Does move ``a`` beat move ``b``?  See :func:`ddz_fast.reference.beats`."""
+def beats(a, b, *, rules="standard", wild=None):
+    """Does move ``a`` beat move ``b``?  See :func:`ddz_fast.reference.beats`
+    (with wild cards, :func:`ddz_fast.reference.wild_beats`: bombs compare
+    by class first)."""
+    if wild is not None:
+        return _wild_beats(a, b, rules, wild)
     return _beats(a, b, rules)
 
 
@@ -354,20 +371,128 @@ cdef object _beats(object a, object b, object rules):
     cdef int cid = rules_id(rules)
     cdef const RulesC* rc = rules_by_id(cid)
     cdef MoveInfo ma, mb
+    if rc.wild_ranks:
+        parse_wild(None, rules)     # (raises: wild rules need wild=)
     _load_move(a, rules, rc, &ma, "a")
     _load_move(b, rules, rc, &mb, "b")
     return beats_c(&ma, &mb)
 
 
-def parse_move(text, kind=None, *, rules="standard"):
+def parse_move(text, kind=None, *, rules="standard", wild=None):
     """Turn card text into one typed Move (``"pass"`` is PASS).
 
     Raises :class:`~ddz_fast.InvalidMoveError` for text that is no cards of
     the rules or no legal move, or not of the given kind, and
     :class:`~ddz_fast.AmbiguousMoveError` when it reads as several kinds and
-    no kind is given (both ValueErrors).
+    no kind is given (both ValueErrors).  With wild cards (``wild=``) the
+    text is ``"<cards>=<represented>"``, for example ``"5577=5555"`` with 7
+    wild (without ``=``: the cards read as themselves).
     """
+    if wild is not None:
+        wild_mask(wild, rules)      # (checked before the text)
+        return parse_move_with(text, kind, _rules_obj(rules),
+                               lambda t: _wild_text_readings(t, rules, wild))
     return parse_move_with(text, kind, _rules_obj(rules), lambda t: classify(t, rules=rules))
+
+
+# ---------------------------------------------------------------------------
+# Wild cards (docs/rules.md, "Wild cards"; the kernel: _core/wild.pyx)
+# ---------------------------------------------------------------------------
+
+cdef int _load_wild_last(object last, object rules, int cid, unsigned int wmask,
+                         const unsigned char* h, unsigned char* row) except -1:
+    """The move to answer as a 32-byte wild row (its reading checked under
+    the wild ranks, its cards together with the hand within the deck): 1,
+    or 0 for a lead (None or PASS)."""
+    cdef Move m
+    cdef const RulesC* rc = rules_by_id(cid)
+    cdef unsigned char both[16]
+    cdef int i
+    if last is None:
+        return 0
+    if not isinstance(last, Move):
+        raise TypeError(f"last must be a Move, not {type(last).__name__}")
+    m = <Move>last
+    if m.kind_ == K_PASS:
+        return 0
+    if not (m.wmask_ == wmask and m.valid_for & valid_bit(cid)):
+        m = Move(last.kind, last.counts, rules=rules, wild=_wild_tuple(wmask), represents=last.represents)
+    memset(row, 0, WROW)
+    memcpy(row, m.c, 15)
+    row[KIND_BYTE] = <unsigned char>m.kind_
+    memcpy(row + W_PHYS, m.p, 15)
+    row[W_CLASS] = <unsigned char>bomb_class(m.kind_, m.c, m.p, wmask)
+    for i in range(15):
+        both[i] = h[i] + m.p[i]
+    if not within(both, rc):
+        raise ValueError("hand and last move cannot both be in play: more cards than the deck holds")
+    return 1
+
+
+cdef tuple _wild_tuple(unsigned int wmask):
+    return tuple([x for x in range(13) if (wmask >> x) & 1])
+
+
+cdef object _wild_legal_moves(object hand, object last, object rules, object wild):
+    cdef int cid = rules_id(rules)
+    cdef const RulesC* rc = rules_by_id(cid)
+    cdef unsigned int wmask = wild_mask(wild, rules)
+    cdef unsigned char h[16]
+    cdef unsigned char lrow[WROW]
+    cdef unsigned char first[FIRST_BYTES]
+    cdef Out o
+    cdef bint answer
+    _load_hand(hand, rules, rc, h)
+    answer = _load_wild_last(last, rules, cid, wmask, h, lrow)
+    out_init_on(&o, first, FIRST_ROWS)
+    with nogil:
+        gen_wild(h, rc, wmask, lrow if answer else NULL, False, &o)
+    if o.oom:
+        out_free(&o)
+        raise MemoryError("out of memory generating moves")
+    return wild_movelist_from_out(&o, cid, wmask)
+
+
+cdef object _wild_classify(object cards, object rules, object wild):
+    cdef int cid = rules_id(rules)
+    cdef unsigned int wmask = wild_mask(wild, rules)
+    cdef unsigned char c[16]
+    _load_hand(cards, rules, rules_by_id(cid), c)
+    return wild_readings_of(c, cid, wmask)
+
+
+cdef object _wild_beats(object a, object b, object rules, object wild):
+    cdef int cid = rules_id(rules)
+    cdef unsigned int wmask = wild_mask(wild, rules)
+    cdef unsigned char ra[WROW]
+    cdef unsigned char rb[WROW]
+    cdef unsigned char none[16]
+    cdef MoveInfo ma, mb
+    memset(none, 0, 16)
+    _wild_row_of(a, rules, cid, wmask, none, ra, "a")
+    _wild_row_of(b, rules, cid, wmask, none, rb, "b")
+    row_info(ra, &ma)
+    row_info(rb, &mb)
+    return beats_wild(&ma, ra[W_CLASS], &mb, rb[W_CLASS])
+
+
+cdef int _wild_row_of(object x, object rules, int cid, unsigned int wmask, const unsigned char* none,
+                      unsigned char* row, str what) except -1:
+    # a Move (PASS included) as a checked 32-byte wild row
+    if not isinstance(x, Move):
+        raise TypeError(f"{what} must be a Move, not {type(x).__name__}")
+    memset(row, 0, WROW)
+    if (<Move>x).kind_ != K_PASS:
+        _load_wild_last(x, rules, cid, wmask, none, row)
+    return 0
+
+
+cdef list _wild_text_readings(object text, object rules, object wild):
+    # the readings of "<cards>=<represented>" (or of "<cards>" as themselves)
+    cards, sep, rep = text.partition("=")
+    r = _rules_obj(rules)
+    want = bytes(to_counts(rep if sep else cards, rules=r))
+    return [m for m in _wild_classify(cards, rules, wild) if bytes(m.represents) == want]
 
 
 # ---------------------------------------------------------------------------
@@ -563,6 +688,8 @@ cdef tuple _run_batch(object hands, object lasts, object rules, object threads, 
     cdef const RulesC* rc = rules_by_id(cid)
     cdef Py_ssize_t n, t, total
     cdef _Job job
+    if rc.wild_ranks:
+        parse_wild(None, rules)     # (raises: wild rules need wild=)
     threads = as_threads(threads)
     hands = _check_batch_hands(hands, rules, rc)
     infos = _check_batch_lasts(lasts, hands, rules, rc)
@@ -673,7 +800,60 @@ cdef object _adopt_rows(Out* o):
     return arr
 
 
-def legal_moves_batch(hands, lasts=None, *, rules="standard", threads=1):
+cdef tuple _run_wild_batch(object hands, object lasts, object rules, object wild, object threads,
+                           bint count_only):
+    # legal_moves_batch and count_moves with wild cards: each hand's moves
+    # by gen_wild (one thread: the threads argument is checked, the hands
+    # run in order), the lasts checked one by one.
+    cdef int cid = rules_id(rules)
+    cdef const RulesC* rc = rules_by_id(cid)
+    cdef unsigned int wmask = wild_mask(wild, rules)
+    cdef Py_ssize_t n, i, before
+    cdef cnp.ndarray lrows
+    cdef unsigned char* lp
+    cdef const unsigned char* hp
+    cdef cnp.int64_t* ph
+    cdef unsigned char* answer
+    cdef Out o
+    as_threads(threads)
+    hands = _check_batch_hands(hands, rules, rc)
+    n = hands.shape[0]
+    hp = <const unsigned char*>cnp.PyArray_DATA(hands)
+    lrows = np.zeros((n, WROW), dtype=np.uint8)
+    has = np.zeros(n, dtype=np.uint8)
+    lp = <unsigned char*>cnp.PyArray_DATA(lrows)
+    answer = <unsigned char*>cnp.PyArray_DATA(has)
+    if lasts is not None:
+        lasts = bounded_list(lasts, n, "lasts")
+        if len(lasts) != n:
+            raise ValueError(f"expected {n} last moves, got {len(lasts)}")
+        for i in range(n):
+            answer[i] = _load_wild_last(lasts[i], rules, cid, wmask, hp + 15 * i, lp + WROW * i)
+    per_hand = np.zeros(n, dtype=np.int64)
+    ph = <cnp.int64_t*>cnp.PyArray_DATA(per_hand)
+    if not out_init_batch(&o, _first_rows(n), 96 * n):
+        raise MemoryError("out of memory generating moves")
+    with nogil:
+        for i in range(n):
+            before = o.n
+            gen_wild(hp + 15 * i, rc, wmask, lp + WROW * i if answer[i] else NULL, False, &o)
+            if o.oom:
+                break
+            ph[i] = (o.n - before) // 2
+            if count_only:
+                o.n = 0
+    if o.oom:
+        out_free(&o)
+        raise MemoryError("out of memory generating moves")
+    if count_only:
+        out_free(&o)
+        return per_hand, None, cid, wmask
+    offsets = _offsets_of(<const cnp.int64_t*>cnp.PyArray_DATA(per_hand), n)
+    rows = _adopt_rows(&o).reshape(-1, WROW)
+    return offsets, rows, cid, wmask
+
+
+def legal_moves_batch(hands, lasts=None, *, rules="standard", threads=1, wild=None):
     """Legal moves of many hands at once, with the GIL released.
 
     ``hands``: an (N, 15) integer array.  ``lasts``: None (every hand leads),
@@ -687,7 +867,14 @@ def legal_moves_batch(hands, lasts=None, *, rules="standard", threads=1):
     written).  When a batch whose buffer is 1-256 MiB is freed, the buffer
     is kept (two at most) for the next batches, which would otherwise fault
     every page of a fresh one in again; a batch alive is never reused.
+
+    With wild cards (``wild=``, the same wild ranks for every hand) the
+    rows are 32 bytes (see ``MoveList.rows``) and the hands run on one
+    thread; ``lasts`` is then None or a sequence of moves.
     """
+    if wild is not None:
+        offsets, rows, cid, wmask = _run_wild_batch(hands, lasts, rules, wild, threads, False)
+        return make_batch(rows, offsets, cid, wmask)
     offsets, rows, cid = _run_batch(hands, lasts, rules, threads, False)
     return make_batch(rows, offsets, cid)
 
@@ -709,9 +896,15 @@ cdef bint _is_one_hand(object hands):
     return False
 
 
-def count_moves(hands, lasts=None, *, rules="standard", threads=1):
+def count_moves(hands, lasts=None, *, rules="standard", threads=1, wild=None):
     """How many legal moves each hand has (PASS counted in responses), as an
-    (N,) int64 array; for one hand of shape (15,) (or text), an int."""
+    (N,) int64 array; for one hand of shape (15,) (or text), an int.  With
+    wild cards (``wild=``) the moves are counted as generated."""
+    if wild is not None:
+        if _is_one_hand(hands):
+            as_threads(threads)
+            return len(_wild_legal_moves(hands, lasts, rules, wild))
+        return _run_wild_batch(hands, lasts, rules, wild, threads, True)[0]
     return _count_moves(hands, lasts, rules, threads)
 
 

@@ -141,10 +141,11 @@ cdef inline unsigned int _windows(unsigned int m, int L) noexcept nogil:
 
 cdef struct RulesC:
     # The deck, derived from Rules.decks (never from overridable properties).
-    int id                       # registry id (0..255) or -1
+    int id                       # registry id (0..511) or -1
     int decks
     int max_count                # 4 * decks: most cards of one rank 3..2
     int max_joker                # decks: most cards of each joker
+    int wild_ranks               # Rules.wild: 0, 1 (laizi) or 2 (tiandi) wild ranks per deal
     # The move options: exactly the bool fields of ddz_fast.rules.Rules, with
     # the same names (the registry fills them from a dict built from those
     # fields; test_rules checks that the two lists are equal).
@@ -201,6 +202,9 @@ cdef void out_free(Out* o) noexcept nogil
 # out_init for a batch expected to write about `expect` rows: it may start on
 # the block of a large buffer freed before (see release_rows).
 cdef bint out_init_batch(Out* o, Py_ssize_t cap, Py_ssize_t expect) noexcept nogil
+# Room for k more rows after o.n (grown as needed): where to write them;
+# NULL when out of memory (o.oom set).  The caller then adds what it wrote to o.n.
+cdef unsigned char* out_reserve(Out* o, Py_ssize_t k) noexcept nogil
 # Free a row buffer of `cap` rows; a large one is kept for the next batch.
 cdef void release_rows(unsigned char* data, Py_ssize_t cap) noexcept nogil
 cdef void gen_lead(const unsigned char* h, const RulesC* r, Out* o) noexcept nogil

@@ -265,6 +265,10 @@ cdef inline unsigned char* _reserve(Out* o, Py_ssize_t k) noexcept nogil:
     return o.data + o.n * ROW
 
 
+cdef unsigned char* out_reserve(Out* o, Py_ssize_t k) noexcept nogil:
+    return _reserve(o, k)
+
+
 cdef inline void _commit(Out* o, unsigned char* p) noexcept nogil:
     o.n = (p - o.data) // ROW
 

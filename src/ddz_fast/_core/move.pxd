@@ -10,10 +10,16 @@ from .kernels cimport (
 
 
 cdef class Move:
-    # Invariants: c[] holds the move's cards; kind_ is a K_* code; rank_ is
-    # the top rank of the highest reading (-1 for PASS); length_ the number of
-    # primal groups (0 for PASS).  Immutable once made.
+    # Invariants: c[] holds the counts of the combination the move is read
+    # as, p[] the physical cards leaving the hand (equal but for a wild card
+    # standing in for another rank); kind_ is a K_* code; rank_ is the top
+    # rank of the highest reading (-1 for PASS); length_ the number of primal
+    # groups (0 for PASS); cls_ the bomb class (CLS_* of _core/wild.pxd);
+    # wmask_ the wild ranks it was read under (0: none).  Immutable once made.
     cdef unsigned char c[15]
+    cdef unsigned char p[15]
+    cdef unsigned char cls_
+    cdef unsigned short wmask_
     cdef signed char kind_
     cdef signed char rank_
     cdef signed char length_
@@ -26,6 +32,15 @@ cdef class Move:
 
 
 cdef Move make_move(int kind, const unsigned char* counts, int rank, int length)
+# A Move made from a 32-byte wild row (_core/wild.pxd) under the wild ranks
+# in wmask (trusted legal under registry id `cid` with those wild ranks).
+cdef Move wild_row_move(const unsigned char* row, int cid, unsigned int wmask)
+# The bit mask of the wild ranks of ``wild=`` under `rules` (0: none; the
+# checks of ddz_fast.cards.parse_wild).
+cdef unsigned int wild_mask(object wild, object rules) except? 0xFFFFFFFF
+# Every reading of the physical cards `c` under the wild ranks in wmask:
+# one Move per (kind, represented counts), in list order.
+cdef list wild_readings_of(const unsigned char* c, int cid, unsigned int wmask)
 # A Move made from a kernel row (trusted legal under registry id `cid`).
 cdef Move row_move(const unsigned char* row, int cid)
 # Every reading of the cards `c` as a move under the rules of registry id

@@ -11,10 +11,11 @@ from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from libc.string cimport memcpy, memcmp, memset
 
-from .kernels cimport MoveInfo, classify_c, row_info
-from .registry cimport rules_id, rules_by_id, valid_bit, check_within
+from .kernels cimport MoveInfo, Out, ROW, classify_c, row_info, out_init_on, out_free
+from .registry cimport rules_id, rules_by_id, rules_of, valid_bit, check_within
+from .wild cimport WROW, W_PHYS, W_CLASS, CLS_NONE, CLS_HARD, CLS_ROCKET, gen_wild, bomb_class
 
-from ..cards import format_cards, to_counts
+from ..cards import format_cards, parse_wild, to_counts
 from ..errors import AmbiguousMoveError, InvalidMoveError
 from ..kinds import Kind
 from .. import pickling as _pickling
@@ -39,8 +40,11 @@ cdef Move make_move(int kind, const unsigned char* counts, int rank, int length)
     cdef Move m = Move.__new__(Move)
     cdef int i, n = 0
     memcpy(m.c, counts, N_RANKS)
+    memcpy(m.p, counts, N_RANKS)
     for i in range(N_RANKS):
         n += counts[i]
+    m.cls_ = CLS_HARD if kind == K_BOMB else (CLS_ROCKET if kind == K_ROCKET else CLS_NONE)
+    m.wmask_ = 0
     m.kind_ = kind
     m.rank_ = rank
     m.length_ = length
@@ -55,6 +59,52 @@ cdef Move row_move(const unsigned char* row, int cid):
     cdef Move m = make_move(mi.kind, row, mi.rank, mi.length)
     m.valid_for = valid_bit(cid)
     return m
+
+
+cdef Move wild_row_move(const unsigned char* row, int cid, unsigned int wmask):
+    cdef Move m = row_move(row, cid)
+    memcpy(m.p, row + W_PHYS, N_RANKS)
+    m.cls_ = row[W_CLASS]
+    m.wmask_ = <unsigned short>wmask
+    return m
+
+
+cdef Move wild_row_move_parts(const unsigned char* rep_row, const unsigned char* phys,
+                              unsigned int wmask):
+    # A Move of the 16-byte represented row and the physical counts, class
+    # derived, trusted under no rules (valid_for 0: re-checked before use)
+    cdef MoveInfo mi
+    row_info(rep_row, &mi)
+    cdef Move m = make_move(mi.kind, rep_row, mi.rank, mi.length)
+    memcpy(m.p, phys, N_RANKS)
+    m.cls_ = <unsigned char>bomb_class(mi.kind, rep_row, phys, wmask)
+    m.wmask_ = <unsigned short>wmask
+    m.valid_for = 0
+    return m
+
+
+cdef unsigned int wild_mask(object wild, object rules) except? 0xFFFFFFFF:
+    cdef unsigned int mask = 0
+    for x in parse_wild(wild, rules):
+        mask |= 1u << <int>x
+    return mask
+
+
+cdef list wild_readings_of(const unsigned char* c, int cid, unsigned int wmask):
+    cdef Out o
+    cdef unsigned char first[16 * WROW]
+    cdef Py_ssize_t i
+    cdef list out = []
+    out_init_on(&o, first, 32)
+    gen_wild(c, rules_by_id(cid), wmask, NULL, True, &o)
+    try:
+        if o.oom:
+            raise MemoryError("out of memory reading wild cards")
+        for i in range(0, o.n, 2):
+            out.append(wild_row_move(o.data + i * ROW, cid, wmask))
+    finally:
+        out_free(&o)
+    return out
 
 
 cdef list readings_of(const unsigned char* c, int cid):
@@ -96,26 +146,46 @@ def pick_reading(readings, want, text, rules):
     return readings[0]
 
 
-cdef Move _validated(object kind, object cards, object rules):
-    """The Move ``Move(kind, cards, rules=rules)`` describes, after checking
-    that the cards are a move of that kind under the rules."""
+cdef bytes _counts_bytes(object cards, object r):
+    counts = bytes(to_counts(cards, rules=r))
+    if len(counts) != N_RANKS:    # to_counts guarantees 15; never read past a shorter buffer
+        raise ValueError(f"expected 15 counts, got {len(counts)}")
+    return counts
+
+
+cdef Move _validated(object kind, object cards, object rules, object wild, object represents):
+    """The Move ``Move(kind, cards, rules=rules, wild=wild,
+    represents=represents)`` describes, after checking that the cards are a
+    move of that kind (read as `represents`, by default themselves) under
+    the rules and wild ranks."""
     cdef unsigned char c[N_RANKS]
     cdef int cid
+    cdef unsigned int wmask
     r = resolve_rules(rules)
     k = Kind.coerce(kind)
+    wmask = wild_mask(wild, r)
     if k == Kind.PASS:
-        if cards is not None and any(to_counts(cards, rules=r)):
+        if (cards is not None and any(to_counts(cards, rules=r))) or (
+                represents is not None and any(to_counts(represents, rules=r))):
             raise ValueError("PASS has no cards")
         return None
     if cards is None:
         raise TypeError(f"Move({k.name}, ...) needs cards")
     cid = rules_id(r)
-    counts = bytes(to_counts(cards, rules=r))
-    if len(counts) != N_RANKS:    # to_counts guarantees 15; never read past a shorter buffer
-        raise ValueError(f"expected 15 counts, got {len(counts)}")
+    counts = _counts_bytes(cards, r)
     memcpy(c, <const char*>counts, N_RANKS)
     check_within(c, rules_by_id(cid))
-    return pick_reading(readings_of(c, cid), k, format_cards(list(counts), rules=r), r)
+    rep = counts if represents is None else _counts_bytes(represents, r)
+    text = format_cards(list(counts), rules=r)
+    if not wmask:
+        if rep != counts:
+            raise ValueError(f"without wild cards a move represents its own cards, not "
+                             f"{format_cards(list(rep), rules=r)!r}")
+        return pick_reading(readings_of(c, cid), k, text, r)
+    if rep != counts:
+        text += "=" + format_cards(list(rep), rules=r)
+    readings = [m for m in wild_readings_of(c, cid, wmask) if bytes((<Move>m).c[:N_RANKS]) == rep]
+    return pick_reading(readings, k, text, r)
 
 
 cdef class Move:
@@ -127,18 +197,28 @@ cdef class Move:
 
     Attributes: ``kind`` (:class:`Kind`), ``rank`` (top rank index of the
     primal group, highest reading; -1 for PASS), ``length`` (number of primal
-    groups; 0 for PASS), ``counts`` (tuple of 15 ints), ``n_cards``.
+    groups; 0 for PASS), ``counts`` (tuple of 15 ints: the cards played),
+    ``represents`` (tuple of 15 ints: the combination they are read as),
+    ``bomb_class``, ``n_cards``.
+
+    With wild cards (rules ``laizi``, ``tiandi``; docs/rules.md, "Wild
+    cards") a move is its kind, the cards played and the combination they
+    are read as: ``Move(kind, cards, rules="laizi", wild=w,
+    represents=...)`` (``represents`` defaults to the cards themselves).
     """
 
     def __cinit__(self):
         self.kind_ = -2   # not yet initialised
 
-    def __init__(self, kind, cards=None, *, rules="standard"):
+    def __init__(self, kind, cards=None, *, rules="standard", wild=None, represents=None):
         if self.kind_ != -2:
             raise TypeError("Move is immutable")
-        cdef Move m = _validated(kind, cards, rules)
+        cdef Move m = _validated(kind, cards, rules, wild, represents)
         if m is None:       # PASS
             memset(self.c, 0, N_RANKS)
+            memset(self.p, 0, N_RANKS)
+            self.cls_ = CLS_NONE
+            self.wmask_ = 0
             self.kind_ = K_PASS
             self.rank_ = -1
             self.length_ = 0
@@ -146,6 +226,9 @@ cdef class Move:
             self.valid_for = 0
         else:
             memcpy(self.c, m.c, N_RANKS)
+            memcpy(self.p, m.p, N_RANKS)
+            self.cls_ = m.cls_
+            self.wmask_ = m.wmask_
             self.kind_ = m.kind_
             self.rank_ = m.rank_
             self.length_ = m.length_
@@ -175,6 +258,31 @@ cdef class Move:
             buf[i] = v
         return make_move(kind, buf, rank, length)
 
+    @staticmethod
+    def _make_wild(kind, counts, represents, wild):
+        """Internal (unpickling): a wild-card move from its kind, the cards
+        played, the counts they represent and the wild ranks, each checked
+        for range only (one deck; rank and length read off the represented
+        counts), like ``_make``: the fast path re-validates it before use."""
+        cdef unsigned char c[16]
+        cdef unsigned char ph[16]
+        cdef unsigned int wmask = 0
+        cdef int i
+        cdef Move m
+        if isinstance(kind, bool) or not isinstance(kind, int) or not 0 <= kind < N_KINDS:
+            raise ValueError(f"Move kind must be an int 0..{N_KINDS - 1}, not {kind!r}")
+        _one_deck_counts(counts, "counts", ph)
+        _one_deck_counts(represents, "represents", c)
+        if not isinstance(wild, tuple) or not 1 <= len(wild) <= 2:
+            raise ValueError("a wild Move's wild ranks must be a tuple of one or two ranks")
+        for x in wild:
+            if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 12:
+                raise ValueError(f"a wild rank must be an int 0..12, not {x!r}")
+            wmask |= 1u << <int>x
+        c[15] = <unsigned char>kind
+        m = wild_row_move_parts(c, ph, wmask)
+        return m
+
     @property
     def kind(self):
         return _kind_obj(self)
@@ -193,33 +301,38 @@ cdef class Move:
 
     @property
     def counts(self):
-        cdef tuple t
-        cdef int i
-        cdef object v
+        """The cards played: a tuple of 15 counts."""
         # (every interop function reads a Move through .counts: an
         # uninitialised one must not pass for an empty card set)
         _kind_obj(self)
-        t = PyTuple_New(N_RANKS)
-        for i in range(N_RANKS):
-            v = _INTS[self.c[i]]
-            Py_INCREF(v)
-            PyTuple_SET_ITEM(t, i, v)
-        return t
+        return _count_tuple(self.p)
+
+    @property
+    def represents(self):
+        """The combination the cards are read as: a tuple of 15 counts (the
+        cards themselves unless a wild card stands in for another rank)."""
+        _kind_obj(self)
+        return _count_tuple(self.c)
+
+    @property
+    def bomb_class(self):
+        """``None`` for a move that is no bomb; else ``"soft"`` (a wild card
+        stands in for another rank), ``"hard"``, ``"wild"`` (four wild cards
+        as themselves) or ``"rocket"``, in beating order."""
+        _kind_obj(self)
+        return _CLASSES[self.cls_]
 
     @property
     def cards(self):
-        """Canonical card text (empty for PASS)."""
-        cdef list out = []
-        cdef int i
+        """Canonical card text of the cards played (empty for PASS)."""
         _kind_obj(self)
-        for i in range(N_RANKS):
-            if self.c[i]:
-                out.append(_RANK_CHARS[i] * self.c[i])
-        return "".join(out)
+        return _text(self.p)
 
     def __str__(self):
         if self.kind_ == K_PASS:
             return "PASS"
+        if memcmp(self.c, self.p, N_RANKS) != 0:
+            return self.cards + "=" + _text(self.c)
         return self.cards
 
     def __repr__(self):
@@ -227,6 +340,9 @@ cdef class Move:
             return "Move(PASS)"
         if not 0 <= self.kind_ < N_KINDS:
             return "Move(<uninitialised>)"
+        if memcmp(self.c, self.p, N_RANKS) != 0:
+            return (f"Move({_kind_obj(self).name}, {self.cards!r}, represents={_text(self.c)!r}, "
+                    f"rank={self.rank_}, length={self.length_})")
         return f"Move({_kind_obj(self).name}, {self.cards!r}, rank={self.rank_}, length={self.length_})"
 
     def __len__(self):
@@ -236,7 +352,8 @@ cdef class Move:
         if not isinstance(other, Move):
             return NotImplemented
         cdef Move o = <Move>other
-        return self.kind_ == o.kind_ and memcmp(self.c, o.c, N_RANKS) == 0
+        return (self.kind_ == o.kind_ and memcmp(self.c, o.c, N_RANKS) == 0
+                and memcmp(self.p, o.p, N_RANKS) == 0)
 
     def __ne__(self, other):
         r = self.__eq__(other)
@@ -246,11 +363,19 @@ cdef class Move:
 
     def __hash__(self):
         if self.hash_ == -1:
-            h = hash((self.kind_, bytes(self.c[:N_RANKS])))
+            if memcmp(self.c, self.p, N_RANKS) != 0:
+                h = hash((self.kind_, bytes(self.c[:N_RANKS]), bytes(self.p[:N_RANKS])))
+            else:
+                h = hash((self.kind_, bytes(self.c[:N_RANKS])))
             self.hash_ = -2 if h == -1 else h
         return self.hash_
 
     def __reduce__(self):
+        if self.wmask_:
+            # (checked again when loaded: the rules, the wild ranks, the reading)
+            return (_pickling.load_wild_move,
+                    ((_pickling.FORMAT, int(self.kind_), bytes(self.p[:N_RANKS]), bytes(self.c[:N_RANKS]),
+                      tuple([x for x in range(13) if (self.wmask_ >> x) & 1])),))
         return (_pickling.load_move,
                 ((_pickling.FORMAT, int(self.kind_), bytes(self.c[:N_RANKS]), self.rank_, self.length_),))
 
@@ -267,7 +392,42 @@ cdef class Move:
     def to_array(self):
         """The cards as a fresh ``uint8`` numpy array of shape (15,)."""
         import numpy as np
-        return np.frombuffer(bytes(self.c[:N_RANKS]), dtype=np.uint8).copy()
+        return np.frombuffer(bytes(self.p[:N_RANKS]), dtype=np.uint8).copy()
+
+
+cdef int _one_deck_counts(object src, str name, unsigned char* dst) except -1:
+    # 15 bytes of one deck's counts into dst (a wild Move's pickled fields)
+    cdef int i
+    if not isinstance(src, bytes) or len(src) != N_RANKS:
+        raise ValueError(f"a wild Move's {name} must be 15 bytes")
+    for i in range(N_RANKS):
+        if src[i] > (1 if i >= 13 else 4):
+            raise ValueError(f"a wild Move's {name} hold more cards than one deck")
+        dst[i] = src[i]
+    return 0
+
+
+cdef tuple _CLASSES = (None, "soft", "hard", "wild", "rocket")
+
+
+cdef tuple _count_tuple(const unsigned char* c):
+    cdef tuple t = PyTuple_New(N_RANKS)
+    cdef int i
+    cdef object v
+    for i in range(N_RANKS):
+        v = _INTS[c[i]]
+        Py_INCREF(v)
+        PyTuple_SET_ITEM(t, i, v)
+    return t
+
+
+cdef str _text(const unsigned char* c):
+    cdef list out = []
+    cdef int i
+    for i in range(N_RANKS):
+        if c[i]:
+            out.append(_RANK_CHARS[i] * c[i])
+    return "".join(out)
 
 
 cdef unsigned char _ZERO[15]

@@ -8,8 +8,10 @@ from .move cimport Move
 
 
 cdef class MoveRows:
-    cdef unsigned char* data     # n rows of ROW bytes
+    cdef unsigned char* data     # n rows of `stride` bytes
     cdef Py_ssize_t n
+    cdef int stride              # ROW, or WROW for wild-card moves (_core/wild.pxd)
+    cdef unsigned int wmask      # the wild ranks of wild-card rows (0: standard rows)
     cdef int cid                 # registry id the rows are legal under; -1: not trusted
     cdef object _owner           # the object whose memory data points into (None: this one)
     # Only _info is cached: it holds no reference back, so a container is
@@ -40,6 +42,9 @@ cdef class MoveBatch(MoveRows):
 # o's malloc'd buffer, or copies rows still in a borrowed one; `o` is left
 # empty (on an error, as it was: the caller frees it).
 cdef MoveList movelist_from_out(Out* o, int cid)
-# A MoveBatch over an (T, 16) uint8 rows array and (N + 1,) int64 offsets
+# The same for wild-card rows (two of o's rows a move) read under wmask.
+cdef MoveList wild_movelist_from_out(Out* o, int cid, unsigned int wmask)
+# A MoveBatch over an (T, 16) uint8 rows array (wild-card moves under the
+# ranks in wmask: (T, 32)) and (N + 1,) int64 offsets
 # (trusted: the caller checked them), made read-only for good.
-cdef MoveBatch make_batch(object rows, object offsets, int cid)
+cdef MoveBatch make_batch(object rows, object offsets, int cid, unsigned int wmask=*)

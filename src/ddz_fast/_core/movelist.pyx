@@ -25,8 +25,9 @@ import numpy as np
 from .._util.checks import frozen
 from .. import pickling as _pickling
 
-from .move cimport Move, row_move
+from .move cimport Move, row_move, wild_row_move, wild_mask
 from .kernels cimport RulesC, MoveInfo, Out, ROW, KIND_BYTE, K_ROCKET, row_info, valid_move_c
+from .wild cimport WROW, W_PHYS, W_CLASS
 from .bits cimport pack_row, key_hash, CARD_KEY_BITS
 from .registry cimport rules_id, rules_c, rules_of
 
@@ -40,6 +41,13 @@ __all__ = ["MoveRows", "MoveList", "MoveBatch"]
 # ---------------------------------------------------------------------------
 
 cdef object _EMPTY_ROWS = frozen(np.zeros((0, ROW), dtype=np.uint8))
+cdef object _EMPTY_WILD_ROWS = frozen(np.zeros((0, WROW), dtype=np.uint8))
+
+
+cdef inline Move _move_at(MoveRows r, Py_ssize_t i):
+    if r.wmask:
+        return wild_row_move(r.data + i * WROW, r.cid, r.wmask)
+    return row_move(r.data + i * ROW, r.cid)
 
 
 @cython.no_gc
@@ -54,6 +62,8 @@ cdef class MoveRows:
         self.data = NULL
         self.n = 0
         self.cid = -1
+        self.stride = ROW
+        self.wmask = 0
 
     # No __dealloc__: the memory of the rows is the object's own or an
     # owner's (_owner), so freeing a container is freeing its fields (a
@@ -61,12 +71,14 @@ cdef class MoveRows:
 
     @property
     def rows(self):
-        """(M, 16) uint8 read-only view of the rows: 15 counts, then the kind code."""
+        """(M, 16) uint8 read-only view of the rows: 15 counts, then the kind
+        code.  Wild-card moves have (M, 32) rows: the represented counts and
+        the kind, then the cards played and the bomb class (docs/moves.md)."""
         cdef cnp.npy_intp dims[2]
         dims[0] = self.n
-        dims[1] = ROW
+        dims[1] = self.stride
         if self.n == 0:
-            arr = _EMPTY_ROWS
+            arr = _EMPTY_ROWS if self.stride == ROW else _EMPTY_WILD_ROWS
         else:
             arr = cnp.PyArray_SimpleNewFromData(2, dims, cnp.NPY_UINT8, self.data)
             cnp.set_array_base(arr, self)
@@ -75,8 +87,23 @@ cdef class MoveRows:
 
     @property
     def counts(self):
-        """(M, 15) uint8 view: the cards of each move."""
+        """(M, 15) uint8 view: the cards each move plays."""
+        return self.rows[:, W_PHYS:W_PHYS + 15] if self.wmask else self.rows[:, :15]
+
+    @property
+    def represents(self):
+        """(M, 15) uint8 view: the counts each move is read as (``counts``
+        but for wild cards standing in for other ranks)."""
         return self.rows[:, :15]
+
+    @property
+    def bomb_classes(self):
+        """(M,) uint8: each move's bomb class code, 0 none, 1 soft, 2 hard,
+        3 wild, 4 rocket (``Move.bomb_class`` in that order)."""
+        if self.wmask:
+            return self.rows[:, W_CLASS]
+        kinds = self.kinds
+        return _read_only(np.where(kinds == 13, 2, np.where(kinds == 14, 4, 0)).astype(np.uint8))
 
     @property
     def kinds(self):
@@ -90,7 +117,7 @@ cdef class MoveRows:
         if self._info is None:
             info = np.empty((self.n, 3), dtype=np.int8)
             for i in range(self.n):
-                row_info(self.data + i * ROW, &mi)
+                row_info(self.data + i * self.stride, &mi)
                 info[i, 0] = mi.rank
                 info[i, 1] = mi.length
                 info[i, 2] = mi.ncards
@@ -145,24 +172,24 @@ cdef class MoveList(MoveRows):
             i += self.n
         if i < 0 or i >= self.n:
             raise IndexError("move index out of range")
-        return row_move(self.data + i * ROW, self.cid)
+        return _move_at(self, i)
 
     def __iter__(self):
         cdef Py_ssize_t i
         for i in range(self.n):
-            yield row_move(self.data + i * ROW, self.cid)
+            yield _move_at(self, i)
 
     def __reversed__(self):
         cdef Py_ssize_t i
         for i in range(self.n - 1, -1, -1):
-            yield row_move(self.data + i * ROW, self.cid)
+            yield _move_at(self, i)
 
     cdef Py_ssize_t _find(self, Move m):
         cdef Py_ssize_t i
         cdef unsigned char* row
         for i in range(self.n):
-            row = self.data + i * ROW
-            if row[KIND_BYTE] == m.kind_ and memcmp(row, m.c, 15) == 0:
+            row = self.data + i * self.stride
+            if _row_is(self, row, m):
                 return i
         return -1
 
@@ -186,7 +213,8 @@ cdef class MoveList(MoveRows):
         cdef unsigned char* row
         if isinstance(other, MoveList):
             o = <MoveList>other
-            return self.n == o.n and (self.n == 0 or memcmp(self.data, o.data, self.n * ROW) == 0)
+            return self.n == o.n and self.stride == o.stride and (
+                self.n == 0 or memcmp(self.data, o.data, self.n * self.stride) == 0)
         if isinstance(other, (list, tuple)):
             if len(other) != self.n:
                 return False
@@ -195,8 +223,7 @@ cdef class MoveList(MoveRows):
                 if not isinstance(x, Move):
                     return False
                 m = <Move>x
-                row = self.data + i * ROW
-                if row[KIND_BYTE] != m.kind_ or memcmp(row, m.c, 15) != 0:
+                if not _row_is(self, self.data + i * self.stride, m):
                     return False
             return True
         return NotImplemented
@@ -244,7 +271,9 @@ cdef class MoveList(MoveRows):
             mask -= 1
         try:
             for i in range(self.n):
-                row = self.data + i * ROW
+                row = self.data + i * self.stride
+                if self.wmask:
+                    row = row + W_PHYS     # (the cards played; no kind byte follows them)
                 if seen != NULL:
                     # The cards of the row as one exact key (the kind left
                     # out); +1 keeps 0 free as the empty-slot marker.
@@ -277,6 +306,10 @@ cdef class MoveList(MoveRows):
 
     def __reduce__(self):
         # Registry ids are local to a process: pickle the Rules themselves.
+        if self.wmask:
+            return (_pickling.load_wild_move_list,
+                    ((_pickling.FORMAT, list(self), rules_of(self.cid),
+                      tuple([x for x in range(13) if (self.wmask >> x) & 1])),))
         return (_pickling.load_move_list,
                 ((_pickling.FORMAT, bytes(self.data[:self.n * ROW]) if self.n else b"", rules_of(self.cid)),))
 
@@ -369,6 +402,21 @@ cdef MoveList movelist_from_out(Out* o, int cid):
     return ml
 
 
+cdef MoveList wild_movelist_from_out(Out* o, int cid, unsigned int wmask):
+    cdef MoveList ml = movelist_from_out(o, cid)
+    ml.n //= 2
+    ml.stride = WROW
+    ml.wmask = wmask
+    return ml
+
+
+cdef inline bint _row_is(MoveRows r, const unsigned char* row, Move m):
+    # the row holds move m (kind, represented counts, and the cards played)
+    if row[KIND_BYTE] != m.kind_ or memcmp(row, m.c, 15) != 0:
+        return False
+    return memcmp(row + W_PHYS if r.wmask else row, m.p, 15) == 0
+
+
 cdef int _check_rows(const unsigned char* rows, Py_ssize_t n, object rules) except -1:
     """ValueError unless each of the n rows is a legal move under `rules`
     (None: unless each kind byte is a Kind).  Unpickling goes through this:
@@ -395,6 +443,36 @@ def _movelist_from_rows(bytes rows, rules):
     ml.cid = -1 if rules is None else rules_id(rules)
     # (a copy: the caller's bytes object may be shared)
     _hold_copy(ml, <const unsigned char*>rows, nbytes // ROW, nbytes // ROW)
+    return ml
+
+
+def _wild_movelist_from_moves(moves, rules, wild):
+    """A MoveList of wild-card moves, each checked to be a reading of its
+    cards under `rules` and the wild ranks `wild` (the unpickler of a wild
+    MoveList)."""
+    cdef MoveList ml = MoveList.__new__(MoveList)
+    cdef int cid = rules_id(rules)
+    cdef unsigned int wmask = wild_mask(wild, rules)
+    cdef Move m
+    cdef bytearray buf = bytearray()
+    cdef unsigned char row[WROW]
+    if not isinstance(moves, list):
+        raise TypeError("a wild MoveList's moves must be a list")
+    for x in moves:
+        if not isinstance(x, Move):
+            raise TypeError(f"a wild MoveList holds Moves, not {type(x).__name__}")
+        m = Move(x.kind, x.counts, rules=rules, wild=wild, represents=x.represents)
+        memcpy(row, m.c, 15)
+        row[KIND_BYTE] = <unsigned char>m.kind_
+        memcpy(row + W_PHYS, m.p, 15)
+        row[W_CLASS] = m.cls_
+        buf += row[:WROW]
+    ml.cid = cid
+    cdef bytes block = bytes(buf)
+    _hold_copy(ml, <const unsigned char*>block, 2 * len(moves), 2 * len(moves))
+    ml.n = len(moves)
+    ml.stride = WROW
+    ml.wmask = wmask
     return ml
 
 
@@ -431,9 +509,11 @@ cdef class MoveBatch(MoveRows):
             raise IndexError("hand index out of range")
         cdef Py_ssize_t k = i
         cdef MoveList ml = MoveList.__new__(MoveList)
-        ml.data = self.data + self.off[k] * ROW
+        ml.data = self.data + self.off[k] * self.stride
         ml.n = self.off[k + 1] - self.off[k]
         ml.cid = self.cid
+        ml.stride = self.stride
+        ml.wmask = self.wmask
         ml._owner = self                   # (keeps the rows alive; a batch never refers to its lists)
         return ml
 
@@ -445,6 +525,10 @@ cdef class MoveBatch(MoveRows):
         return self._offsets
 
     def __reduce__(self):
+        if self.wmask:
+            return (_pickling.load_wild_move_batch,
+                    ((_pickling.FORMAT, [list(self[i]) for i in range(self.nh)], rules_of(self.cid),
+                      tuple([x for x in range(13) if (self.wmask >> x) & 1])),))
         return (_pickling.load_move_batch,
                 ((_pickling.FORMAT, np.asarray(self.rows), np.asarray(self.offsets), rules_of(self.cid)),))
 
@@ -493,15 +577,16 @@ cdef object _read_only(object arr):
     return _frozen(arr)
 
 
-cdef MoveBatch make_batch(object rows, object offsets, int cid):
+cdef MoveBatch make_batch(object rows, object offsets, int cid, unsigned int wmask=0):
     cdef MoveBatch b = MoveBatch.__new__(MoveBatch)
+    cdef int stride = WROW if wmask else ROW
     rows = _read_only(rows)
     offsets = _read_only(offsets)
     # The views and batch[i] read the memory directly: it must be what they assume.
     if not (cnp.PyArray_Check(rows) and cnp.PyArray_TYPE(<cnp.ndarray>rows) == cnp.NPY_UINT8
-            and cnp.PyArray_NDIM(<cnp.ndarray>rows) == 2 and cnp.PyArray_DIM(<cnp.ndarray>rows, 1) == ROW
+            and cnp.PyArray_NDIM(<cnp.ndarray>rows) == 2 and cnp.PyArray_DIM(<cnp.ndarray>rows, 1) == stride
             and cnp.PyArray_ISCARRAY_RO(<cnp.ndarray>rows)):
-        raise ValueError(f"MoveBatch rows must be a C-contiguous uint8 (T, {ROW}) array")
+        raise ValueError(f"MoveBatch rows must be a C-contiguous uint8 (T, {stride}) array")
     if not (cnp.PyArray_Check(offsets) and cnp.PyArray_TYPE(<cnp.ndarray>offsets) == cnp.NPY_INT64
             and cnp.PyArray_NDIM(<cnp.ndarray>offsets) == 1 and cnp.PyArray_DIM(<cnp.ndarray>offsets, 0) >= 1
             and cnp.PyArray_ISCARRAY_RO(<cnp.ndarray>offsets)):
@@ -513,4 +598,19 @@ cdef MoveBatch make_batch(object rows, object offsets, int cid):
     b.off = <const int64_t*>cnp.PyArray_DATA(<cnp.ndarray>offsets)
     b.nh = cnp.PyArray_DIM(<cnp.ndarray>offsets, 0) - 1
     b.cid = cid
+    b.stride = stride
+    b.wmask = wmask
     return b
+
+
+def _wild_movebatch_from_lists(lists, rules, wild):
+    """The unpickler of a wild-card MoveBatch: each hand's moves checked as
+    by _wild_movelist_from_moves."""
+    if not isinstance(lists, list):
+        raise TypeError("a wild MoveBatch's hands must be a list")
+    parts = [_wild_movelist_from_moves(x, rules, wild) for x in lists]
+    cdef unsigned int wmask = wild_mask(wild, rules)
+    rows = np.concatenate([np.asarray(p.rows) for p in parts]) if parts else np.zeros((0, WROW), np.uint8)
+    offsets = np.zeros(len(parts) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum([len(p) for p in parts])
+    return make_batch(np.ascontiguousarray(rows), offsets, rules_id(rules), wmask)

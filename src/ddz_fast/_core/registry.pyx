@@ -1,6 +1,6 @@
 # cython: language_level=3
 """The rules registry: each distinct set of move options gets a small id
-(0..255), the index of its C struct in one table; ids below 64 are also a bit
+(0..511), the index of its C struct in one table; ids below 64 are also a bit
 in ``Move.valid_for`` (the presets register first, so they always get one).
 
 Every compiled module turns a preset name or a :class:`~ddz_fast.Rules` into
@@ -11,12 +11,12 @@ from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 import threading
 
 from .._util.checks import plain_str
-from ..rules import MOVE_OPTIONS, PRESETS, Rules, check_rules, resolve_rules
+from ..rules import MOVE_OPTIONS, PRESETS, WILD_RANKS, Rules, check_rules, resolve_rules
 
 __all__ = []     # a C-level API (_core/registry.pxd)
 
 cdef enum:
-    MAX_RULES = 256
+    MAX_RULES = 512
 
 cdef RulesC _RULES[MAX_RULES]     # (one slot per possible option set: see _register_locked)
 rules_table = _RULES
@@ -28,8 +28,12 @@ cdef list _RULE_OBJS = []       # id -> a Rules with those options
 
 
 cdef tuple _move_options(rules):
-    # The registry key: the deck and every move option, in Rules field order.
-    return (rules.decks,) + tuple([getattr(rules, name) for name in MOVE_OPTIONS])
+    # The registry key: the deck, the number of wild ranks and every move
+    # option, in Rules field order.  (The wild count comes from the stored
+    # option, never from an overridable property; an unknown value is left
+    # for _register_locked to refuse.)
+    return (rules.decks, WILD_RANKS.get(rules.wild, -1) if type(rules.wild) is str else -1) + tuple(
+        [getattr(rules, name) for name in MOVE_OPTIONS])
 
 
 _REGISTER_LOCK = threading.Lock()
@@ -50,18 +54,20 @@ cdef int _register_locked(rules, tuple key) except -1:
     # may answer check_rules one thing and the next getattr another.
     if type(key[0]) is not int or key[0] not in (1, 2):
         raise ValueError(f"unsupported Rules.decks {key[0]!r}")
-    for value in key[1:]:
+    if type(key[1]) is not int or key[1] not in (0, 1, 2) or (key[1] and key[0] != 1):
+        raise ValueError(f"unsupported wild cards {rules.wild!r} with {key[0]} decks")
+    for value in key[2:]:
         if type(value) is not bool:
             raise TypeError(f"Rules move options must be bools, not {type(value).__name__}")
     cid = _RULE_IDS.get(key)
     if cid is not None:
         return cid
-    if _NRULES >= MAX_RULES:  # cannot happen: there are 256 option combinations
+    if _NRULES >= MAX_RULES:  # cannot happen: one deck with 3 wild forms or two decks, times 128 bool sets
         raise RuntimeError("too many distinct Rules")
     # The options go through a dict keyed by the Rules field names, which
     # Cython coerces to the struct: a field missing on either side fails.
-    fields = dict(zip(MOVE_OPTIONS, key[1:]))
-    fields.update(id=_NRULES, decks=key[0],
+    fields = dict(zip(MOVE_OPTIONS, key[2:]))
+    fields.update(id=_NRULES, decks=key[0], wild_ranks=key[1],
                   max_count=4 * key[0],   # (from decks itself, never from an overridable property)
                   max_joker=key[0])
     _RULES[_NRULES] = fields

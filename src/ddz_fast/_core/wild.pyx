@@ -1,0 +1,175 @@
+# cython: language_level=3
+"""Wild-card move generation (docs/rules.md, "Wild cards"; the row layout in
+_core/wild.pxd).
+
+A combination R can be made from a hand when the wild cards cover what the
+natural cards lack: its deficit, the sum over ranks of max(0, R[r] - n[r])
+with n the hand's natural cards (a wild rank has none: its cards are the
+wild ones), is at most the number of wild cards w.  Every such R is a move
+of the standard game held by the *virtual hand* min(4, n + w) (jokers as
+held), so the standard generator lists them, once each and in the
+documented order, with every rule option applied to R.  Each R is then read
+back onto the physical cards: every way of playing fewer natural cards and
+more wild ones that the wild cards allow, and with two wild ranks every split
+of the wild cards between them.  The standard kernels stay the one
+definition of which combinations are legal and which beat which.
+"""
+from libc.string cimport memcpy, memset, memcmp
+
+from .kernels cimport (
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_RANKS, K_PASS, K_BOMB, K_ROCKET,
+    gen_lead, gen_response, gen_bombs_beating, row_info, beats_c,
+    out_init_on, out_free, out_reserve,
+)
+
+__all__ = []     # a C-level API (_core/wild.pxd)
+
+cdef enum:
+    JOKER0 = 13              # ranks 13, 14: the jokers (never wild, never stood for)
+    CAND_ROWS = 512          # candidate rows on the stack before the heap
+
+
+cdef int bomb_class(int kind, const unsigned char* rep, const unsigned char* phys,
+                    unsigned int wmask) noexcept nogil:
+    cdef int x
+    if kind == K_ROCKET:
+        return CLS_ROCKET
+    if kind != K_BOMB:
+        return CLS_NONE
+    if memcmp(rep, phys, N_RANKS) != 0:
+        return CLS_SOFT
+    for x in range(JOKER0):
+        if rep[x]:
+            return CLS_WILD if (wmask >> x) & 1 else CLS_HARD
+    return CLS_HARD
+
+
+cdef bint beats_wild(const MoveInfo* a, int acls, const MoveInfo* b, int bcls) noexcept nogil:
+    # Bombs of different classes: the higher class wins; otherwise the
+    # standard comparison of the represented combinations.
+    if a.kind == K_BOMB and b.kind == K_BOMB and acls != bcls:
+        return acls > bcls
+    return beats_c(a, b)
+
+
+cdef bint _read_back(const unsigned char* rep, const unsigned char* h, const unsigned char* nat,
+                     int w, unsigned int wmask, int wr0, int wr1, const MoveInfo* last,
+                     int lcls, bint exact, Out* o) noexcept nogil:
+    """Write every physical reading of the combination `rep` (a 16-byte
+    standard row) that h can play, in the documented order: most natural
+    cards first (fewer replaced at the lower ranks first), then, with two
+    wild ranks, fewer cards of the lower wild rank first.  False when out of
+    memory."""
+    cdef int x, a, need = 0, nflex = 0, budget, t, lo, hi, split, j, spent, cls, kind = rep[KIND_BYTE]
+    cdef int flex[N_RANKS]
+    cdef int most[N_RANKS]
+    cdef int k[N_RANKS]
+    cdef unsigned char phys[16]
+    cdef unsigned char* p
+    cdef MoveInfo mi
+    memset(phys, 0, 16)
+    for x in range(N_RANKS):
+        if rep[x] == 0:
+            continue
+        a = nat[x] if nat[x] < rep[x] else rep[x]
+        need += rep[x] - a
+        phys[x] = <unsigned char>a
+        if a and x < JOKER0:
+            flex[nflex] = x
+            most[nflex] = a
+            nflex += 1
+    if need > w:
+        return True
+    budget = w - need
+    if last != NULL and kind == K_BOMB:
+        row_info(rep, &mi)
+    for j in range(nflex):
+        k[j] = 0
+    spent = 0
+    while True:
+        t = need + spent              # wild cards played
+        lo = t - h[wr1] if wr1 >= 0 else t
+        if lo < 0:
+            lo = 0
+        hi = h[wr0] if h[wr0] < t else t
+        for split in range(lo, hi + 1):
+            phys[wr0] = <unsigned char>split
+            if wr1 >= 0:
+                phys[wr1] = <unsigned char>(t - split)
+            cls = bomb_class(kind, rep, phys, wmask)
+            if exact and memcmp(phys, h, N_RANKS) != 0:
+                continue
+            if last != NULL and kind == K_BOMB and not beats_wild(&mi, cls, last, lcls):
+                continue
+            p = out_reserve(o, 2)
+            if p == NULL:
+                return False
+            memcpy(p, rep, ROW)
+            memcpy(p + W_PHYS, phys, 15)
+            p[W_CLASS] = <unsigned char>cls
+            o.n += 2
+        # the next replacement vector k in lexicographic order with
+        # sum(k) <= budget and k[j] <= most[j] (the last rank moves fastest)
+        j = nflex - 1
+        while j >= 0:
+            if k[j] < most[j] and spent < budget:
+                k[j] += 1
+                spent += 1
+                phys[flex[j]] -= 1
+                break
+            spent -= k[j]
+            phys[flex[j]] += <unsigned char>k[j]
+            k[j] = 0
+            j -= 1
+        if j < 0:
+            return True
+
+
+cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
+                   const unsigned char* last, bint exact, Out* o) noexcept nogil:
+    cdef unsigned char nat[16]
+    cdef unsigned char virt[16]
+    cdef unsigned char buf[CAND_ROWS * ROW]
+    cdef int w = 0, x, wr0 = -1, wr1 = -1, lcls = CLS_NONE
+    cdef Out cand
+    cdef MoveInfo li
+    cdef const MoveInfo* lp = NULL
+    cdef Py_ssize_t i
+    memcpy(nat, h, 15)
+    nat[15] = 0
+    for x in range(JOKER0):
+        if (wmask >> x) & 1:
+            w += h[x]
+            nat[x] = 0
+            if wr0 < 0:
+                wr0 = x
+            else:
+                wr1 = x
+    for x in range(JOKER0):
+        virt[x] = <unsigned char>(nat[x] + w if nat[x] + w < 4 else 4)
+    virt[13] = h[13]
+    virt[14] = h[14]
+    virt[15] = 0
+    out_init_on(&cand, buf, CAND_ROWS)
+    if last == NULL:
+        gen_lead(virt, r, &cand)
+    else:
+        row_info(last, &li)
+        lp = &li
+        lcls = last[W_CLASS]
+        if li.kind == K_BOMB:
+            # Bombs of a higher class beat whatever their rank: every bomb
+            # is a candidate, and the classes are compared once read back.
+            memset(buf, 0, ROW)          # PASS first
+            cand.n = 1
+            gen_bombs_beating(virt, r, NULL, &cand)
+        else:
+            gen_response(virt, r, &li, &cand)
+    if cand.oom:
+        o.oom = True
+    else:
+        for i in range(cand.n):
+            if not _read_back(cand.data + i * ROW, h, nat, w, wmask, wr0, wr1, lp, lcls, exact, o):
+                o.oom = True
+                break
+    out_free(&cand)
