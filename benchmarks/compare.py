@@ -879,6 +879,7 @@ def targets_section(out, results):
     lines.extend(results.get("vec_targets", []))  # vec_compare.vec_section
     lines.extend(results.get("record_targets", []))  # vec_compare.record_section
     lines.extend(results.get("douzero_targets", []))  # douzero_compare.douzero_section
+    lines.extend(results.get("wild_targets", []))  # wild_compare.wild_section
     for status, name, detail in lines:
         print(f"{status}  {name}: {detail}" + ("  " if out.md else ""))
     results["target_lines"] = lines
@@ -923,6 +924,7 @@ def main(argv=None):
     ap.add_argument("--strict", action="store_true", help="exit with status 1 when a target fails")
     ap.add_argument("--no-engine", action="store_true", help="skip the game-engine section (engine_compare.py)")
     ap.add_argument("--no-vec", action="store_true", help="skip the batched-game section (vec_compare.py)")
+    ap.add_argument("--no-wild", action="store_true", help="skip the wild-card section (wild_compare.py)")
     ap.add_argument("--no-douzero-loop", action="store_true",
                     help="skip DouZero's actor loop, stock vs batched (douzero_compare.py)")
     ap.add_argument("--solver-anchors", metavar="DIR",
@@ -995,6 +997,9 @@ def main(argv=None):
         import vec_compare
         vec_compare.vec_section(out, args, results)
         vec_compare.record_section(out, args, results)
+    if not args.no_wild:
+        import wild_compare
+        wild_compare.wild_section(out, args, results)
     if not args.no_douzero_loop:
         import douzero_compare
         douzero_compare.douzero_section(out, args, results)

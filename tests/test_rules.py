@@ -183,10 +183,27 @@ def test_move_options_are_the_bool_fields_of_rules():
     assert "auction" not in MOVE_OPTIONS and "name" not in MOVE_OPTIONS
 
 
+def test_wild_forms_are_their_own_compiled_rule_sets():
+    """laizi and tiandi differ from standard only in the wild form; each gets
+    its own registry entry holding its number of wild ranks."""
+    from ddz_fast._core.testing import rules_c_of
+    assert [rules_c_of(n)["wild_ranks"] for n in ("standard", "laizi", "tiandi")] == [0, 1, 2]
+    assert len({rules_c_of(n)["id"] for n in ("standard", "laizi", "tiandi")}) == 3
+
+
+@pytest.mark.parametrize("bad, error", [
+    (dict(wild="joker"), ValueError), (dict(wild=1), TypeError),
+    (dict(bomb_doubling="x8"), ValueError), (dict(wild="laizi", players=4, decks=2), ValueError),
+])
+def test_wild_options_are_checked(bad, error):
+    with pytest.raises(error, match="wild|bomb_doubling"):
+        Rules(**bad)
+
+
 def test_c_rules_struct_holds_exactly_the_move_options():
     from ddz_fast._core.testing import rules_c_fields
     from ddz_fast.rules import MOVE_OPTIONS
-    deck_facts = ["id", "decks", "max_count", "max_joker"]
+    deck_facts = ["id", "decks", "max_count", "max_joker", "wild_ranks"]
     c_fields = rules_c_fields()
     assert c_fields[:len(deck_facts)] == deck_facts
     assert c_fields[len(deck_facts):] == list(MOVE_OPTIONS)

@@ -9,7 +9,7 @@ import numpy.typing as npt
 from .move import Move
 from .movelist import MoveBatch as MoveBatch
 from .movelist import MoveList as MoveList
-from ..cards import CardsLike
+from ..cards import CardsLike, WildLike
 from ..kinds import Kind
 from ..rules import RulesLike
 
@@ -31,12 +31,21 @@ _Hands = npt.NDArray[np.integer[Any]] | Sequence[Sequence[int]]
 # uint8 array of move rows as in MoveList.rows.
 _Lasts = Sequence[Move | None] | npt.NDArray[np.uint8]
 
-def legal_moves(hand: CardsLike, last: Move | None = None, *, rules: RulesLike = "standard") -> MoveList: ...
-def classify(cards: CardsLike, *, rules: RulesLike = "standard") -> list[Move]: ...
-def beats(a: Move, b: Move, *, rules: RulesLike = "standard") -> bool: ...
-def parse_move(text: str, kind: Kind | int | str | None = None, *, rules: RulesLike = "standard") -> Move: ...
+def legal_moves(
+    hand: CardsLike, last: Move | None = None, *, rules: RulesLike = "standard", wild: WildLike = None
+) -> MoveList: ...
+def classify(cards: CardsLike, *, rules: RulesLike = "standard", wild: WildLike = None) -> list[Move]: ...
+def beats(a: Move, b: Move, *, rules: RulesLike = "standard", wild: WildLike = None) -> bool: ...
+def parse_move(
+    text: str, kind: Kind | int | str | None = None, *, rules: RulesLike = "standard", wild: WildLike = None
+) -> Move: ...
 def legal_moves_batch(
-    hands: _Hands, lasts: _Lasts | None = None, *, rules: RulesLike = "standard", threads: int = 1
+    hands: _Hands,
+    lasts: _Lasts | None = None,
+    *,
+    rules: RulesLike = "standard",
+    threads: int = 1,
+    wild: WildLike = None,
 ) -> MoveBatch: ...
 
 # One hand (text or 15 ints) gives an int; an (N, 15) batch an (N,) int64
@@ -44,11 +53,13 @@ def legal_moves_batch(
 # which the type system does not see: annotate the variable you assign to.
 @overload
 def count_moves(
-    hands: str | Sequence[int], lasts: Move | None = None, *, rules: RulesLike = "standard", threads: int = 1
+    hands: str | Sequence[int], lasts: Move | None = None, *, rules: RulesLike = "standard", threads: int = 1,
+    wild: WildLike = None,
 ) -> int: ...
 @overload
 def count_moves(
-    hands: Sequence[Sequence[int]], lasts: _Lasts | None = None, *, rules: RulesLike = "standard", threads: int = 1
+    hands: Sequence[Sequence[int]], lasts: _Lasts | None = None, *, rules: RulesLike = "standard", threads: int = 1,
+    wild: WildLike = None,
 ) -> npt.NDArray[np.int64]: ...
 @overload
 def count_moves(
@@ -57,4 +68,5 @@ def count_moves(
     *,
     rules: RulesLike = "standard",
     threads: int = 1,
+    wild: WildLike = None,
 ) -> Any: ...

@@ -5,7 +5,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import CardsLike
+from ..cards import CardsLike, WildLike
 from ..kinds import Kind
 from ..rules import Rules, RulesLike
 
@@ -18,9 +18,13 @@ class Move:
         cards: CardsLike | Move | None = None,
         *,
         rules: RulesLike = "standard",
+        wild: WildLike = None,
+        represents: CardsLike | None = None,
     ) -> None: ...
     @staticmethod
     def _make(kind: int, counts: Any, rank: int, length: int) -> Move: ...
+    @staticmethod
+    def _make_wild(kind: int, counts: bytes, represents: bytes, wild: tuple[int, ...]) -> Move: ...
     @property
     def kind(self) -> Kind: ...
     @property
@@ -33,7 +37,13 @@ class Move:
     def n_cards(self) -> int: ...
     @property
     def counts(self) -> tuple[int, ...]:
-        """The cards as a tuple of 15 counts."""
+        """The cards played: a tuple of 15 counts."""
+    @property
+    def represents(self) -> tuple[int, ...]:
+        """The combination the cards are read as: a tuple of 15 counts."""
+    @property
+    def bomb_class(self) -> str | None:
+        """None, "soft", "hard", "wild" or "rocket"."""
     @property
     def cards(self) -> str:
         """Canonical card text (empty for PASS)."""

@@ -20,7 +20,13 @@ class MoveRows:
         """(M, 16) read-only view: 15 counts, then the kind code."""
     @property
     def counts(self) -> npt.NDArray[np.uint8]:
-        """(M, 15) read-only view: the cards of each move."""
+        """(M, 15) read-only view: the cards each move plays."""
+    @property
+    def represents(self) -> npt.NDArray[np.uint8]:
+        """(M, 15) read-only view: the counts each move is read as."""
+    @property
+    def bomb_classes(self) -> npt.NDArray[np.uint8]:
+        """(M,) bomb class codes: 0 none, 1 soft, 2 hard, 3 wild, 4 rocket."""
     @property
     def kinds(self) -> npt.NDArray[np.uint8]:
         """(M,) read-only view: the ``Kind`` value of each move."""
@@ -76,3 +82,5 @@ class MoveBatch(MoveRows):
 
 def _movelist_from_rows(rows: bytes, rules: Rules | None) -> MoveList: ...
 def _movebatch_from_arrays(rows: Any, offsets: Any, rules: Rules | None) -> MoveBatch: ...
+def _wild_movelist_from_moves(moves: list[Move], rules: Rules, wild: tuple[int, ...]) -> MoveList: ...
+def _wild_movebatch_from_lists(lists: list[list[Move]], rules: Rules, wild: tuple[int, ...]) -> MoveBatch: ...
