@@ -1214,6 +1214,7 @@ cdef class _Position:
         cdef const GState* s = game_state(game)
         if s.phase != PH_PLAY:
             raise ValueError(f"the game is not in its play phase (phase {Phase(s.phase).name})")
+        _standard_only(s)
         load_state(&self.root, s)
         return self
 
@@ -1571,6 +1572,14 @@ cdef class _Engine:
         return oom
 
 
+cdef int _standard_only(const GState* s) except -1:
+    # The search's pruning and move ordering assume the standard game.
+    if s.wmask:
+        raise ValueError("this solver searches games without wild cards; a wild-card game's "
+                         "position can be solved with ddz_fast.solve(..., wild=)")
+    return 0
+
+
 cdef void load_state(Root* pos, const GState* s) noexcept nogil:
     # pos := the position of state s, in its play phase
     cdef int t
@@ -1595,6 +1604,7 @@ def solve_worlds(game, worlds, moves, long long max_nodes, double max_time, Py_s
     cdef Root root
     if s.phase != PH_PLAY:
         raise ValueError(f"solve_values needs the play phase, not {Phase(s.phase).name}")
+    _standard_only(s)
     load_state(&root, s)
     w = checked_worlds(s, worlds, True)
     rows = checked_move_rows(s, root.rc, moves)
