@@ -357,8 +357,10 @@ WHY = {
     # the engine's bugs
     "wild-joker": "bug: wild cards stand for a joker (a pair, trio or soft bomb of jokers; "
                   "e.g. findBigRuanZhaDan4 does not skip jokers, its own classifier refuses them)",
-    "short": "bug: fewer cards than the combination it claims (a wild counted twice)",
-    "chain-two": "bug: a chain reaching the 2 (max 15)",
+    "short": "bug: fewer cards than the combination it claims (findBigShunZiLaiZi completes "
+             "a chain with two wilds but plays only laiZiCards[0])",
+    "chain-two": "bug: a chain reaching the 2 (findBigShunZiLaiZi starts the range at the "
+                 "first natural card, MinValue = nums[0], when a wild fills the lowest rank)",
     "bad-kickers": "bug: attachments not checked against the cards (feiJiDaiErLaiZi, "
                    "siDaiDuiLaiZi: a rank of 3 or 4 cards counts as a pair, a fourth card of a "
                    "trio rank is ignored); no option of our rules allows it",
