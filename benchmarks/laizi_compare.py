@@ -297,9 +297,11 @@ def run_engine(exe: Path, mode: str, lines: Iterable[str], rounds: int) -> Tuple
     stdin = f"{mode} {rounds}\n" + "".join(line + "\n" for line in lines)
     r = subprocess.run([str(exe)], input=stdin, capture_output=True, text=True, check=True)
     lines_out = r.stdout.splitlines()
-    tail = lines_out[-1].split()
+    head, tail = lines_out[0].split(), lines_out[-1].split()
+    if head != ["TYPES"] + [str(i) for i in range(len(THEIR_TYPES))]:
+        raise RuntimeError(f"the engine's card types are not those of THEIR_TYPES: {lines_out[0]}")
     assert tail[0] == "TIME", tail
-    return [[int(x) for x in line.split()] for line in lines_out[:-1]], int(tail[1]), int(tail[2])
+    return [[int(x) for x in line.split()] for line in lines_out[1:-1]], int(tail[1]), int(tail[2])
 
 
 # ---------------------------------------------------------------------------

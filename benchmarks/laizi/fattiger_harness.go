@@ -12,7 +12,8 @@
 //	classify: WILD c0..c14                (every sub-multiset of these cards is
 //	                                       classified)
 //
-// Output (stdout):
+// Output (stdout): first "TYPES v0 v1 ...", the values of the engine's card
+// types in the order of typeOrder, then
 //
 //	hint:     one line per query: TYPE MIN MAX k0..k14 (the engine's answer and
 //	          the counts of the cards it plays; TYPE 0 = it found nothing,
@@ -35,6 +36,22 @@ import (
 )
 
 var suits = []ddz.SuitType{ddz.SuitTypeHeart, ddz.SuitTypeSpade, ddz.SuitTypeDiamond, ddz.SuitTypeClub}
+
+// typeOrder lists the engine's card types in the order of laizi_compare.py's
+// THEIR_TYPES; their values are printed first, so that the script can check
+// that the two tables agree.
+var typeOrder = []ddz.CardType{
+	ddz.CardTypeNone, ddz.CardTypeDan, ddz.CardTypeDui, ddz.CardTypeSanBuDai,
+	ddz.CardTypeSanDaiYi, ddz.CardTypeSanDaiEr, ddz.CardTypeSiDaiDan, ddz.CardTypeSiDaiDui,
+	ddz.CardTypeShunZi, ddz.CardTypeLianDui, ddz.CardTypeFeiJiBuDai, ddz.CardTypeFeiJiDaiYi,
+	ddz.CardTypeFeiJiDaiEr, ddz.CardTypeRuanZhaDan4, ddz.CardTypeZhaDan,
+	ddz.CardTypeLaiZiZhaDan4, ddz.CardTypeChunLaiZiZhaDan, ddz.CardTypeRuanZhaDan5,
+	ddz.CardTypeLaiZiZhaDan5, ddz.CardTypeRuanZhaDan6, ddz.CardTypeLaiZiZhaDan6,
+	ddz.CardTypeRuanZhaDan7, ddz.CardTypeLaiZiZhaDan7, ddz.CardTypeRuanZhaDan8,
+	ddz.CardTypeLaiZiZhaDan8, ddz.CardTypeRuanZhaDan9, ddz.CardTypeRuanZhaDan10,
+	ddz.CardTypeRuanZhaDan11, ddz.CardTypeRuanZhaDan12, ddz.CardTypeHuoJian,
+	ddz.CardTypeRuanLianZha, ddz.CardTypeLianZha,
+}
 
 // rankNum maps our rank index (0..14) to the engine's card number.
 func rankNum(r int) ddz.NumType {
@@ -227,6 +244,11 @@ func main() {
 		return
 	}
 	header := strings.Fields(sc.Text())
+	types := make([]int, len(typeOrder))
+	for i, t := range typeOrder {
+		types[i] = int(t)
+	}
+	fmt.Fprintf(w, "TYPES %s\n", join(types))
 	rounds, _ := strconv.Atoi(header[1])
 	switch header[0] {
 	case "hint":
