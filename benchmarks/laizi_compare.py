@@ -371,6 +371,8 @@ WHY = {
     "crash": "bug: the engine crashes (a Go panic, index out of range) on these cards",
     "unexplained": "not explained by a rule found in the engine's code",
 }
+#: The differences that are no fault where the rules agree.
+NOT_FAULTS = {why for why, text in WHY.items() if text.startswith(("rule:", "design:", "hint strategy:"))}
 
 
 #: Cards of a move of each kind, per unit of length.
@@ -512,7 +514,8 @@ def compare_responses(src: Source, exe: Path, n_deals: int, seed: int, rounds: i
     n_theirs = sum(1 for row in rows if row[0] > 0)
 
     diffs = Diffs(examples)
-    agree = misses = none_both = 0
+    n_queries = len(queries)
+    agree = misses = none_both = faults = 0
     for (hand, wild, last, _), row, ans in zip(queries, rows, answers):
         t, lo, hi, cnt = row[0], row[1], row[2], tuple(row[3:18])
         ours = {(tri[2], key_of(tri, wild)) for tri, _ in ans if tri[0] != Kind.PASS}
@@ -524,6 +527,7 @@ def compare_responses(src: Source, exe: Path, n_deals: int, seed: int, rounds: i
             misses += 1
             low = min(ours, key=lambda ck: (ck[1][3] is not None, ck[1][0], ck[1][1]))
             why = explain_missing(low[1], [], low[0], wild, True, hand)
+            faults += why not in NOT_FAULTS
             diffs.add("ddz-fast only", why, last[0].name,
                       f"{head}: engine finds nothing; ddz-fast e.g. {text(low[0])} as {low[1][0].name} "
                       f"rank {RANKS[low[1][1]]} ({len(ours)} answers)")
@@ -533,6 +537,7 @@ def compare_responses(src: Source, exe: Path, n_deals: int, seed: int, rounds: i
             agree += 1
             continue
         why = explain_extra(key, t, cnt, wild)
+        faults += why not in NOT_FAULTS
         diffs.add("engine only", why, tname(t),
                   f"{head}: engine plays {text(cnt)} as {tname(t)} min {lo} max {hi}")
 
@@ -547,6 +552,8 @@ def compare_responses(src: Source, exe: Path, n_deals: int, seed: int, rounds: i
           f"moves/s x{(n_ours / ours_ns) / max(n_theirs / their_ns, 1e-30):.3g}")
     print(f"  the engine's hint is one of ours: {agree}/{n_theirs}; both have no answer: {none_both}; "
           f"engine finds nothing, ddz-fast has answers: {misses}")
+    print(f"  answers the same as ours or different only by a rule choice: {n_queries - faults}/{n_queries} "
+          f"(the other {faults}: the engine's bugs or unexplained)")
     diffs.report("  differences (grouped; count -- why):")
 
 
@@ -574,7 +581,7 @@ def compare_readings(src: Source, exe: Path, n_hands: int, seed: int, rounds: in
     ours_ns = time_calls(src, [src.args(h, None, w) for h, w in hands], rounds)
     n_ours = 0
     diffs = Diffs(examples)
-    sets_agree = sets_total = between = 0
+    sets_agree = sets_total = between = sets_faulty = 0
     for q, ((hand, wild), f) in enumerate(zip(hands, calls)):
         ours: Dict[Counts, set] = defaultdict(set)
         for tri, _ in src.triples(f()):
@@ -593,6 +600,7 @@ def compare_readings(src: Source, exe: Path, n_hands: int, seed: int, rounds: in
                 why = explain_extra(k, info[0], cnt, wild)
                 diffs.add("engine only", why, tname(info[0]),
                           f"{head}: engine reads {tname(info[0])} min {info[1]} max {info[2]}")
+            whys = [explain_extra(k, info[0], cnt, wild) for k, info in extra]
             real_missing = []
             for k in missing:
                 why = explain_missing(k, known, cnt, wild, False)
@@ -600,12 +608,14 @@ def compare_readings(src: Source, exe: Path, n_hands: int, seed: int, rounds: in
                     between += 1
                     continue
                 real_missing.append(k)
+                whys.append(why)
                 diffs.add("ddz-fast only", why, k[0].name,
                           f"{head}: ddz-fast reads {k[0].name} rank {RANKS[k[1]]} length {k[2]}"
                           + (f" ({k[3]})" if k[3] else "")
                           + f"; engine: {', '.join(tname(i[0]) for i in infos) or 'no move'}")
             if not extra and not real_missing:
                 sets_agree += 1
+            sets_faulty += any(why not in NOT_FAULTS for why in whys)
 
     print(f"\n## Leads as readings ({n_hands} random hands of 5..17 cards, every sub-multiset)")
     print(f"  ddz-fast ({src.name}): {ours_ns / len(calls) / 1e3:9.1f} us per hand's lead list, "
@@ -615,6 +625,8 @@ def compare_readings(src: Source, exe: Path, n_hands: int, seed: int, rounds: in
     print(f"  ratio ddz-fast / engine, per hand (every lead each knows): x{their_ns / ours_ns:.3g}")
     print(f"  playable card sets with the same readings on both sides: {sets_agree}/{sets_total}; "
           f"ddz-fast readings between the engine's min and max (its design): {between}")
+    print(f"  playable card sets the same or different only by a rule choice or the min/max design: "
+          f"{sets_total - sets_faulty}/{sets_total} (the other {sets_faulty}: the engine's bugs or unexplained)")
     diffs.report("  differences (grouped; count -- why):")
 
 

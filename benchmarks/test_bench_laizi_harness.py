@@ -66,3 +66,12 @@ def test_our_readings_missing_from_the_engine_are_explained():
     assert explain_missing(mid, known, counts("45677"), SEVEN, False) == "min-max"
     above = (Kind.CHAIN, 8, 5, None)
     assert explain_missing(above, known, counts("45677"), SEVEN, False) == "max-miss"
+
+
+def test_rule_choices_are_told_apart_from_bugs():
+    """The agreement 'where the rules agree' discounts the engine's rule
+    choices and its design, never its bugs."""
+    from laizi_compare import NOT_FAULTS
+    assert {"big-bomb", "lone-wild", "one-natural-rank", "kicker-pair", "min-max", "hint-no-split"} <= NOT_FAULTS
+    assert not {"crash", "short", "chain-two", "wild-joker", "bad-kickers", "max-miss",
+                "unexplained", "hint-miss"} & NOT_FAULTS
