@@ -9,7 +9,7 @@ unchanged), 5xx only for a failure of ours or of an agent.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Dict, Optional, Sequence, TypeVar
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, TypeVar, Union
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -60,9 +60,11 @@ async def _json(request: Request) -> Any:
         raise RequestError(f"the body is not JSON: {e}") from None
 
 
-def create_app(agents: Sequence[str] = (), *, replays: Sequence[str] = (), max_sessions: int = 1000) -> Starlette:
+def create_app(agents: Union[Sequence[str], Mapping[str, Any]] = (), *, replays: Sequence[str] = (),
+               max_sessions: int = 1000) -> Starlette:
     """The app: ``agents`` are extra opponents (arena agent names, e.g.
-    ``pimc(worlds=64)`` or ``module:attribute``) offered besides the levels;
+    ``pimc(worlds=64)`` or ``module:attribute``, or a mapping of names to
+    arena agents) offered besides the levels;
     ``replays`` are files of game records or trajectory datasets to watch."""
     choices = AgentChoices(agents)
     store = SessionStore(choices, limit=max_sessions)

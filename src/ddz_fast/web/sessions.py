@@ -13,7 +13,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from ..errors import AgentError
 from ..arena import game_record, load_agent, observation_agent
@@ -53,14 +53,17 @@ def game_rules(preset: object, auction: object = None) -> Rules:
 
 class AgentChoices:
     """The opponents a client may choose: the levels, and the agents named
-    on the command line (checked once, at start, by the arena's parser).
+    on the command line (checked once, at start, by the arena's parser), or
+    given by name (a mapping of names to arena agents: names or callables).
     A client names one of these; it never names a module to import."""
 
-    def __init__(self, extra: Sequence[str] = ()) -> None:
-        self.specs: Dict[str, str] = dict(LEVELS)
-        for spec in extra:
-            load_agent(spec)                    # (ValueError naming a bad one)
-            self.specs[spec] = spec
+    def __init__(self, extra: Union[Sequence[str], Mapping[str, Any]] = ()) -> None:
+        self.specs: Dict[str, Any] = dict(LEVELS)
+        named = extra.items() if isinstance(extra, Mapping) else [(spec, spec) for spec in extra]
+        for name, spec in named:
+            if isinstance(spec, str):
+                load_agent(spec)                # (ValueError naming a bad one)
+            self.specs[str(name)] = spec
 
     @property
     def names(self) -> List[str]:
