@@ -208,8 +208,9 @@ function render() {
   drawCards($("hand"), view.hand);
   drawCards($("kitty"), view.kitty || []);
   if (!view.kitty) $("kitty").textContent = "(face down)";
-  $("stake").textContent = "stake " + view.stake + " (base " + view.base + ", bombs " + view.bombs +
-    (view.doubles ? ", doubles " + view.doubles : "") + ")" + (view.deal_number ? "; redeal " + view.deal_number : "");
+  $("stake").textContent = (view.base ? "stake " + view.stake + " (base " + view.base + ", bombs " + view.bombs +
+    (view.doubles ? ", doubles " + view.doubles : "") + ")" : "stake: set by the auction") +
+    (view.deal_number ? "; redeal " + view.deal_number : "");
   let status;
   if (view.result) status = "The deal is over";
   else if (view.your_turn) status = view.phase === "PLAY" ? (view.can_pass ? "Your turn: beat it or pass" : "Your turn: lead") :
