@@ -432,3 +432,51 @@ def test_the_page_and_its_files_are_served(client):
     assert [p["name"] for p in cfg["presets"]] == ["standard", "strict", "four"]
     assert cfg["levels"] == {"leisure": "random", "challenge": "simple", "master": "pimc"}
     assert "".join(r["label"] for r in cfg["ranks"]) == RANKS
+
+
+def test_the_least_recently_used_session_makes_room():
+    with TestClient(create_app(max_sessions=2)) as c:
+        ids = [_started(c, seed=k)["id"] for k in range(2)]
+        assert c.get(f"/api/games/{ids[0]}").status_code == 200        # (now the most recently used)
+        third = _started(c, seed=9)["id"]
+        assert c.get(f"/api/games/{ids[1]}").status_code == 404
+        assert c.get(f"/api/games/{ids[0]}").status_code == 200
+        assert c.get(f"/api/games/{third}").status_code == 200
+
+
+def test_serve_refuses_a_replay_it_cannot_read(tmp_path, monkeypatch, capsys):
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: pytest.fail("the server must not start"))
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"format": "ddz-fast-game"}\n')
+    assert cli.main(["serve", "--replay", str(bad)]) == 2
+    assert "bad.jsonl, line 1" in capsys.readouterr().err
+    assert cli.main(["serve", "--replay", str(tmp_path / "missing.jsonl")]) == 2
+    assert "missing.jsonl" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("spec", ["random", "simple", "bot", "pimc", "pimc(worlds=4)"])
+def test_observation_agent_plays_legal_actions_for_each_builtin_agent(spec):
+    for preset in ("standard", "four"):
+        g = Game(preset, seed=6)
+        agent = arena.observation_agent(spec, seed=1, rules=preset)
+        for _ in range(40):
+            if g.is_over:
+                break
+            a = agent(g.observation(g.to_move))
+            assert a in g.legal_actions()
+            g.step(a)
+
+
+def test_observation_agent_refuses_what_cannot_play_a_seat():
+    class Batch:
+        def act_batch(self, vec, tables):
+            return [0] * len(tables)
+
+    with pytest.raises(ValueError, match="batches"):
+        arena.observation_agent(Batch())
+    with pytest.raises(TypeError, match="name or a callable"):
+        arena.observation_agent(3)
+    with pytest.raises(ValueError, match="unknown agent"):
+        arena.observation_agent("grandmaster")
