@@ -9,7 +9,8 @@ unchanged), 5xx only for a failure of ours or of an agent.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence, TypeVar, Union
+import os
+from typing import Any, Callable, Dict, Mapping, Sequence, TypeVar, Union
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -199,13 +200,5 @@ def create_app(agents: Union[Sequence[str], Mapping[str, Any]] = (), *, replays:
 
 
 def _static_file(name: str) -> str:
-    import os
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "static", name)
 
-
-def serve(host: str = "127.0.0.1", port: int = 8000, agents: Sequence[str] = (), replays: Sequence[str] = (),
-          log_level: Optional[str] = "info") -> None:
-    """Run the app with uvicorn until interrupted."""
-    import uvicorn
-
-    uvicorn.run(create_app(agents, replays=replays), host=host, port=port, log_level=log_level)

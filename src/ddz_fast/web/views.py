@@ -37,7 +37,7 @@ def rank_table() -> List[Dict[str, Any]]:
 
 def cards_json(counts: Any) -> List[str]:
     """A count vector as one rank label per card, lowest rank first."""
-    return [RANKS[r] * 1 for r, c in enumerate(np.asarray(counts).tolist()) for _ in range(int(c))]
+    return [RANKS[r] for r, c in enumerate(np.asarray(counts).tolist()) for _ in range(int(c))]
 
 
 def action_json(action: object) -> Dict[str, Any]:
