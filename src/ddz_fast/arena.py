@@ -48,6 +48,13 @@ Agents
     line ``module:attribute`` (a class there is instantiated with no
     arguments).
 
+Game records
+    ``play(..., save_games=file)`` (``ddz-fast arena --save-games``) writes
+    every game as one JSON line, its :func:`game_record` (rules, seed,
+    actions as ids and text, result, and the run's deal, rotation and seat
+    agents), which :func:`game_from_record` replays through the engine's
+    checks and ``ddz-fast serve`` shows move by move (docs/web.md).
+
 The results depend only on the agents, the rules, ``seed``, ``deals`` and
 ``landlord`` (never on ``tables`` nor on how the deals are split between
 machines) when every agent is deterministic given its observations, as the
