@@ -299,7 +299,11 @@ function onHandClick(ev) {
 async function onHint() {
   const h = await api("POST", "/api/games/" + view.id + "/hint");
   if (!h) return;
-  if (h.type !== "move") { say("hint: " + h.text); return; }
+  if (h.type !== "move") {
+    document.querySelectorAll(".auction-option").forEach((b) => b.classList.toggle("hinted", b.dataset.index === String(h.index)));
+    say("hint: " + h.text);
+    return;
+  }
   if (h.kind === "PASS") { selected.clear(); renderSelection(); say("hint: pass"); return; }
   // select the hinted cards in the hand, lowest copies first
   selected.clear();
