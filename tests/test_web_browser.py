@@ -124,7 +124,7 @@ def _play_deal(d):
     option, a lead of the lowest card chosen by clicking it, else the hint.
     At the seat's first turn of play, an illegal selection is tried first.
     Returns the number of the seat's turns of play."""
-    checked_illegal = False
+    checked_illegal = hinted_auction = False
     turns = 0
     for _ in range(500):
         _idle(d)
@@ -132,6 +132,10 @@ def _play_deal(d):
             return turns
         options = _visible(d, "#auction-options .auction-option")
         if options:
+            if not hinted_auction:
+                _click(d, "hint")                                 # outlines one option
+                assert len(d.find_elements(By.CSS_SELECTOR, ".auction-option.hinted")) == 1
+                hinted_auction = True
             options[-1].click()
             continue
         assert d.execute_script("return document.body.dataset.yourTurn") == "1"
