@@ -251,37 +251,39 @@ def test_fifty_concurrent_games_over_http_do_not_interfere():
 
 
 class BlockingAgent:
-    """An opponent that waits until another game's request has been answered."""
+    """An opponent whose first decision waits until another game's request
+    has been answered."""
 
     def __init__(self):
+        self.called = threading.Event()
         self.release = threading.Event()
-        self.waited = False
 
     def __call__(self, obs, legal_actions=None):
-        if not self.waited:
-            self.waited = True
-            assert self.release.wait(30), "the other game's request never came back"
+        if not self.called.is_set():
+            self.called.set()
+            assert self.release.wait(10), "the other game's request never came back"
         return (legal_actions or obs.legal_actions)[0]
 
 
 def test_an_agent_thinking_does_not_block_other_games():
     agent = BlockingAgent()
     app = create_app({"blocker": agent})
+    first = Game("standard", seed=game_seed(2, 0))      # (the session's first deal)
+    assert first.to_move != 0          # (the blocking agent acts before the person)
 
     async def main():
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
             slow = asyncio.ensure_future(c.post("/api/games", json={"preset": "standard", "level": "blocker",
                                                                      "seat": 0, "seed": 2}))
+            while not agent.called.is_set():        # (the agent is thinking: the loop must still run)
+                await asyncio.sleep(0.01)
             other = await c.post("/api/games", json={"preset": "standard", "level": "challenge", "seed": 4})
             assert other.status_code == 201
             agent.release.set()
             return (await slow).status_code
 
-    first = Game("standard", seed=game_seed(2, 0))      # (the session's first deal)
-    assert first.to_move != 0          # (the blocking agent acts before the person)
     assert asyncio.run(main()) == 201
-    assert agent.waited
 
 
 def test_an_agent_that_fails_gets_a_5xx_naming_it():
