@@ -3,8 +3,9 @@
 Subcommands: ``moves`` (the legal moves of a hand), ``selfplay`` (many seeded
 random games in compiled code, with a summary table, or a recorded
 dataset), ``play`` (you against simple bots in the terminal), ``solve`` (who
-wins an open-hand endgame, with a winning line) and ``arena`` (agents
-against each other on duplicate deals, WP and ADP with 95% intervals).
+wins an open-hand endgame, with a winning line), ``arena`` (agents
+against each other on duplicate deals, WP and ADP with 95% intervals) and
+``serve`` (a local web app: play against agents, watch replays).
 """
 from __future__ import annotations
 
@@ -205,8 +206,15 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     agents = [load_agent(a) for a in args.agents]
-    res = play(agents, args.deals, seed=args.seed, rules=_selfplay_rules(args), landlord=args.landlord,
-               tables=args.tables, ray=args.ray, progress=False if args.quiet else None)
+    if args.save_games and args.ray:
+        raise ValueError("--save-games records a local run: not with --ray")
+    save = open(args.save_games, "w", encoding="utf-8") if args.save_games else None
+    try:
+        res = play(agents, args.deals, seed=args.seed, rules=_selfplay_rules(args), landlord=args.landlord,
+                   tables=args.tables, ray=args.ray, progress=False if args.quiet else None, save_games=save)
+    finally:
+        if save is not None:
+            save.close()
     # The results first, the figure last: a figure that fails loses nothing.
     if args.per_deal:
         import csv
@@ -524,6 +532,34 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------------
+# serve
+# ---------------------------------------------------------------------------
+
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from .web import create_app
+    except ImportError as e:
+        raise ImportError(f"ddz-fast serve needs the web extra: pip install \"ddz-fast[web]\" ({e})") from None
+    import uvicorn
+
+    if not 0 <= args.port <= 65535:
+        raise ValueError(f"--port must be 0..65535, not {args.port}")
+    if args.host not in _LOOPBACK:
+        print(f"ddz-fast serve: warning: listening on {args.host}, not on loopback: anyone who can reach "
+              "this machine can use the app (it has no login)", file=sys.stderr)
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())         # module:attribute agents, as for the arena
+    app = create_app(args.agents or (), replays=args.replay or ())
+    print(f"ddz-fast serve: open http://{'[' + args.host + ']' if ':' in args.host else args.host}:{args.port}/",
+          file=sys.stderr)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ddz-fast", description="Fast, exact Dou Dizhu move generation.")
     p.add_argument("--version", action="version", version=f"ddz-fast {__version__}")
@@ -601,9 +637,22 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("--plot", metavar="FILE", help="write a figure of WP/ADP and their convergence (matplotlib)")
     ar.add_argument("--per-deal", metavar="FILE.csv",
                     help="write one row per deal (its seed, each agent's points and wins) as CSV")
+    ar.add_argument("--save-games", metavar="FILE.jsonl",
+                    help="write every game as one JSON line (docs/web.md: replay it with ddz-fast serve)")
     ar.add_argument("--json", action="store_true", help="print the results as JSON")
     ar.add_argument("-q", "--quiet", action="store_true", help="no progress bar (shown on a terminal)")
     ar.set_defaults(func=_cmd_arena)
+
+    se = sub.add_parser("serve", help="a local web app: play against agents, watch replays (the web extra)")
+    se.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, loopback)")
+    se.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    se.add_argument("--agents", nargs="+", metavar="AGENT",
+                    help="more opponents besides the levels: arena agent names, e.g. pimc(worlds=64) or "
+                         "module:attribute")
+    se.add_argument("--replay", action="append", metavar="PATH",
+                    help="a file of game records (arena --save-games) or a trajectory dataset to watch "
+                         "(repeatable)")
+    se.set_defaults(func=_cmd_serve)
     return p
 
 
