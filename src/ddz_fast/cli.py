@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional,
 import numpy as np
 
 from . import __version__
+from .cards import RANKS as RANK_LABELS, format_cards, to_counts
 from .moves import classify, legal_moves, parse_move
 from .rules import PRESETS, Rules
 
@@ -38,27 +39,37 @@ __all__ = ["main"]
 MAX_SELFPLAY_GAMES = 100_000_000
 
 
-def _last_move(text: str, kind: Optional[str], rules: str) -> Any:
+def _last_move(text: str, kind: Optional[str], rules: str, wild: Optional[str] = None) -> Any:
     """--last/--last-kind as a Move; cards that read as several kinds without
     --last-kind are refused naming the option (the library's message names
-    parse_move's ``kind=`` argument)."""
+    parse_move's ``kind=`` argument).  With --wild the text may be a reading,
+    ``"<cards>=<represented>"``."""
     if kind is None:
-        readings = classify(text, rules=rules)
+        cards, sep, rep = text.partition("=")
+        readings = classify(cards, rules=rules, wild=wild)
+        if wild is not None:
+            want = tuple(to_counts(rep if sep else cards, rules=rules).tolist())
+            readings = [m for m in readings if m.represents == want]
         if len(readings) > 1:
             kinds = [m.kind.name for m in readings]
             raise ValueError(f"--last {text!r} is ambiguous: it reads as {' or '.join(kinds)}; "
                              f"add --last-kind to choose, e.g. --last-kind {kinds[0]}")
-    return parse_move(text, kind, rules=rules)
+    return parse_move(text, kind, rules=rules, wild=wild)
 
 
 def _cmd_moves(args: argparse.Namespace) -> int:
     last = None
+    if PRESETS[args.rules].wild_ranks and args.wild is None:
+        raise ValueError(f"--rules {args.rules} has wild cards: give the deal's wild rank(s) with --wild, "
+                         "e.g. --wild 7")
     if args.last is not None:
-        last = _last_move(args.last, args.last_kind, args.rules)
-    moves = legal_moves(args.hand, last, rules=args.rules)
+        last = _last_move(args.last, args.last_kind, args.rules, args.wild)
+    moves = legal_moves(args.hand, last, rules=args.rules, wild=args.wild)
     if args.json:
         out = [
-            {"kind": m.kind.name, "cards": m.cards, "rank": m.rank, "length": m.length}
+            {"kind": m.kind.name, "cards": m.cards, "rank": m.rank, "length": m.length,
+             **({"represents": format_cards(m.represents, rules=args.rules),
+                 "bomb_class": m.bomb_class} if args.wild is not None else {})}
             for m in moves
         ]
         print(json.dumps(out))
@@ -322,7 +333,7 @@ def _action_text(a: object) -> str:
     from ._core.move import Move
 
     if isinstance(a, Move):
-        return "pass" if a.is_pass else f"{a.cards} ({_KIND_NAMES[a.kind.name]})"
+        return "pass" if a.is_pass else f"{a} ({_KIND_NAMES[a.kind.name]})"   # (wild: cards=reading)
     return str(a)
 
 
@@ -364,6 +375,9 @@ class _Human:
             print("   auction so far: " + ", ".join(f"{self.names[s]} {_action_text(a)}" for s, a in obs.history))
         others = "   ".join(f"{self.names[s]}: {obs.hand_sizes[s]}" for s in range(n) if s != self.seat)
         print(f"   cards left: {others}")
+        if obs.wild is not None:
+            print("   wild: " + " ".join(RANK_LABELS[r] for r in obs.wild)
+                  + "  (a move with a wild standing in prints as cards=reading)")
         if obs.last_move is not None:
             by = cast(int, obs.last_player)           # set whenever last_move is
             print(f"   to beat: {_action_text(obs.last_move)} by {self.names[by]}")
@@ -389,7 +403,7 @@ class _Human:
         by_kind: Dict[str, List[str]] = {}
         for key, a in options.items():
             label = a.kind.name if isinstance(a, Move) else "choices"
-            text = ("pass" if a.is_pass else a.cards) if isinstance(a, Move) else str(a)
+            text = ("pass" if a.is_pass else str(a)) if isinstance(a, Move) else str(a)
             by_kind.setdefault(label, []).append(f"#{key} {text}")
         for label, items in by_kind.items():
             name = _KIND_NAMES.get(label, label)
@@ -447,12 +461,15 @@ class _Human:
             # Digits typed for a choice number read as cards: say how to pick it.
             plain = _PLAIN_NUMBER.fullmatch(low)
             hint = f" (to pick choice #{low}, type #{low})" if plain and int(low) in options else ""
+            cards, sep, reading = text.partition("=")
             try:
-                counts = tuple(int(c) for c in to_counts(text, rules=self.rules))
+                counts = tuple(int(c) for c in to_counts(cards, rules=self.rules))
+                rep = tuple(int(c) for c in to_counts(reading, rules=self.rules)) if sep else None
             except (ValueError, TypeError) as e:
                 print(f"   {e}{hint}")
                 continue
-            hits = [(k, a) for k, a in options.items() if a.counts == counts and not a.is_pass]
+            hits = [(k, a) for k, a in options.items()
+                    if a.counts == counts and not a.is_pass and (rep is None or a.represents == rep)]
             if len(hits) == 1:
                 return hits[0][1]
             if hits:
@@ -570,6 +587,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--last", help="the move to beat, as card text (default: a free lead)")
     m.add_argument("--last-kind", help="kind of --last when its cards are ambiguous, e.g. AIRPLANE_SOLO")
     m.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
+    m.add_argument("--wild", help="the wild rank(s) under --rules laizi or tiandi, as card text: 7, or 79 "
+                                  "(moves print as cards=reading; --last takes that form too)")
     m.add_argument("--json", action="store_true", help="print JSON")
     m.set_defaults(func=_cmd_moves)
 
