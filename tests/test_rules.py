@@ -9,7 +9,7 @@ from ddz_fast import reference
 
 
 def test_preset_names():
-    assert list(PRESETS) == ["standard", "strict", "four", "douzero", "rlcard"]
+    assert list(PRESETS) == ["standard", "strict", "four", "laizi", "tiandi", "douzero", "rlcard"]
     for name, r in PRESETS.items():
         assert r.name == name
         assert resolve_rules(name) is r

@@ -73,7 +73,6 @@ cdef object _rows_array(const unsigned char* rows, int players):
 # Game
 # ---------------------------------------------------------------------------
 
-@cython.final
 cdef Move _row_move_of(const GState* s, const unsigned char* row):
     # The Move of a history entry's row or the position's move to beat
     # (with wild cards, its 32-byte wild row).
@@ -86,6 +85,7 @@ cdef tuple _wild_of(unsigned int wmask):
     return tuple([x for x in range(13) if (wmask >> x) & 1])
 
 
+@cython.final
 cdef class Game:
     """One deal of Dou Dizhu, from the shuffle (or a given position) to the
     result; the rules and choices are documented in :mod:`ddz_fast.game`.
