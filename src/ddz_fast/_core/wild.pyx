@@ -17,7 +17,7 @@ definition of which combinations are legal and which beat which.
 from libc.string cimport memcpy, memset, memcmp
 
 from .kernels cimport (
-    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_RANKS, K_PASS, K_BOMB, K_ROCKET,
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_RANKS, K_BOMB, K_ROCKET,
     gen_lead, gen_response, gen_bombs_beating, row_info, beats_c,
     out_init_on, out_reserve,
 )

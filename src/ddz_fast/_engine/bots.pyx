@@ -224,8 +224,8 @@ cdef Py_ssize_t wild_bot_index(const unsigned char* rows, Py_ssize_t n, bint lea
         if ci.kind != K_BOMB and ci.kind != K_ROCKET:
             continue
         si = rows[i * WROW + W_CLASS]
-        if (best < 0 or si < cls_b or (si == cls_b and (ci.ncards < mb.ncards
-                                                      or (ci.ncards == mb.ncards and ci.rank < mb.rank)))):
+        if (best < 0 or si < cls_b
+                or (si == cls_b and (ci.ncards < mb.ncards or (ci.ncards == mb.ncards and ci.rank < mb.rank)))):
             best = i
             cls_b = si
             mb = ci

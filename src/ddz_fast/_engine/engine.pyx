@@ -40,8 +40,8 @@ from .._core.kernels cimport (
 )
 from .._core.move cimport K_PASS, K_BOMB, K_ROCKET
 from .._core.kernels cimport Out, ROW, out_init, out_free
-from .._core.wild cimport WROW, W_PHYS, W_CLASS, CLS_HARD
-from .._util.rng cimport ddz_below, ddz_next
+from .._core.wild cimport WROW, W_PHYS, CLS_HARD
+from .._util.rng cimport ddz_below
 from .._util.checks cimport as_seed
 
 from ..game_values import Bid, Call, Decline, Double, Rob
