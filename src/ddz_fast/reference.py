@@ -628,8 +628,11 @@ def _wild_leads(hand: Counts, rules: Rules, wild: Tuple[int, ...]) -> List[WildM
     for kind, rep in _represented_candidates(natural, w, sum(hand)):
         if kind in _kinds_read(rep, rules):
             combos.add((kind, rep))
-    moves = [(kind, rep, cnt) for kind, rep in combos for cnt in _physical_readings(rep, hand, wild)]
-    return sorted(moves, key=lambda m: _wild_order_key(m, rules, wild))
+    # Sorting the combinations is enough: _physical_readings yields the
+    # cards of one combination in the documented order already (rank by
+    # rank, most natural cards first; then fewer of the lower wild rank).
+    ordered = sorted(combos, key=lambda kr: _represented_order(kr[0], kr[1], rules))
+    return [(kind, rep, cnt) for kind, rep in ordered for cnt in _physical_readings(rep, hand, wild)]
 
 
 def wild_bomb_class(kind: Union[Kind, int], represents: CardsLike, counts: CardsLike,
