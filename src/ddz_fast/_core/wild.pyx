@@ -89,6 +89,13 @@ cdef bint beats_wild(const MoveInfo* a, int acls, const MoveInfo* b, int bcls) n
     return beats_c(a, b)
 
 
+cdef inline unsigned char* _room2(Out* o) noexcept nogil:
+    # where to write one 32-byte row (two of o's rows); a call only to grow
+    if o.n + 3 <= o.cap:
+        return o.data + o.n * ROW
+    return out_reserve(o, 2)
+
+
 cdef bint _read_back(const unsigned char* rep, const unsigned char* h, const unsigned char* nat,
                      int w, unsigned int wmask, int wr0, int wr1, const MoveInfo* last,
                      int lcls, bint exact, Out* o) noexcept nogil:
@@ -140,7 +147,7 @@ cdef bint _read_back(const unsigned char* rep, const unsigned char* h, const uns
                 continue
             if last != NULL and kind == K_BOMB and not beats_wild(&mi, cls, last, lcls):
                 continue
-            p = out_reserve(o, 2)
+            p = _room2(o)
             if p == NULL:
                 return False
             memcpy(p, rep, ROW)
