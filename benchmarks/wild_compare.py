@@ -135,7 +135,8 @@ def main(argv=None):
 
     return C.section_main(argv, __doc__, [run], repeat=100, budget=0.5, quick=(20, 0.1),
                           extra=[(("--hands",), dict(type=int, default=1024)),
-                                 (("--reference-hands",), dict(type=int, default=8))])
+                                 (("--reference-hands",), dict(type=int, default=8)),
+                                 (("--min-time",), dict(type=float, default=0.002))])
 
 
 if __name__ == "__main__":

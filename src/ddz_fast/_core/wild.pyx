@@ -19,7 +19,7 @@ from libc.string cimport memcpy, memset, memcmp
 from .kernels cimport (
     RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_RANKS, ACE, K_SOLO, K_TRIO_SOLO, K_TRIO_PAIR, K_CHAIN,
     K_PAIR_CHAIN, K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_PAIR, K_BOMB, K_ROCKET,
-    gen_of_kind, gen_bombs_beating, row_info, beats_c, out_init_on, out_reserve,
+    gen_of_kind, gen_bombs_beating, row_info, beats_c, out_init_on, out_reserve, u64,
 )
 from libc.stdlib cimport malloc, free
 
@@ -96,6 +96,12 @@ cdef inline unsigned char* _room2(Out* o) noexcept nogil:
     return out_reserve(o, 2)
 
 
+cdef inline void _set_byte(u64* pw, int x, int v) noexcept nogil:
+    # byte x of the two words pw (ranks 0..7 in pw[0], 8..15 in pw[1]) := v
+    cdef int sh = (x & 7) * 8
+    pw[x >> 3] = (pw[x >> 3] & ~((<u64>0xFF) << sh)) | ((<u64>v) << sh)
+
+
 cdef bint _read_back(const unsigned char* rep, const unsigned char* h, const unsigned char* nat,
                      int w, unsigned int wmask, int wr0, int wr1, const MoveInfo* last,
                      int lcls, bint exact, Out* o) noexcept nogil:
@@ -103,32 +109,49 @@ cdef bint _read_back(const unsigned char* rep, const unsigned char* h, const uns
     standard row) that h can play, in the documented order: most natural
     cards first (fewer replaced at the lower ranks first), then, with two
     wild ranks, fewer cards of the lower wild rank first.  False when out of
-    memory."""
+    memory.  (The physical counts live in two words, changed by
+    arithmetic: bytes written one by one and then read as words would
+    stall every row on a failed store forwarding.)"""
     cdef int x, a, need = 0, nflex = 0, budget, t, lo, hi, split, j, spent, cls, kind = rep[KIND_BYTE]
-    cdef int flex[N_RANKS]
-    cdef int most[N_RANKS]
+    cdef int brank = -1
     cdef int k[N_RANKS]
-    cdef unsigned char phys[16]
+    cdef int most[N_RANKS]
+    cdef int fidx[N_RANKS]
+    cdef u64 fone[N_RANKS]
+    cdef u64 pw[2]
+    cdef u64 rw[2]
+    cdef u64 hw[2]
+    cdef u64 out_hi
     cdef unsigned char* p
     cdef MoveInfo mi
     if _deficit(rep, nat) > w:
         return True                   # (most candidates: the wild cards cannot make them)
-    memset(phys, 0, 16)
+    pw[0] = 0
+    pw[1] = 0
     for x in range(N_RANKS):
         if rep[x] == 0:
             continue
         a = nat[x] if nat[x] < rep[x] else rep[x]
         need += rep[x] - a
-        phys[x] = <unsigned char>a
+        pw[x >> 3] += (<u64>a) << ((x & 7) * 8)
         if a and x < JOKER0:
-            flex[nflex] = x
+            fidx[nflex] = x >> 3
+            fone[nflex] = (<u64>1) << ((x & 7) * 8)
             most[nflex] = a
             nflex += 1
     if need > w:
         return True
     budget = w - need
-    if last != NULL and kind == K_BOMB:
+    memcpy(&rw[0], rep, 8)
+    memcpy(&rw[1], rep + 8, 8)
+    rw[1] &= 0x00FFFFFFFFFFFFFFULL
+    if kind == K_BOMB:
         row_info(rep, &mi)
+        brank = mi.rank
+    if exact:
+        memcpy(&hw[0], h, 8)
+        memcpy(&hw[1], h + 7, 8)
+        hw[1] >>= 8
     for j in range(nflex):
         k[j] = 0
     spent = 0
@@ -139,20 +162,28 @@ cdef bint _read_back(const unsigned char* rep, const unsigned char* h, const uns
             lo = 0
         hi = h[wr0] if h[wr0] < t else t
         for split in range(lo, hi + 1):
-            phys[wr0] = <unsigned char>split
+            _set_byte(pw, wr0, split)
             if wr1 >= 0:
-                phys[wr1] = <unsigned char>(t - split)
-            cls = bomb_class(kind, rep, phys, wmask)
-            if exact and memcmp(phys, h, N_RANKS) != 0:
+                _set_byte(pw, wr1, t - split)
+            if exact and (pw[0] != hw[0] or pw[1] != hw[1]):
                 continue
-            if last != NULL and kind == K_BOMB and not beats_wild(&mi, cls, last, lcls):
-                continue
+            cls = CLS_NONE
+            if kind == K_ROCKET:
+                cls = CLS_ROCKET
+            elif kind == K_BOMB:
+                if pw[0] != rw[0] or pw[1] != rw[1]:
+                    cls = CLS_SOFT
+                else:
+                    cls = CLS_WILD if (wmask >> brank) & 1 else CLS_HARD
+                if last != NULL and not beats_wild(&mi, cls, last, lcls):
+                    continue
             p = _room2(o)
             if p == NULL:
                 return False
             memcpy(p, rep, ROW)
-            memcpy(p + W_PHYS, phys, 15)
-            p[W_CLASS] = <unsigned char>cls
+            out_hi = pw[1] | ((<u64>cls) << 56)
+            memcpy(p + W_PHYS, &pw[0], 8)
+            memcpy(p + W_PHYS + 8, &out_hi, 8)
             o.n += 2
         # the next replacement vector k in lexicographic order with
         # sum(k) <= budget and k[j] <= most[j] (the last rank moves fastest)
@@ -161,10 +192,10 @@ cdef bint _read_back(const unsigned char* rep, const unsigned char* h, const uns
             if k[j] < most[j] and spent < budget:
                 k[j] += 1
                 spent += 1
-                phys[flex[j]] -= 1
+                pw[fidx[j]] -= fone[j]
                 break
             spent -= k[j]
-            phys[flex[j]] += <unsigned char>k[j]
+            pw[fidx[j]] += fone[j] * <u64>k[j]
             k[j] = 0
             j -= 1
         if j < 0:
