@@ -1,5 +1,6 @@
 # cython: language_level=3
 """The compiled perfect-information solver (see ddz_fast.solver for the API).
+Under wild cards, search_wild (below search) plays gen_wild's moves instead.
 
 A position is every seat's hand, the seat to move, the move on the table (as
 its MoveInfo: kind, rank, length, and size for a bomb -- the cards of a move
@@ -1106,11 +1107,12 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
 # A move is a 32-byte row of gen_wild (_core/wild.pxd): the combination the
 # cards are read as (a standard row, bytes 0..15), the physical cards leaving
 # the hand (16..30) and the bomb class (31).  The standard search's shortcuts
-# read a hand's moves off its ranks (min_plays, unbeatable, only_pass,
-# clears_leading, the renumbered key); with wild cards a hand's moves are not
+# read a hand's moves off its ranks (unbeatable, only_pass, clears_leading,
+# the renumbered key, min_plays); with wild cards a hand's moves are not
 # those, so none of them is used here: only what holds in any game of
 # cards -- the table (on the hands as they are), a move that empties the
-# hand wins, the first winning move cuts.
+# hand wins, the first winning move cuts -- and an ordering of the moves
+# by min_plays_wild, min_plays over gen_wild's leads.
 
 cdef inline void wild_key(Ctx* c, const unsigned char* last, int p, int last_by,
                           unsigned long long* key) noexcept nogil:
@@ -1471,8 +1473,9 @@ cdef class _Engine:
     """One search context: a transposition table of a fixed size and the
     per-depth move buffers.  Internal; see :class:`ddz_fast.solver.Solver`.
 
-    The table is kept between calls with the same seats, sides, rules and
-    banned kinds (its values depend on nothing else) and cleared otherwise.
+    The table is kept between calls with the same seats, sides, rules, wild
+    ranks and banned kinds (its values depend on nothing else) and cleared
+    otherwise.
     """
     cdef Ctx c
     cdef object lock
