@@ -4,8 +4,9 @@
 #  1. `python -m build`: the sdist, then the wheel built from the unpacked
 #     sdist (so the sdist is proven to build on its own); `twine check`.
 #  2. The sdist holds every tracked source (.py .pyx .pxd .pyi py.typed), the
-#     tests, README, LICENSE, CHANGELOG, CONTRIBUTING, and no generated C;
-#     the wheel holds the extension modules, stubs, py.typed and LICENSE.
+#     tests, README, LICENSE, CHANGELOG, CONTRIBUTING, the web app's page,
+#     and no generated C; the wheel holds the extension modules, stubs,
+#     py.typed, the web app's page and LICENSE.
 #  3. Linux: `auditwheel repair`, then `auditwheel show` on the result.
 #  4. A fresh virtual environment gets the (repaired) wheel with its test
 #     extra and mypy; an import + CLI smoke and a subset of the tests run
@@ -74,7 +75,8 @@ problems = []
 with tarfile.open(sdist) as tf:
     prefix = f"ddz_fast-{version}/"
     names = {n[len(prefix):] for n in tf.getnames() if n.startswith(prefix)}
-want = {"README.md", "LICENSE", "CHANGELOG.md", "CONTRIBUTING.md", "pyproject.toml", "setup.py", "MANIFEST.in"}
+want = {"README.md", "LICENSE", "CHANGELOG.md", "CONTRIBUTING.md", "pyproject.toml", "setup.py", "MANIFEST.in",
+        "src/ddz_fast/web/static/index.html", "src/ddz_fast/web/static/app.js", "src/ddz_fast/web/static/app.css"}
 for f in tracked.read_text().split():
     if (f.startswith("src/ddz_fast/") and (f.endswith((".py", ".pyx", ".pxd", ".pyi")) or f.endswith("py.typed"))) \
             or (f.startswith("tests/") and f.endswith((".py", ".txt", ".json"))):
@@ -95,6 +97,7 @@ for m in modules:
             problems.append(f"wheel lacks ddz_fast/{m}{ext}")
 for n in ["ddz_fast/py.typed", "ddz_fast/_core/move.pyi", "ddz_fast/_core/entry.pyi", "ddz_fast/_engine/engine.pyi",
           "ddz_fast/_util/rng.pyi", "ddz_fast/_util/checks.pyi", "ddz_fast/_core/bits.pxd",
+          "ddz_fast/web/static/index.html", "ddz_fast/web/static/app.js", "ddz_fast/web/static/app.css",
           f"ddz_fast-{version}.dist-info/licenses/LICENSE"]:
     if n not in wnames:
         problems.append(f"wheel lacks {n}")

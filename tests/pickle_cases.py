@@ -27,6 +27,8 @@ def _plain(x):
         return tuple(sorted((str(k), _plain(v)) for k, v in x.items()))
     if isinstance(x, (np.integer, np.bool_, np.floating)):
         return x.item()
+    if type(x).__name__ == "Rules":
+        return _describe_object(x)
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
         return (type(x).__name__, _plain(dataclasses.asdict(x)))
     if x is None or isinstance(x, (bool, int, float, str, bytes)):
@@ -36,6 +38,9 @@ def _plain(x):
 
 def _move(m):
     return ("Move", m.kind.name, tuple(int(c) for c in m.counts), m.rank, m.length, str(m))
+
+
+_ADDED_SINCE_0_1_0 = {"wild": "none", "bomb_doubling": "all"}
 
 
 def _describe_object(x):
@@ -48,7 +53,10 @@ def _describe_object(x):
     if isinstance(x, d.MoveBatch):
         return ("MoveBatch", tuple(tuple(_move(m) for m in x[i]) for i in range(len(x))))
     if isinstance(x, d.Rules):
-        return ("Rules", _plain(dataclasses.asdict(x)))
+        # Options added after 0.1.0 are described only away from their
+        # defaults (what 0.1.0 played), so that its descriptions still compare.
+        return ("Rules", _plain({k: v for k, v in dataclasses.asdict(x).items()
+                                 if _ADDED_SINCE_0_1_0.get(k, object()) != v}))
     if isinstance(x, d.Game):
         acts = x.legal_actions()
         return ("Game", x.rules.name, x.seed, x.deal_number, x.phase.name, x.to_move, x.landlord,

@@ -32,10 +32,10 @@ ENTRIES = {
 }
 
 SIGNATURES = {
-    "legal_moves": "(hand, last=None, *, rules='standard')",
-    "count_moves": "(hands, lasts=None, *, rules='standard', threads=1)",
-    "classify": "(cards, *, rules='standard')",
-    "beats": "(a, b, *, rules='standard')",
+    "legal_moves": "(hand, last=None, *, rules='standard', wild=None)",
+    "count_moves": "(hands, lasts=None, *, rules='standard', threads=1, wild=None)",
+    "classify": "(cards, *, rules='standard', wild=None)",
+    "beats": "(a, b, *, rules='standard', wild=None)",
 }
 
 

@@ -40,7 +40,7 @@ def _spec(r):
         ("base", 1, 3 if bid else 2 ** (n - 1)),
         ("bombs", 1, 13 * r.decks + 1),
         ("doubles", 1, n),
-    )
+    ) + ((("wild", 13, 1),) if r.wild_ranks else ())
 
 
 def _slices(r):
@@ -62,7 +62,7 @@ def oracle(game, player):
         out[f["kitty"]] = game.kitty
     last = game.last_move
     if last is not None:
-        out[f["last_move"]] = last.counts
+        out[f["last_move"]] = last.represents
         out[f["last_kind"].start + int(last.kind)] = 1.0
         out[f["last_player"].start + game.last_player] = 1.0
     out[f["me"].start + player] = 1.0
@@ -77,6 +77,8 @@ def oracle(game, player):
     out[f["base"].start] = game.base
     out[f["bombs"].start] = game.bombs
     out[f["doubles"].start] = game.doubles
+    if game.wild is not None:
+        out[[f["wild"].start + r for r in game.wild]] = 1.0
     return out
 
 
@@ -112,18 +114,20 @@ def test_every_seat_and_phase_matches_the_oracle(rules):
 def test_positions_match_the_oracle(rules):
     """A given position: its move to beat, its kitty known or not."""
     hands = ["3456789", "TTT5", "JJ"] if rules.players == 3 else ["3456789", "TTT5", "JJ", "QQ"]
+    wild = {0: None, 1: "5", 2: "58"}[rules.wild_ranks]
     seen = set()
     for kitty in (None, "2XD" if rules.players == 3 else "22XDKKQQ"):
-        for last, last_player in ((None, None), (parse_move("44", rules=rules), 2)):
+        for last, last_player in ((None, None), (parse_move("44", rules=rules, wild=wild), 2)):
             g = Game.from_position(hands, landlord=0, base=2, to_move=0, last=last, last_player=last_player,
-                                   rules=rules, bombs=1, kitty=kitty, played=[1] * rules.players)
+                                   rules=rules, bombs=1, kitty=kitty, played=[1] * rules.players, wild=wild)
             _check_all_seats(g, seen)
             while not g.is_over:
                 g.step(g.legal_actions()[-1])
                 _check_all_seats(g, seen)
 
 
-@pytest.mark.parametrize("rules", RULES, ids=IDS)
+@pytest.mark.parametrize("rules", [r for r in RULES if not r.wild_ranks],
+                         ids=[r.name for r in RULES if not r.wild_ranks])
 def test_vec_game_rows_match_the_oracle(rules):
     vg = VecGame(6, rules, seed=3)
     rng = np.random.default_rng(1)
@@ -142,7 +146,7 @@ def test_layout_is_the_documented_one(rules):
     layout = ObservationLayout(rules)
     fields, size = _slices(rules)
     assert layout.fields == fields
-    assert layout.size == size == 68 + 21 * rules.players
+    assert layout.size == size == 68 + 21 * rules.players + (13 if rules.wild_ranks else 0)
     assert layout.low.tolist() == [0.0] * size
     assert layout.high.tolist() == [float(b) for _, length, b in _spec(rules) for _ in range(length)]
     assert layout.low.dtype == layout.high.dtype == np.float32
@@ -169,7 +173,7 @@ def _doc_names(text, pattern):
 
 
 def test_documentation_lists_the_fields_in_order():
-    names = list(ObservationLayout().fields)
+    names = list(ObservationLayout("laizi").fields)
     import ddz_fast.observation as module
     assert _doc_names(module.__doc__, r"^``(\w+)``\s{2,}") == names
     from pathlib import Path

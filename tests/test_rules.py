@@ -9,7 +9,7 @@ from ddz_fast import reference
 
 
 def test_preset_names():
-    assert list(PRESETS) == ["standard", "strict", "four", "douzero", "rlcard"]
+    assert list(PRESETS) == ["standard", "strict", "four", "laizi", "tiandi", "douzero", "rlcard"]
     for name, r in PRESETS.items():
         assert r.name == name
         assert resolve_rules(name) is r
@@ -203,7 +203,7 @@ def test_wild_options_are_checked(bad, error):
 def test_c_rules_struct_holds_exactly_the_move_options():
     from ddz_fast._core.testing import rules_c_fields
     from ddz_fast.rules import MOVE_OPTIONS
-    deck_facts = ["id", "decks", "max_count", "max_joker", "wild_ranks"]
+    deck_facts = ["id", "decks", "max_count", "max_joker", "wild_ranks", "hard_x4"]
     c_fields = rules_c_fields()
     assert c_fields[:len(deck_facts)] == deck_facts
     assert c_fields[len(deck_facts):] == list(MOVE_OPTIONS)

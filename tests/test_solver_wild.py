@@ -18,12 +18,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ddz_fast
-from ddz_fast import Kind, Move, parse_move
+import numpy as np
+
+from ddz_fast import Game, Kind, Move, Phase, parse_move
 from ddz_fast import reference as ref
 from ddz_fast import solver_reference as oracle
 from ddz_fast._search.solver import _Position
 from ddz_fast.cards import parse_wild
-from ddz_fast.solver import Solver, solve, winning_line
+from ddz_fast.game import simple_bot
+from ddz_fast.solver import Solver, position_from_game, solve, solve_game, winning_line
 from wild_strategies import DECK, bomb_last, minus, other_last, wild_hand, wild_ranks
 
 PRESETS = ["laizi", "tiandi"]
@@ -301,3 +304,59 @@ def test_the_engine_refuses_unchecked_wild_positions_from_direct_callers() -> No
     for bad in (wrong_kind, wrong_cards, too_many):
         with pytest.raises(ValueError, match="not a reading"):
             _Position.from_counts(hands, (0, 1), "laizi", 0, bad, 1, 1 << 4)
+
+
+def _late_wild_games(n: int, cards: int, rules: str) -> List[Game]:
+    """Wild deals played by the simple bot until the hands hold at most
+    `cards` cards in all (those that have not ended by then)."""
+    games: List[Game] = []
+    seed = 0
+    while len(games) < n:
+        g = Game(rules, seed=seed)
+        seed += 1
+        while not g.is_over and (g.phase != Phase.PLAY or sum(g.hand_sizes) > cards):
+            assert g.to_move is not None
+            g.step(simple_bot(g.observation(g.to_move), g.rules))
+        if not g.is_over:
+            games.append(g)
+    return games
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_solve_game_of_a_wild_game_is_solve_of_its_position(preset: str) -> None:
+    """A wild game's position carries its wild ranks; solve_game reads the
+    same position from the engine's state (the move to beat as its wild
+    row): the same answer, moves and node count as solve() of
+    position_from_game, which the brute force confirms."""
+    games = _late_wild_games(6, 7, preset)
+    assert any(g.last_move is not None for g in games)
+    for g in games:
+        pos = position_from_game(g)
+        assert pos["wild"] == g.wild and pos["wild"]
+        for options in ({}, {"all_moves": True}, {"max_nodes": 20}):
+            got = solve_game(g, **options)  # type: ignore[arg-type]
+            want = solve(**pos, **options)  # type: ignore[arg-type]
+            assert (got.win, got.move, got.winning_moves, got.nodes, got.limit) == (
+                want.win, want.move, want.winning_moves, want.nodes, want.limit), (g, options)
+        assert solve_game(g).win is oracle.wins(**pos)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_solve_values_of_a_wild_game_are_the_solver_s_values_in_each_world(preset: str) -> None:
+    """Game.solve_values under wild cards: each world's value of each legal
+    move (a wild reading) is solve()'s of that world with all_moves; the
+    game is not changed."""
+    for i, g in enumerate(_late_wild_games(4, 10, preset)):
+        p = g.to_move
+        assert p is not None
+        worlds = g.sample_worlds(p, 4, seed=i)
+        moves = list(g.legal_actions())
+        before = g.snapshot()
+        values = g.solve_values(worlds, moves)
+        assert g.snapshot() == before
+        assert values.shape == (4, len(moves)) and not np.isnan(values).any()
+        for w in range(4):
+            r = solve(list(worlds[w]), to_move=p, landlord=g.landlord, last=g.last_move,
+                      last_by=g.last_player, rules=g.rules, wild=g.wild, all_moves=True)
+            winners = set(r.winning_moves or ())
+            assert [float(m in winners) for m in moves] == list(values[w]), (g, w)

@@ -48,6 +48,13 @@ Agents
     line ``module:attribute`` (a class there is instantiated with no
     arguments).
 
+Game records
+    ``play(..., save_games=file)`` (``ddz-fast arena --save-games``) writes
+    every game as one JSON line, its :func:`game_record` (rules, seed,
+    actions as ids and text, result, and the run's deal, rotation and seat
+    agents), which :func:`game_from_record` replays through the engine's
+    checks and ``ddz-fast serve`` shows move by move (docs/web.md).
+
 The results depend only on the agents, the rules, ``seed``, ``deals`` and
 ``landlord`` (never on ``tables`` nor on how the deals are split between
 machines) when every agent is deterministic given its observations, as the
@@ -56,28 +63,32 @@ built-in ones are.
 from __future__ import annotations
 
 import ast
+import dataclasses
+import functools
 import importlib
 import itertools
 import json
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from ._util.checks import check_int, check_seed
+from ._util.checks import check_int, check_seat, check_seed
 from ._core.move import Move
 from ._util.progress import Progress
-from ._util.rng import game_seed
-from ._engine.vec import VecGame
+from ._util.rng import SplitMix64, game_seed
+from ._engine.game import Game
+from ._engine.vec import FIRST_MOVE_ID, VecGame
 from .errors import AgentError, IllegalActionError
 from .game import simple_bot
-from .game_values import AuctionAction
+from .game_values import AUCTION_ACTIONS, AuctionAction, Observation
 from .pimc import PIMCAgent
 from .rules import Rules, RulesLike, check_rules, resolve_rules
 
-__all__ = ["play", "ArenaResult", "Stat", "rotations", "load_agent", "AgentError", "BUILTIN_AGENTS", "LANDLORD_MODES"]
+__all__ = ["play", "ArenaResult", "Stat", "rotations", "load_agent", "observation_agent", "game_record",
+           "game_from_record", "AgentError", "BUILTIN_AGENTS", "LANDLORD_MODES", "RECORD_FORMAT"]
 
 #: The names of the built-in agents (``"bot"`` is the simple bot's other name).
 BUILTIN_AGENTS = ("random", "simple", "bot", "pimc")
@@ -292,6 +303,147 @@ def _agent_name(agent: AgentLike) -> str:
     if isinstance(agent, PIMCAgent):
         return "pimc"
     return str(getattr(agent, "name", None) or getattr(agent, "__name__", None) or type(agent).__name__)
+
+
+class _SeededRandom:
+    """Uniform over the legal actions, from its own SplitMix64 stream."""
+
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self._rng = SplitMix64(seed)
+
+    def __call__(self, obs: Observation, legal_actions: Optional[Sequence[Any]] = None) -> Any:
+        acts = obs.legal_actions if legal_actions is None else legal_actions
+        choices = list(acts)  # type: ignore[call-overload]
+        if not choices:
+            raise ValueError("no legal actions: it is not this player's turn")
+        return choices[self._rng.below(len(choices))]
+
+
+def observation_agent(agent: AgentLike, *, seed: int = 0, rules: RulesLike = "standard"
+                      ) -> Callable[[Observation], Any]:
+    """One agent of the arena's kinds (a name such as ``"random"``,
+    ``"simple"`` or ``"pimc(worlds=64)"``, ``module:attribute`` resolved by
+    :func:`load_agent`, or a callable) as a callable ``agent(observation) ->
+    action`` that plays one seat of a :class:`~ddz_fast.Game` (what
+    ``ddz-fast serve`` seats at its tables).  ``seed`` seeds ``random`` and
+    ``pimc``.  A batch agent (``act_batch``) plays tables, not seats: refused.
+
+    >>> from ddz_fast import Game, arena
+    >>> g = Game("standard", seed=1)
+    >>> bot = arena.observation_agent("simple")
+    >>> bot(g.observation(g.to_move)) in g.legal_actions()
+    True
+    """
+    r = check_rules(resolve_rules(rules))
+    sd = int(check_seed(seed))
+    if isinstance(agent, str):
+        found = _builtin(agent)
+        if found is None:
+            return observation_agent(load_agent(agent), seed=sd, rules=r)
+        name, options = found
+        if name == "random":
+            return _SeededRandom(sd)
+        if name in ("simple", "bot"):
+            return functools.partial(simple_bot, rules=r)
+        return PIMCAgent(seed=sd, rules=r, **options)
+    if callable(agent):
+        return cast(Callable[[Observation], Any], agent)
+    if callable(getattr(agent, "act_batch", None)):
+        raise ValueError(f"agent {_agent_name(agent)!r} plays batches of tables (act_batch), not one seat")
+    raise TypeError(f"an agent must be a name or a callable, not {type(agent).__name__}")
+
+
+# ---------------------------------------------------------------------------
+# Game records (--save-games)
+# ---------------------------------------------------------------------------
+
+#: The ``format`` field of a game record (docs/web.md, "Game records").
+RECORD_FORMAT = "ddz-fast-game"
+RECORD_VERSION = 1
+
+
+def _action_id(action: object, rules: Rules) -> int:
+    from .actions import action_space
+
+    if isinstance(action, AuctionAction):
+        return AUCTION_ACTIONS.index(action)
+    return FIRST_MOVE_ID + action_space(rules).move_to_id(cast(Move, action))
+
+
+def _action_text(action: object) -> str:
+    if isinstance(action, Move):
+        return "pass" if action.is_pass else f"{action.kind.name} {action.cards}"
+    return str(action)
+
+
+def game_record(game: Game, **extra: Any) -> Dict[str, Any]:
+    """A dealt game (``Game(rules, seed)``, finished or not) as a plain,
+    JSON-ready record: its rules (every field), seed, redeals and actions
+    (seat, game action id and text), and its result once over; ``extra``
+    fields are added as they are (the arena adds its run, deal, rotation
+    and the agent at each seat).  :func:`game_from_record` replays it.
+
+    >>> from ddz_fast import Game, arena
+    >>> g = Game("standard", seed=5)
+    >>> while not g.is_over:
+    ...     g.step(g.legal_actions()[-1])
+    >>> again = arena.game_from_record(arena.game_record(g))
+    >>> again.result == g.result
+    True
+    """
+    if not isinstance(game, Game):
+        raise TypeError(f"game_record takes a Game, not {type(game).__name__}")
+    if game.seed is None:
+        raise ValueError("a position (Game.from_position) has no deal to record: record a Game(rules, seed)")
+    rules = game.rules
+    actions = [[int(seat), _action_id(a, rules), _action_text(a)] for seat, a in game.history]
+    res = game.result
+    rec: Dict[str, Any] = {"format": RECORD_FORMAT, "version": RECORD_VERSION,
+                           "rules": dataclasses.asdict(rules), "seed": int(game.seed),
+                           "deal_number": int(game.deal_number), "actions": actions,
+                           "result": None if res is None else dataclasses.asdict(res)}
+    rec.update(extra)
+    return rec
+
+
+def game_from_record(record: Dict[str, Any]) -> Game:
+    """The game of a :func:`game_record` record, replayed through the
+    engine's checks: each redeal (everybody passed, the only way to one),
+    then every action, each checked to be legal for the seat the record
+    names; a record whose result differs from the replay's is refused.
+    Malformed records raise ``ValueError`` naming the problem."""
+    from .rules import Rules
+
+    if not isinstance(record, dict):
+        raise ValueError(f"a game record is a JSON object, not {type(record).__name__}")
+    if record.get("format") != RECORD_FORMAT or record.get("version") != RECORD_VERSION:
+        raise ValueError(f"not a game record: format must be {RECORD_FORMAT!r} version {RECORD_VERSION}")
+    try:
+        rules = check_rules(Rules(**record["rules"]))
+        seed = check_seed(record["seed"])
+        redeals = check_int(record["deal_number"], "deal_number", 0, 1 << 20)
+        actions = record["actions"]
+        if not isinstance(actions, list):
+            raise ValueError("actions must be a list")
+        g = Game(rules, seed=seed)
+        while g.deal_number < redeals:
+            g.step(g.legal_actions()[0])        # (pass or decline: the only way to a redeal)
+        for k, entry in enumerate(actions):
+            if not (isinstance(entry, list) and len(entry) >= 2):
+                raise ValueError(f"action {k} must be [seat, id, ...]")
+            seat, aid = check_seat(entry[0], rules.players), check_int(entry[1], "action id", 0, 1 << 30)
+            if g.to_move != seat:
+                raise ValueError(f"action {k} is by seat {seat}, but seat {g.to_move} is to move")
+            g.step_id(aid)
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"bad game record: {type(e).__name__}: {e}") from None
+    want = record.get("result")
+    if want is not None and (g.result is None or dataclasses.asdict(g.result) != {
+            **want, "scores": tuple(want.get("scores", ()))}):
+        raise ValueError("bad game record: its result is not the replay's")
+    return g
 
 
 # ---------------------------------------------------------------------------
@@ -652,10 +804,12 @@ def _check_run(agents: Sequence[AgentLike], deals: int, seed: int, rules: RulesL
 
 
 def play_games(agents: Sequence[AgentLike], rules: Rules, seed: int, landlord: str, first: int, stop: int,
-               tables: int, progress: Optional[Callable[[int], None]] = None
+               tables: int, progress: Optional[Callable[[int], None]] = None,
+               on_record: Optional[Callable[[Dict[str, Any]], None]] = None
                ) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Games ``first .. stop-1`` of a run: ``(seats, scores)`` arrays in game
-    order (one piece of :func:`play`; what a Ray task runs)."""
+    order (one piece of :func:`play`; what a Ray task runs).  ``on_record``
+    gets each game's :func:`game_record` as the game ends."""
     rots = rotations(len(agents), rules.players, landlord)
     pls = [_player(a, i, seed, rules) for i, a in enumerate(agents)]
     run = _Run(pls, rules, seed, landlord, rots, first, stop, tables)
@@ -669,6 +823,12 @@ def play_games(agents: Sequence[AgentLike], rules: Rules, seed: int, landlord: s
         q = int(run.item[i]) - first
         seats[q] = run.seat_agent[i]
         scores[q] = run.vg.scores[i] // run.base
+        if on_record is not None:
+            labels = [_agent_name(agents[a]) for a in seats[q].tolist()]
+            R = len(rots)
+            on_record(game_record(run.vg.games(i), arena={
+                "seed": seed, "deal": (first + q) // R, "rotation": (first + q) % R, "landlord": landlord,
+                "seats": labels, "scores": scores[q].tolist()}))
         done += 1
         if progress is not None:
             progress(done)              # (every game: the bar itself limits its redraws)
@@ -679,7 +839,7 @@ def play_games(agents: Sequence[AgentLike], rules: Rules, seed: int, landlord: s
 
 def play(agents: Sequence[AgentLike], deals: int = 1000, *, seed: int = 0, rules: RulesLike = "standard",
          landlord: str = "fixed", tables: int = 256, ray: Optional[str] = None, chunk_deals: int = 250,
-         progress: Optional[bool] = None) -> ArenaResult:
+         progress: Optional[bool] = None, save_games: Optional[IO[str]] = None) -> ArenaResult:
     """Play ``agents`` (2, or one per seat) against each other on ``deals``
     duplicate deals (see the module docstring) and return the
     :class:`ArenaResult`.
@@ -691,7 +851,9 @@ def play(agents: Sequence[AgentLike], deals: int = 1000, *, seed: int = 0, rules
     pieces of ``chunk_deals`` deals, with the same result as the local run.
     ``progress``: a progress bar on stderr (games done, rate and ETA):
     None (the default) draws it when stderr is a terminal, True always,
-    False never.
+    False never.  ``save_games``: a text file to which every game is written
+    as one JSON line, its :func:`game_record` (in the order the games end;
+    ``arena.deal`` and ``arena.rotation`` name each; not with ``ray``).
 
     >>> from ddz_fast import arena
     >>> res = arena.play(["simple", "random"], deals=50, seed=1)
@@ -703,11 +865,19 @@ def play(agents: Sequence[AgentLike], deals: int = 1000, *, seed: int = 0, rules
     for i, a in enumerate(agents_):
         _player(a, i, sd, r)                # checked before anything runs
     G = D * len(rots)
+    if save_games is not None and ray is not None:
+        raise ValueError("save_games records the games of a local run: not with ray")
+    on_record: Optional[Callable[[Dict[str, Any]], None]] = None
+    if save_games is not None:
+        out = save_games
+
+        def on_record(rec: Dict[str, Any]) -> None:
+            out.write(json.dumps(rec) + "\n")
     bar = Progress("arena", G, "games", enabled=progress)
     update = bar.update if bar.enabled else None
     try:
         if ray is None:
-            seats, scores = play_games(agents_, r, sd, ll, 0, G, T, update)
+            seats, scores = play_games(agents_, r, sd, ll, 0, G, T, update, on_record)
         else:
             from ._util.ray import play_on_ray
             seats, scores = play_on_ray(agents_, r, sd, ll, D, len(rots), T, ray,

@@ -3,8 +3,9 @@
 Subcommands: ``moves`` (the legal moves of a hand), ``selfplay`` (many seeded
 random games in compiled code, with a summary table, or a recorded
 dataset), ``play`` (you against simple bots in the terminal), ``solve`` (who
-wins an open-hand endgame, with a winning line) and ``arena`` (agents
-against each other on duplicate deals, WP and ADP with 95% intervals).
+wins an open-hand endgame, with a winning line), ``arena`` (agents
+against each other on duplicate deals, WP and ADP with 95% intervals) and
+``serve`` (a local web app: play against agents, watch replays).
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional,
 import numpy as np
 
 from . import __version__
+from .cards import RANKS as RANK_LABELS, format_cards, to_counts
 from .moves import classify, legal_moves, parse_move
 from .rules import PRESETS, Rules
 
@@ -37,27 +39,37 @@ __all__ = ["main"]
 MAX_SELFPLAY_GAMES = 100_000_000
 
 
-def _last_move(text: str, kind: Optional[str], rules: str) -> Any:
+def _last_move(text: str, kind: Optional[str], rules: str, wild: Optional[str] = None) -> Any:
     """--last/--last-kind as a Move; cards that read as several kinds without
     --last-kind are refused naming the option (the library's message names
-    parse_move's ``kind=`` argument)."""
+    parse_move's ``kind=`` argument).  With --wild the text may be a reading,
+    ``"<cards>=<represented>"``."""
     if kind is None:
-        readings = classify(text, rules=rules)
+        cards, sep, rep = text.partition("=")
+        readings = classify(cards, rules=rules, wild=wild)
+        if wild is not None:
+            want = tuple(to_counts(rep if sep else cards, rules=rules).tolist())
+            readings = [m for m in readings if m.represents == want]
         if len(readings) > 1:
             kinds = [m.kind.name for m in readings]
             raise ValueError(f"--last {text!r} is ambiguous: it reads as {' or '.join(kinds)}; "
                              f"add --last-kind to choose, e.g. --last-kind {kinds[0]}")
-    return parse_move(text, kind, rules=rules)
+    return parse_move(text, kind, rules=rules, wild=wild)
 
 
 def _cmd_moves(args: argparse.Namespace) -> int:
     last = None
+    if PRESETS[args.rules].wild_ranks and args.wild is None:
+        raise ValueError(f"--rules {args.rules} has wild cards: give the deal's wild rank(s) with --wild, "
+                         "e.g. --wild 7")
     if args.last is not None:
-        last = _last_move(args.last, args.last_kind, args.rules)
-    moves = legal_moves(args.hand, last, rules=args.rules)
+        last = _last_move(args.last, args.last_kind, args.rules, args.wild)
+    moves = legal_moves(args.hand, last, rules=args.rules, wild=args.wild)
     if args.json:
         out = [
-            {"kind": m.kind.name, "cards": m.cards, "rank": m.rank, "length": m.length}
+            {"kind": m.kind.name, "cards": m.cards, "rank": m.rank, "length": m.length,
+             **({"represents": format_cards(m.represents, rules=args.rules),
+                 "bomb_class": m.bomb_class} if args.wild is not None else {})}
             for m in moves
         ]
         print(json.dumps(out))
@@ -205,8 +217,15 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     agents = [load_agent(a) for a in args.agents]
-    res = play(agents, args.deals, seed=args.seed, rules=_selfplay_rules(args), landlord=args.landlord,
-               tables=args.tables, ray=args.ray, progress=False if args.quiet else None)
+    if args.save_games and args.ray:
+        raise ValueError("--save-games records a local run: not with --ray")
+    save = open(args.save_games, "w", encoding="utf-8") if args.save_games else None
+    try:
+        res = play(agents, args.deals, seed=args.seed, rules=_selfplay_rules(args), landlord=args.landlord,
+                   tables=args.tables, ray=args.ray, progress=False if args.quiet else None, save_games=save)
+    finally:
+        if save is not None:
+            save.close()
     # The results first, the figure last: a figure that fails loses nothing.
     if args.per_deal:
         import csv
@@ -314,7 +333,7 @@ def _action_text(a: object) -> str:
     from ._core.move import Move
 
     if isinstance(a, Move):
-        return "pass" if a.is_pass else f"{a.cards} ({_KIND_NAMES[a.kind.name]})"
+        return "pass" if a.is_pass else f"{a} ({_KIND_NAMES[a.kind.name]})"   # (wild: cards=reading)
     return str(a)
 
 
@@ -356,6 +375,9 @@ class _Human:
             print("   auction so far: " + ", ".join(f"{self.names[s]} {_action_text(a)}" for s, a in obs.history))
         others = "   ".join(f"{self.names[s]}: {obs.hand_sizes[s]}" for s in range(n) if s != self.seat)
         print(f"   cards left: {others}")
+        if obs.wild is not None:
+            print("   wild: " + " ".join(RANK_LABELS[r] for r in obs.wild)
+                  + "  (a move with a wild standing in prints as cards=reading)")
         if obs.last_move is not None:
             by = cast(int, obs.last_player)           # set whenever last_move is
             print(f"   to beat: {_action_text(obs.last_move)} by {self.names[by]}")
@@ -381,7 +403,7 @@ class _Human:
         by_kind: Dict[str, List[str]] = {}
         for key, a in options.items():
             label = a.kind.name if isinstance(a, Move) else "choices"
-            text = ("pass" if a.is_pass else a.cards) if isinstance(a, Move) else str(a)
+            text = ("pass" if a.is_pass else str(a)) if isinstance(a, Move) else str(a)
             by_kind.setdefault(label, []).append(f"#{key} {text}")
         for label, items in by_kind.items():
             name = _KIND_NAMES.get(label, label)
@@ -439,12 +461,15 @@ class _Human:
             # Digits typed for a choice number read as cards: say how to pick it.
             plain = _PLAIN_NUMBER.fullmatch(low)
             hint = f" (to pick choice #{low}, type #{low})" if plain and int(low) in options else ""
+            cards, sep, reading = text.partition("=")
             try:
-                counts = tuple(int(c) for c in to_counts(text, rules=self.rules))
+                counts = tuple(int(c) for c in to_counts(cards, rules=self.rules))
+                rep = tuple(int(c) for c in to_counts(reading, rules=self.rules)) if sep else None
             except (ValueError, TypeError) as e:
                 print(f"   {e}{hint}")
                 continue
-            hits = [(k, a) for k, a in options.items() if a.counts == counts and not a.is_pass]
+            hits = [(k, a) for k, a in options.items()
+                    if a.counts == counts and not a.is_pass and (rep is None or a.represents == rep)]
             if len(hits) == 1:
                 return hits[0][1]
             if hits:
@@ -524,6 +549,34 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------------
+# serve
+# ---------------------------------------------------------------------------
+
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from .web import create_app
+    except ImportError as e:
+        raise ImportError(f"ddz-fast serve needs the web extra: pip install \"ddz-fast[web]\" ({e})") from None
+    import uvicorn
+
+    if not 0 <= args.port <= 65535:
+        raise ValueError(f"--port must be 0..65535, not {args.port}")
+    if args.host not in _LOOPBACK:
+        print(f"ddz-fast serve: warning: listening on {args.host}, not on loopback: anyone who can reach "
+              "this machine can use the app (it has no login)", file=sys.stderr)
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())         # module:attribute agents, as for the arena
+    app = create_app(args.agents or (), replays=args.replay or ())
+    print(f"ddz-fast serve: open http://{'[' + args.host + ']' if ':' in args.host else args.host}:{args.port}/",
+          file=sys.stderr)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ddz-fast", description="Fast, exact Dou Dizhu move generation.")
     p.add_argument("--version", action="version", version=f"ddz-fast {__version__}")
@@ -534,6 +587,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--last", help="the move to beat, as card text (default: a free lead)")
     m.add_argument("--last-kind", help="kind of --last when its cards are ambiguous, e.g. AIRPLANE_SOLO")
     m.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
+    m.add_argument("--wild", help="the wild rank(s) under --rules laizi or tiandi, as card text: 7, or 79 "
+                                  "(moves print as cards=reading; --last takes that form too)")
     m.add_argument("--json", action="store_true", help="print JSON")
     m.set_defaults(func=_cmd_moves)
 
@@ -601,9 +656,22 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("--plot", metavar="FILE", help="write a figure of WP/ADP and their convergence (matplotlib)")
     ar.add_argument("--per-deal", metavar="FILE.csv",
                     help="write one row per deal (its seed, each agent's points and wins) as CSV")
+    ar.add_argument("--save-games", metavar="FILE.jsonl",
+                    help="write every game as one JSON line (docs/web.md: replay it with ddz-fast serve)")
     ar.add_argument("--json", action="store_true", help="print the results as JSON")
     ar.add_argument("-q", "--quiet", action="store_true", help="no progress bar (shown on a terminal)")
     ar.set_defaults(func=_cmd_arena)
+
+    se = sub.add_parser("serve", help="a local web app: play against agents, watch replays (the web extra)")
+    se.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, loopback)")
+    se.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    se.add_argument("--agents", nargs="+", metavar="AGENT",
+                    help="more opponents besides the levels: arena agent names, e.g. pimc(worlds=64) or "
+                         "module:attribute")
+    se.add_argument("--replay", action="append", metavar="PATH",
+                    help="a file of game records (arena --save-games) or a trajectory dataset to watch "
+                         "(repeatable)")
+    se.set_defaults(func=_cmd_serve)
     return p
 
 

@@ -146,7 +146,8 @@ class Observation:
     them the landlord is known to hold (the shown kitty cards it cannot have
     played; zeros when the player is the landlord or none is shown): with
     the hand sizes, what world sampling needs
-    (:func:`ddz_fast.sample_observed_worlds`)."""
+    (:func:`ddz_fast.sample_observed_worlds`).  ``wild``: the deal's wild
+    ranks once drawn (:attr:`ddz_fast.Game.wild`), else None."""
 
     player: int
     phase: Phase
@@ -169,6 +170,7 @@ class Observation:
     auction_leader: Optional[int] = None
     unseen: Optional[np.ndarray] = None
     landlord_holds: Optional[np.ndarray] = None
+    wild: Optional[Tuple[int, ...]] = None
 
 
 @dataclass(frozen=True)

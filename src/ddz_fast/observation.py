@@ -28,9 +28,12 @@ name                length      meaning
 ``base``            1           the stake before bombs (the bid, or 2**robs; 0 in the auction)
 ``bombs``           1           bombs and rockets played
 ``doubles``         1           doublings (rob auction)
+``wild``            13          the deal's wild ranks, once drawn (only under wild-card rules)
 ==================  ==========  ===============================================
 
-Total length ``68 + 21*n``: 131 for three players, 152 for four.  Everything in it is public or the observer's own
+Total length ``68 + 21*n``: 131 for three players, 152 for four; 13 more under
+wild-card rules (``laizi``, ``tiandi``), where ``last_move`` holds the counts
+the move is read as and ``played`` the cards played.  Everything in it is public or the observer's own
 information.  ``low`` is 0 everywhere; ``high`` holds a bound for every entry.
 The engine's encoder writes these fields and is their one description; this
 class reads their names, slices and bounds from it.  Nothing here depends on
@@ -75,6 +78,9 @@ class ObservationLayout:
         """The observation of seat ``player`` (a new array): ``game.observation_tensor(player)``."""
         if game.players != self.rules.players:
             raise ValueError(f"this layout is for {self.rules.players} players, the game has {game.players}")
+        if bool(game.rules.wild_ranks) != bool(self.rules.wild_ranks):
+            raise ValueError(f"this layout is for rules {'with' if self.rules.wild_ranks else 'without'} "
+                             f"wild cards, the game's rules {game.rules.name!r} are not")
         return game.observation_tensor(player)
 
     def split(self, observation: Sequence[float]) -> Dict[str, npt.NDArray[np.float32]]:

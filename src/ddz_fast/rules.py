@@ -149,6 +149,13 @@ class Rules:
         # (``_ddz_cid``); it must not travel in a pickle.
         return {k: v for k, v in self.__dict__.items() if not k.startswith("_ddz")}
 
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        # A pickle of an earlier release lacks the options added since: they
+        # take their defaults, which are what that release played.
+        full = {f.name: f.default for f in fields(self)}
+        full.update(state)
+        self.__dict__.update(full)
+
     def replace(self, **changes: object) -> "Rules":
         """A copy with some options changed (named ``custom`` unless given)."""
         changes.setdefault("name", "custom")

@@ -59,6 +59,7 @@ class Position(TypedDict):
     last: Optional[Move]
     last_by: Optional[int]
     rules: Rules
+    wild: Optional[Tuple[int, ...]]
 
 
 @dataclass(frozen=True)
@@ -346,7 +347,8 @@ def solve(hands: Sequence[CardsLike], *, to_move: int = 0, landlord: Optional[in
 
 def position_from_game(game: "Game") -> Position:
     """The :func:`solve` arguments of a game in its play phase (its hands,
-    seat to move, landlord, move to beat and who made it, rules)."""
+    seat to move, landlord, move to beat and who made it, rules, and the
+    deal's wild ranks: None without wild cards)."""
     from .game import Game, Phase
 
     if not isinstance(game, Game):
@@ -355,7 +357,7 @@ def position_from_game(game: "Game") -> Position:
         raise ValueError(f"the game is not in its play phase (phase {game.phase.name})")
     hands = [np.array(h, dtype=np.uint8) for h in game.hands]
     return Position(hands=hands, to_move=int(game.to_move), landlord=game.landlord,
-                    last=game.last_move, last_by=game.last_player, rules=game.rules)
+                    last=game.last_move, last_by=game.last_player, rules=game.rules, wild=game.wild)
 
 
 _GAME_OPTIONS = ("ban", "all_moves", "max_nodes", "max_time", "table_mb", "threads")

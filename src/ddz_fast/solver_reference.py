@@ -97,9 +97,13 @@ def _setup(hands: Sequence[CardsLike], to_move: int, landlord: Optional[int], la
 
 def wins(hands: Sequence[CardsLike], *, to_move: int = 0, landlord: Optional[int] = None,
          last: Optional[Move] = None, last_by: Optional[int] = None, rules: RulesLike = "standard",
-         ban: Iterable[object] = ()) -> bool:
+         ban: Iterable[object] = (), wild: Optional[Sequence[int]] = None) -> bool:
     """True when the side of `to_move` wins with best play (arguments as
-    for :func:`ddz_fast.solve`)."""
+    for :func:`ddz_fast.solve`; with ``wild`` a tuple of wild rank indices,
+    :func:`wild_wins`)."""
+    if wild is not None:
+        return wild_wins(hands, to_move=to_move, landlord=landlord, last=last, last_by=last_by, rules=rules,
+                         wild=wild, ban=ban)
     g, hs, by = _setup(hands, to_move, landlord, last, last_by, rules, ban)
     return g.wins(hs, to_move, None if by < 0 else last, by)
 

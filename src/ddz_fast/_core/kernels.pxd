@@ -141,11 +141,12 @@ cdef inline unsigned int _windows(unsigned int m, int L) noexcept nogil:
 
 cdef struct RulesC:
     # The deck, derived from Rules.decks (never from overridable properties).
-    int id                       # registry id (0..511) or -1
+    int id                       # registry id (0..1023) or -1
     int decks
     int max_count                # 4 * decks: most cards of one rank 3..2
     int max_joker                # decks: most cards of each joker
     int wild_ranks               # Rules.wild: 0, 1 (laizi) or 2 (tiandi) wild ranks per deal
+    bint hard_x4                 # Rules.bomb_doubling == "hard_x4" (the game's scoring only)
     # The move options: exactly the bool fields of ddz_fast.rules.Rules, with
     # the same names (the registry fills them from a dict built from those
     # fields; test_rules checks that the two lists are equal).

@@ -12,7 +12,7 @@ from cpython.ref cimport Py_INCREF
 from libc.string cimport memcpy, memcmp, memset
 
 from .kernels cimport MoveInfo, Out, ROW, classify_c, row_info, out_init_on, out_free
-from .registry cimport rules_id, rules_by_id, rules_of, valid_bit, check_within
+from .registry cimport rules_id, rules_by_id, valid_bit, check_within
 from .wild cimport WROW, W_PHYS, W_CLASS, CLS_NONE, CLS_HARD, CLS_ROCKET, gen_wild, bomb_class
 
 from ..cards import format_cards, parse_wild, to_counts
@@ -267,7 +267,6 @@ cdef class Move:
         cdef unsigned char c[16]
         cdef unsigned char ph[16]
         cdef unsigned int wmask = 0
-        cdef int i
         cdef Move m
         if isinstance(kind, bool) or not isinstance(kind, int) or not 0 <= kind < N_KINDS:
             raise ValueError(f"Move kind must be an int 0..{N_KINDS - 1}, not {kind!r}")

@@ -210,7 +210,6 @@ cdef class MoveList(MoveRows):
         cdef MoveList o
         cdef Py_ssize_t i
         cdef Move m
-        cdef unsigned char* row
         if isinstance(other, MoveList):
             o = <MoveList>other
             return self.n == o.n and self.stride == o.stride and (

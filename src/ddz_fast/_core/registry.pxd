@@ -1,5 +1,5 @@
 # The rules registry: each distinct set of move options gets a small id
-# (0..511), the index of its C struct.  Every compiled module turns Rules into
+# (0..1023), the index of its C struct.  Every compiled module turns Rules into
 # RulesC here, so that it is done in one place.
 from cpython.ref cimport PyObject
 

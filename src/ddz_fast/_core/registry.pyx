@@ -1,6 +1,6 @@
 # cython: language_level=3
 """The rules registry: each distinct set of move options gets a small id
-(0..511), the index of its C struct in one table; ids below 64 are also a bit
+(0..1023), the index of its C struct in one table; ids below 64 are also a bit
 in ``Move.valid_for`` (the presets register first, so they always get one).
 
 Every compiled module turns a preset name or a :class:`~ddz_fast.Rules` into
@@ -16,7 +16,7 @@ from ..rules import MOVE_OPTIONS, PRESETS, WILD_RANKS, Rules, check_rules, resol
 __all__ = []     # a C-level API (_core/registry.pxd)
 
 cdef enum:
-    MAX_RULES = 512
+    MAX_RULES = 1024
 
 cdef RulesC _RULES[MAX_RULES]     # (one slot per possible option set: see _register_locked)
 rules_table = _RULES
@@ -32,7 +32,8 @@ cdef tuple _move_options(rules):
     # option, in Rules field order.  (The wild count comes from the stored
     # option, never from an overridable property; an unknown value is left
     # for _register_locked to refuse.)
-    return (rules.decks, WILD_RANKS.get(rules.wild, -1) if type(rules.wild) is str else -1) + tuple(
+    return (rules.decks, WILD_RANKS.get(rules.wild, -1) if type(rules.wild) is str else -1,
+            rules.bomb_doubling == "hard_x4" if type(rules.bomb_doubling) is str else None) + tuple(
         [getattr(rules, name) for name in MOVE_OPTIONS])
 
 
@@ -62,12 +63,12 @@ cdef int _register_locked(rules, tuple key) except -1:
     cid = _RULE_IDS.get(key)
     if cid is not None:
         return cid
-    if _NRULES >= MAX_RULES:  # cannot happen: one deck with 3 wild forms or two decks, times 128 bool sets
+    if _NRULES >= MAX_RULES:  # cannot happen in practice: 4 decks-and-wild forms x 2 scorings x 128 bool sets
         raise RuntimeError("too many distinct Rules")
     # The options go through a dict keyed by the Rules field names, which
     # Cython coerces to the struct: a field missing on either side fails.
-    fields = dict(zip(MOVE_OPTIONS, key[2:]))
-    fields.update(id=_NRULES, decks=key[0], wild_ranks=key[1],
+    fields = dict(zip(MOVE_OPTIONS, key[3:]))
+    fields.update(id=_NRULES, decks=key[0], wild_ranks=key[1], hard_x4=key[2],
                   max_count=4 * key[0],   # (from decks itself, never from an overridable property)
                   max_joker=key[0])
     _RULES[_NRULES] = fields

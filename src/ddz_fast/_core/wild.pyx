@@ -17,16 +17,53 @@ definition of which combinations are legal and which beat which.
 from libc.string cimport memcpy, memset, memcmp
 
 from .kernels cimport (
-    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_RANKS, K_PASS, K_BOMB, K_ROCKET,
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_RANKS, K_BOMB, K_ROCKET,
     gen_lead, gen_response, gen_bombs_beating, row_info, beats_c,
-    out_init_on, out_free, out_reserve,
+    out_init_on, out_reserve,
 )
+from libc.stdlib cimport malloc, free
 
 __all__ = []     # a C-level API (_core/wild.pxd)
 
 cdef enum:
     JOKER0 = 13              # ranks 13, 14: the jokers (never wild, never stood for)
-    CAND_ROWS = 512          # candidate rows on the stack before the heap
+
+
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    /* How many cards a 16-byte standard row needs beyond the natural cards
+       `nat` (whose byte 15 is 255, so that the kind byte counts nothing):
+       the sum over ranks of max(0, row[r] - nat[r]).  With SSE2 one
+       saturating subtract and one sum of absolute differences. */
+    #if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)
+    #include <emmintrin.h>
+    static inline int ddz_wild_deficit(const unsigned char* row, const unsigned char* nat) {
+        __m128i d = _mm_subs_epu8(_mm_loadu_si128((const __m128i*)row), _mm_loadu_si128((const __m128i*)nat));
+        __m128i s = _mm_sad_epu8(d, _mm_setzero_si128());
+        return _mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_srli_si128(s, 8));
+    }
+    #else
+    static inline int ddz_wild_deficit(const unsigned char* row, const unsigned char* nat) {
+        int r, n = 0;
+        for (r = 0; r < 15; r++) n += row[r] > nat[r] ? row[r] - nat[r] : 0;
+        return n;
+    }
+    #endif
+    /* The candidate rows' buffer of this thread, kept between calls (the
+       standard generator's list of the virtual hand is often larger than a
+       stack buffer, and a fresh heap block per call costs page faults). */
+    #if defined(_MSC_VER)
+    #define DDZ_TLS __declspec(thread)
+    #else
+    #define DDZ_TLS __thread
+    #endif
+    static DDZ_TLS unsigned char* ddz_wild_cand = NULL;
+    static DDZ_TLS Py_ssize_t ddz_wild_cand_cap = 0;
+    """
+    int _deficit "ddz_wild_deficit"(const unsigned char* row, const unsigned char* nat) noexcept nogil
+    unsigned char* _cand_buf "ddz_wild_cand"
+    Py_ssize_t _cand_cap "ddz_wild_cand_cap"
 
 
 cdef int bomb_class(int kind, const unsigned char* rep, const unsigned char* phys,
@@ -67,6 +104,8 @@ cdef bint _read_back(const unsigned char* rep, const unsigned char* h, const uns
     cdef unsigned char phys[16]
     cdef unsigned char* p
     cdef MoveInfo mi
+    if _deficit(rep, nat) > w:
+        return True                   # (most candidates: the wild cards cannot make them)
     memset(phys, 0, 16)
     for x in range(N_RANKS):
         if rep[x] == 0:
@@ -129,14 +168,14 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
                    const unsigned char* last, bint exact, Out* o) noexcept nogil:
     cdef unsigned char nat[16]
     cdef unsigned char virt[16]
-    cdef unsigned char buf[CAND_ROWS * ROW]
+    cdef unsigned char* buf
     cdef int w = 0, x, wr0 = -1, wr1 = -1, lcls = CLS_NONE
     cdef Out cand
     cdef MoveInfo li
     cdef const MoveInfo* lp = NULL
     cdef Py_ssize_t i
     memcpy(nat, h, 15)
-    nat[15] = 0
+    nat[15] = 255                     # (the kind byte of a row: no deficit; see _deficit)
     for x in range(JOKER0):
         if (wmask >> x) & 1:
             w += h[x]
@@ -150,7 +189,15 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
     virt[13] = h[13]
     virt[14] = h[14]
     virt[15] = 0
-    out_init_on(&cand, buf, CAND_ROWS)
+    global _cand_buf, _cand_cap
+    if _cand_buf == NULL:
+        _cand_buf = <unsigned char*>malloc(1024 * ROW)
+        if _cand_buf == NULL:
+            o.oom = True
+            return
+        _cand_cap = 1024
+    buf = _cand_buf
+    out_init_on(&cand, buf, _cand_cap)
     if last == NULL:
         gen_lead(virt, r, &cand)
     else:
@@ -172,4 +219,8 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
             if not _read_back(cand.data + i * ROW, h, nat, w, wmask, wr0, wr1, lp, lcls, exact, o):
                 o.oom = True
                 break
-    out_free(&cand)
+    if not cand.borrowed:
+        # the buffer grew: keep the larger one for the next calls
+        free(_cand_buf)
+        _cand_buf = cand.data
+        _cand_cap = cand.cap

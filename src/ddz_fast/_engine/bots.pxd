@@ -14,3 +14,9 @@ cdef Py_ssize_t bot_index(const unsigned char* hand, const RulesC* rc, const Mov
                           int landlord, int last_player, const int* sizes, int players, Out* o,
                           const unsigned char* rows, Py_ssize_t n) noexcept nogil
 cdef int bot_auction(const unsigned char* hand, const unsigned char* codes, int n) noexcept nogil
+
+# The simple bot's move among the n legal 32-byte wild rows (gs_gen's list
+# under wild cards); `leading`: no move to beat (else row 0 is PASS).
+cdef Py_ssize_t wild_bot_index(const unsigned char* rows, Py_ssize_t n, bint leading, int me,
+                               int landlord, int last_player, const int* sizes,
+                               int players) noexcept nogil

@@ -16,6 +16,8 @@ from .._core.move cimport (
     K_BOMB, K_ROCKET,
 )
 from .._core.entry cimport rules_id, rules_by_id, _load_position
+from .._core.move cimport Move
+from .._core.wild cimport WROW, W_PHYS, W_CLASS
 from .engine cimport MAXP, A_BID0, A_NO_DOUBLE, auction_code
 
 from ..cards import to_counts
@@ -173,6 +175,63 @@ cdef Py_ssize_t bot_index(const unsigned char* hand, const RulesC* rc, const Mov
     return -1                                   # (not reached: the choice is legal)
 
 
+cdef inline int _stand_ins(const unsigned char* row) noexcept nogil:
+    # wild cards standing in for another rank in a 32-byte wild row
+    cdef int r, n = 0
+    for r in range(13):
+        if row[r] > row[W_PHYS + r]:
+            n += row[r] - row[W_PHYS + r]
+    return n
+
+
+cdef Py_ssize_t wild_bot_index(const unsigned char* rows, Py_ssize_t n, bint leading, int me,
+                               int landlord, int last_player, const int* sizes,
+                               int players) noexcept nogil:
+    """The simple bot's move among the n legal 32-byte wild rows of a
+    position (gs_gen's list), by the standard bot's rule with one more
+    preference first: spend as few wild cards standing in for other ranks
+    as it can.  So: pass when the partner farmer holds the table; else the
+    non-bomb move with the fewest stand-ins, then of lowest rank, then of
+    the most cards, the first in list order among equals; bombs and the
+    rocket only when leading with nothing else or when an opponent is down
+    to 6 cards or fewer (then the lowest class, fewest cards, lowest rank);
+    else PASS (row 0 of a response)."""
+    cdef Py_ssize_t i, best = -1
+    cdef int t, opp = 1 << 30, sb = 0, cls_b = 0
+    cdef int si
+    cdef MoveInfo ci, mb
+    if not leading and me != landlord and last_player != landlord:
+        return 0                                # the partner holds the table: PASS
+    for i in range(n):
+        row_info(rows + i * WROW, &ci)
+        if not _ordinary(ci.kind):
+            continue
+        si = _stand_ins(rows + i * WROW)
+        if (best < 0 or si < sb or (si == sb and (ci.rank < mb.rank
+                                                  or (ci.rank == mb.rank and ci.ncards > mb.ncards)))):
+            best = i
+            sb = si
+            mb = ci
+    if best >= 0:
+        return best
+    for t in range(players):
+        if t != me and (me == landlord or t == landlord) and sizes[t] < opp:
+            opp = sizes[t]
+    if not leading and opp > 6:
+        return 0
+    for i in range(n):
+        row_info(rows + i * WROW, &ci)
+        if ci.kind != K_BOMB and ci.kind != K_ROCKET:
+            continue
+        si = rows[i * WROW + W_CLASS]
+        if (best < 0 or si < cls_b
+                or (si == cls_b and (ci.ncards < mb.ncards or (ci.ncards == mb.ncards and ci.rank < mb.rank)))):
+            best = i
+            cls_b = si
+            mb = ci
+    return best if best >= 0 else 0
+
+
 def bot_auction_index(hand, choices):
     """Index of the simple bot's choice among the auction actions ``choices``."""
     cdef unsigned char codes[4]
@@ -200,10 +259,18 @@ def bot_move_index(hand, last, rules, rows, int me, landlord, last_player, sizes
     cdef Out o
     cdef Py_ssize_t k
     cdef bint answer
-    if arr.ndim != 2 or arr.shape[1] != ROW or not 3 <= players <= MAXP:
-        raise ValueError("rows must be (M, 16) and sizes one entry per seat")
+    if arr.ndim != 2 or arr.shape[1] not in (ROW, WROW) or not 3 <= players <= MAXP:
+        raise ValueError("rows must be (M, 16) (with wild cards (M, 32)) and sizes one entry per seat")
     for t in range(players):
         sz[t] = sizes[t]
+    if arr.shape[1] == WROW:
+        # (a wild list: the bot scans it; `last` only says whether it leads)
+        if arr.shape[0] == 0:
+            raise ValueError("no legal rows given")
+        return wild_bot_index(<const unsigned char*>cnp.PyArray_DATA(arr), arr.shape[0],
+                              last is None or (<Move?>last).kind_ == K_PASS, me,
+                              -1 if landlord is None else landlord,
+                              -1 if last_player is None else last_player, sz, players)
     answer = _load_position(hand, last, rules, rc, h, &li)      # (legal_moves' own checks)
     if not out_init(&o, 64, False):
         raise MemoryError()

@@ -7,6 +7,7 @@
 from libc.stdint cimport uint64_t, int64_t
 
 from .._core.kernels cimport RulesC, MoveInfo, Out, gen_moves
+from .._core.wild cimport gen_wild
 
 cdef enum:
     MAXP = 4                 # most players
@@ -52,6 +53,10 @@ cdef enum:
 
 cdef struct Entry:
     unsigned char row[16]    # the move (counts + kind byte); zeros for auction actions
+    # Wild rules: the cards played (15 counts) and the bomb class (byte 15);
+    # row holds the represented counts, so row and phys together are the
+    # move's 32-byte wild row (_core/wild.pxd).
+    unsigned char phys[16]
     short prev_last          # last_src before this action
     unsigned char seat
     unsigned char action     # A_* code
@@ -63,6 +68,8 @@ cdef struct GState:
     int cid                  # rules registry id
     int players, decks, hand_size, kitty_size
     bint rob                 # auction "rob" (else "bid")
+    int nwild                # wild ranks drawn per deal (0: no wild cards)
+    bint hard_x4             # bomb_doubling "hard_x4": hard and wild bombs and rockets x4
     int origin               # ORIGIN_*
     uint64_t seed            # ORIGIN_DEAL: the deal stream's seed
     # -- the deal (fixed until a redeal) --
@@ -75,13 +82,16 @@ cdef struct GState:
     unsigned char gone[HB]   # ORIGIN_POSITION: cards played before the origin (whose unknown)
     int o_to_move, o_landlord, o_base, o_bombs, o_doubles, o_last_player
     int o_moves[MAXP]
-    unsigned char o_last[HB]  # the position's move to beat (kind in byte 15)
+    unsigned char o_last[2 * HB]  # the position's move to beat (kind in byte 15; wild: a 32-byte row)
+    unsigned int o_wmask     # ORIGIN_POSITION: the position's wild ranks
     bint o_has_last
     # -- now --
     int phase, to_move, landlord
     int bid, bidder, apasses, caller, robs, qpos, qlen
     int queue[MAXP]
     int base, bombs, doubles, plies
+    int xbombs               # hard_x4: the bombs that multiply by 4 (one more doubling each)
+    unsigned int wmask       # the deal's wild ranks (bit r: rank r; 0 until drawn)
     bint kitty_revealed
     unsigned char hands[MAXP][HB]
     unsigned char played[MAXP][HB]  # cards each seat played since the origin
@@ -127,10 +137,25 @@ cdef inline int turn_after(int players, int mover, bint passed, int* last_by, in
     return nxt
 
 
-# The legal moves of the player to move (play phase), in list order, into o.
-# (Inline: every playout ply and every batched step calls it.)
+# The 32-byte wild row of the move to beat (wild rules, last_src not LAST_NONE).
+cdef inline const unsigned char* gs_last_row(const GState* s) noexcept nogil:
+    if s.last_src >= 0:
+        return &s.hist[s.last_src].row[0]
+    return &s.o_last[0]
+
+
+# The legal moves of the player to move (play phase), in list order, into o:
+# 16-byte rows, or with wild cards (s.wmask) 32-byte rows, two of o's rows
+# each (o.n counts 16-byte rows).  (Inline: every playout ply and every
+# batched step calls it.)
 cdef inline void gs_gen(const GState* s, const RulesC* rc, Out* o) noexcept nogil:
     o.n = 0
+    if s.wmask:
+        if s.last_src == LAST_NONE:
+            gen_wild(s.hands[s.to_move], rc, s.wmask, NULL, False, o)
+        else:
+            gen_wild(s.hands[s.to_move], rc, s.wmask, gs_last_row(s), False, o)
+        return
     gen_moves(s.hands[s.to_move], rc, NULL if s.last_src == LAST_NONE else &s.last, o)
 
 
@@ -160,7 +185,7 @@ cdef int auction_code(object action) except -2
 cdef int gs_auction_level(const GState* s) noexcept nogil
 cdef int gs_auction_leader(const GState* s) noexcept nogil
 # The observation tensor (its fields: _OBS in _engine/engine.pyx, the one
-# description of it): obs_size(players) floats, and the encoder that writes
+# description of it): obs_size(players, wild) floats, and the encoder that writes
 # every one of them for seat `player` (Game.observation_tensor).
-cdef int obs_size(int players) noexcept nogil
+cdef int obs_size(int players, bint wild) noexcept nogil
 cdef void gs_encode_obs(const GState* s, int player, float* out) noexcept nogil

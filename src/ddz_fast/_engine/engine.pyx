@@ -30,7 +30,7 @@ used part.
 cimport numpy as cnp
 from libc.stdint cimport uint64_t, int64_t
 from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 import numpy as np
 
@@ -39,6 +39,8 @@ from .._core.kernels cimport (
     valid_move_c, beats_c,
 )
 from .._core.move cimport K_PASS, K_BOMB, K_ROCKET
+from .._core.kernels cimport Out, ROW, out_init, out_free
+from .._core.wild cimport WROW, W_PHYS, CLS_HARD
 from .._util.rng cimport ddz_below
 from .._util.checks cimport as_seed
 
@@ -146,6 +148,8 @@ cdef void gs_init(GState* s, const RulesC* rc, int players, int hand_size, bint 
     s.hand_size = hand_size
     s.kitty_size = 54 * rc.decks - players * hand_size
     s.rob = rob
+    s.nwild = rc.wild_ranks
+    s.hard_x4 = rc.hard_x4
     s.first_bidder = -1
     s.landlord = -1
     s.last_src = LAST_NONE
@@ -178,6 +182,8 @@ cdef void _reset_deal(GState* s) noexcept nogil:
     s.base = 0
     s.bombs = 0
     s.doubles = 0
+    s.xbombs = 0
+    s.wmask = 0
     s.plies = 0
     s.kitty_revealed = False
     memcpy(s.hands, s.start, sizeof(s.start))
@@ -238,6 +244,8 @@ cdef void gs_reset_position(GState* s) noexcept nogil:
     s.base = s.o_base
     s.bombs = s.o_bombs
     s.doubles = s.o_doubles
+    s.xbombs = 0
+    s.wmask = s.o_wmask
     s.plies = 0
     s.kitty_revealed = s.kitty_known
     memcpy(s.hands, s.start, sizeof(s.start))
@@ -253,8 +261,8 @@ cdef void gs_reset_position(GState* s) noexcept nogil:
     if s.o_has_last:
         _set_last(s, LAST_ORIGIN)
         s.passes = (s.o_to_move - s.o_last_player - 1 + s.players) % s.players
-        for r in range(15):
-            s.played[s.o_last_player][r] = s.o_last[r]     # on the table: played, and seen
+        for r in range(15):     # on the table: played, and seen
+            s.played[s.o_last_player][r] = s.o_last[W_PHYS + r] if s.wmask else s.o_last[r]
     else:
         _set_last(s, LAST_NONE)
         s.passes = 0
@@ -306,6 +314,8 @@ cdef void _end_auction(GState* s, int landlord, int base) noexcept nogil:
         s.hands[landlord][i] += s.kitty[i]
     s.ncards[landlord] += s.kitty_size
     s.to_move = landlord
+    if s.nwild:
+        s.wmask = draw_wild(s.rng, s.nwild)
     if s.rob:
         s.phase = PH_DOUBLING
         for i in range(s.players):
@@ -314,6 +324,27 @@ cdef void _end_auction(GState* s, int landlord, int base) noexcept nogil:
         s.qpos = 0
     else:
         s.phase = PH_PLAY
+
+
+cdef unsigned int draw_wild(uint64_t rng, int n) noexcept nogil:
+    """The deal's wild ranks (a mask): n different ranks 3..2, uniform, from
+    the deal stream after its shuffle and first-bidder draw.  The stream is
+    read from a copy: the same deal draws the same ranks however often its
+    auction is replayed (undo), and redeals are dealt as without wilds."""
+    cdef unsigned int mask = 0
+    cdef int k, x, skip
+    for k in range(n):
+        x = <int>ddz_below(&rng, <uint64_t>(13 - k))
+        # the x-th rank not drawn yet
+        skip = 0
+        while True:
+            if not (mask >> skip) & 1:
+                if x == 0:
+                    break
+                x -= 1
+            skip += 1
+        mask |= 1u << skip
+    return mask
 
 
 cdef void gs_redeal(GState* s) noexcept nogil:
@@ -413,6 +444,8 @@ cdef bint gs_move_legal(const GState* s, const RulesC* rc, const unsigned char* 
     cdef const unsigned char* h = s.hands[s.to_move]
     if s.phase != PH_PLAY:
         return False
+    if s.wmask:
+        return _wild_move_legal(s, rc, row, mi)
     if row[KIND_BYTE] == K_PASS:                # (valid_move_c checks it holds no cards)
         return s.last_src != LAST_NONE and valid_move_c(row, rc, mi)
     for r in range(15):
@@ -423,15 +456,40 @@ cdef bint gs_move_legal(const GState* s, const RulesC* rc, const unsigned char* 
     return s.last_src == LAST_NONE or beats_c(mi, &s.last)
 
 
+cdef bint _wild_move_legal(const GState* s, const RulesC* rc, const unsigned char* row,
+                           MoveInfo* mi) noexcept nogil:
+    # With wild cards: is the 32-byte row one of gs_gen's (the kernel is the
+    # one definition of which readings exist and which beat the table)?
+    cdef Out o
+    cdef Py_ssize_t i
+    cdef bint found = False
+    if not out_init(&o, 256, False):
+        return False
+    gs_gen(s, rc, &o)
+    for i in range(0, o.n, 2):
+        if memcmp(o.data + i * ROW, row, WROW) == 0:
+            found = True
+            break
+    out_free(&o)
+    if found:
+        row_info(row, mi)
+    return found
+
+
 cdef void gs_play(GState* s, const unsigned char* row, const MoveInfo* mi) noexcept nogil:
     """Apply a legal move (gs_move_legal) of the player to move; whose turn
     it is next, and when a round of passes clears the table, is turn_after's
-    rule.  The first empty hand ends the deal."""
+    rule.  The first empty hand ends the deal.  With wild cards `row` is a
+    32-byte wild row: the hand gives up its physical cards."""
     cdef int p = s.to_move, nxt, last_by
     cdef u64 lo, hi, w
     cdef Entry* e = &s.hist[s.nh]
+    cdef const unsigned char* cards = row
     memcpy(e.row, row, HB)
     e.row[KIND_BYTE] = <unsigned char>mi.kind
+    if s.wmask:
+        memcpy(e.phys, row + W_PHYS, HB)
+        cards = &e.phys[0]
     e.seat = <unsigned char>p
     e.action = A_MOVE
     e.prev_last = <short>s.last_src
@@ -448,8 +506,8 @@ cdef void gs_play(GState* s, const unsigned char* row, const MoveInfo* mi) noexc
     else:
         nxt = turn_after(s.players, p, False, &last_by, &s.passes)
         # (the 15 counts as two words: no count borrows or carries into the
-        # next; byte 15, the row's kind, is masked off)
-        _row_words(row, &lo, &hi)
+        # next; byte 15, the row's kind or class, is masked off)
+        _row_words(cards, &lo, &hi)
         memcpy(&w, s.hands[p], 8)
         w -= lo
         memcpy(s.hands[p], &w, 8)
@@ -466,6 +524,8 @@ cdef void gs_play(GState* s, const unsigned char* row, const MoveInfo* mi) noexc
         s.nmoves[p] += 1
         if mi.kind == K_BOMB or mi.kind == K_ROCKET:
             s.bombs += 1
+            if s.hard_x4 and (not s.wmask or e.phys[15] >= CLS_HARD):
+                s.xbombs += 1
         s.last_src = s.nh - 1
         s.last = mi[0]
         s.last_player = p
@@ -480,7 +540,9 @@ cdef void gs_play(GState* s, const unsigned char* row, const MoveInfo* mi) noexc
 # ---------------------------------------------------------------------------
 
 cdef int64_t stake(int base, int bombs, int doubles, int spring) noexcept nogil:
-    """value = base x 2**(bombs + rockets) x 2 (spring or anti-spring) x 2**doubles."""
+    """value = base x 2**(bombs + rockets) x 2 (spring or anti-spring) x
+    2**doubles (under bomb_doubling "hard_x4", `bombs` counts the bombs
+    that multiply by 4 twice)."""
     return (<int64_t>base) << (bombs + doubles + (1 if spring else 0))
 
 
@@ -509,7 +571,7 @@ cdef void gs_finish(GState* s, int winner) noexcept nogil:
                 s.spring = 0
     elif s.nmoves[s.landlord] == 1:
         s.spring = 2
-    s.value = stake(s.base, s.bombs, s.doubles, s.spring)
+    s.value = stake(s.base, s.bombs + s.xbombs, s.doubles, s.spring)
     score_deal(s.players, s.landlord, won, s.value, s.scores)
 
 
@@ -521,6 +583,7 @@ cdef int gs_undo(GState* s) noexcept nogil:
     """Take back the last action; -1 when there is none."""
     cdef Entry e
     cdef unsigned char codes[MAX_AUCTION]
+    cdef unsigned char* cards
     cdef int k, i, r, n
     if s.nh == 0:
         if s.origin == ORIGIN_DEAL and s.deal_number > 0:
@@ -535,15 +598,18 @@ cdef int gs_undo(GState* s) noexcept nogil:
             s.phase = PH_PLAY
             _clear_result(s)
         if e.row[KIND_BYTE] != K_PASS:
+            cards = &e.phys[0] if s.wmask else &e.row[0]
             n = 0
             for r in range(15):
-                s.hands[e.seat][r] += e.row[r]
-                s.played[e.seat][r] -= e.row[r]
-                n += e.row[r]
+                s.hands[e.seat][r] += cards[r]
+                s.played[e.seat][r] -= cards[r]
+                n += cards[r]
             s.ncards[e.seat] += n
             s.nmoves[e.seat] -= 1
             if e.row[KIND_BYTE] == K_BOMB or e.row[KIND_BYTE] == K_ROCKET:
                 s.bombs -= 1
+                if s.hard_x4 and (not s.wmask or e.phys[15] >= CLS_HARD):
+                    s.xbombs -= 1
         s.passes = e.prev_passes
         _set_last(s, e.prev_last)
         s.to_move = e.seat
@@ -656,7 +722,7 @@ cdef int gs_auction_leader(const GState* s) noexcept nogil:
 cdef enum:
     OBS_HAND, OBS_PLAYED, OBS_HAND_SIZES, OBS_KITTY, OBS_LAST_MOVE, OBS_LAST_KIND, OBS_LAST_PLAYER,
     OBS_ME, OBS_TO_MOVE, OBS_LANDLORD, OBS_PHASE, OBS_AUCTION_LEVEL, OBS_AUCTION_LEADER, OBS_BASE,
-    OBS_BOMBS, OBS_DOUBLES, N_OBS_FIELDS
+    OBS_BOMBS, OBS_DOUBLES, OBS_WILD, N_OBS_FIELDS
 
 # What bounds a field's entries (ObservationLayout.high, from the rules).
 cdef enum:
@@ -675,8 +741,9 @@ cdef struct ObsField:
     int bound                # B_*
 
 cdef ObsField _OBS[N_OBS_FIELDS]
-# Offsets of the fields by player count; [N_OBS_FIELDS]: the tensor's size.
-cdef int _OBS_OFF[MAXP + 1][N_OBS_FIELDS + 1]
+# Offsets of the fields by wild cards (0: none, 1: some; the wild field is
+# empty without them) and player count; [N_OBS_FIELDS]: the tensor's size.
+cdef int _OBS_OFF[2][MAXP + 1][N_OBS_FIELDS + 1]
 
 
 cdef void _obs_field(int f, const char* name, int entries, int per_seat, int bound) noexcept:
@@ -704,25 +771,28 @@ _obs_field(OBS_AUCTION_LEADER, b"auction_leader", 0, 1, B_ONE)
 _obs_field(OBS_BASE, b"base", 1, 0, B_BASE)
 _obs_field(OBS_BOMBS, b"bombs", 1, 0, B_BOMBS)
 _obs_field(OBS_DOUBLES, b"doubles", 1, 0, B_SEATS)
+_obs_field(OBS_WILD, b"wild", 13, 0, B_ONE)                    # the wild ranks (wild rules only)
 
 
 cdef int _obs_offsets() except -1:
-    cdef int p, f
+    cdef int p, f, w
     for f in range(N_OBS_FIELDS):
         if _OBS[f].name == NULL:
             raise ImportError(f"observation field {f} is not described")
-    for p in range(MAXP + 1):
-        _OBS_OFF[p][0] = 0
-        for f in range(N_OBS_FIELDS):
-            _OBS_OFF[p][f + 1] = _OBS_OFF[p][f] + _OBS[f].entries + p * _OBS[f].per_seat
+    for w in range(2):
+        for p in range(MAXP + 1):
+            _OBS_OFF[w][p][0] = 0
+            for f in range(N_OBS_FIELDS):
+                _OBS_OFF[w][p][f + 1] = _OBS_OFF[w][p][f] + (
+                    0 if f == OBS_WILD and not w else _OBS[f].entries + p * _OBS[f].per_seat)
     return 0
 
 
 _obs_offsets()
 
 
-cdef int obs_size(int players) noexcept nogil:
-    return _OBS_OFF[players][N_OBS_FIELDS]
+cdef int obs_size(int players, bint wild) noexcept nogil:
+    return _OBS_OFF[1 if wild else 0][players][N_OBS_FIELDS]
 
 
 def observation_fields(rules):
@@ -730,18 +800,22 @@ def observation_fields(rules):
     ``(name, start, stop, high)`` (its entries lie in ``[0, high]``)."""
     r = check_rules(resolve_rules(rules))
     cdef int n = r.players, f
+    cdef int w = 1 if r.wild_ranks else 0
     bounds = {B_ONE: 1, B_COUNT: r.max_count, B_CARDS: r.hand_size + r.kitty_size,
               B_LEVEL: 3 if r.auction == "bid" else n, B_BASE: 3 if r.auction == "bid" else 1 << (n - 1),
               B_BOMBS: max_bombs(r), B_SEATS: n}
-    return tuple([(_OBS[f].name.decode("ascii"), _OBS_OFF[n][f], _OBS_OFF[n][f + 1], bounds[_OBS[f].bound])
-                  for f in range(N_OBS_FIELDS)])
+    return tuple([(_OBS[f].name.decode("ascii"), _OBS_OFF[w][n][f], _OBS_OFF[w][n][f + 1],
+                   bounds[_OBS[f].bound])
+                  for f in range(N_OBS_FIELDS) if _OBS_OFF[w][n][f + 1] > _OBS_OFF[w][n][f] or f != OBS_WILD])
 
 
 cdef void gs_encode_obs(const GState* s, int player, float* out) noexcept nogil:
     """The observation tensor of seat ``player``: every one of its
-    obs_size(s.players) entries, from what that seat may see (its own hand
-    and the public state)."""
-    cdef const int* off = _OBS_OFF[s.players]
+    obs_size(s.players, s.nwild) entries, from what that seat may see (its
+    own hand and the public state; with wild cards the last move shows the
+    combination it is read as, `played` the cards played, and `wild` the
+    deal's wild ranks once drawn)."""
+    cdef const int* off = _OBS_OFF[1 if s.nwild else 0][s.players]
     cdef const unsigned char* row
     cdef int r, t, lead
     memset(out, 0, off[N_OBS_FIELDS] * sizeof(float))
@@ -776,3 +850,6 @@ cdef void gs_encode_obs(const GState* s, int player, float* out) noexcept nogil:
     out[off[OBS_BASE]] = s.base
     out[off[OBS_BOMBS]] = s.bombs
     out[off[OBS_DOUBLES]] = s.doubles
+    if s.nwild:
+        for r in range(13):
+            out[off[OBS_WILD] + r] = (s.wmask >> r) & 1

@@ -8,7 +8,7 @@ import numpy.typing as npt
 
 from .._core.entry import MoveList
 from .._core.move import Move
-from ..cards import CardsLike
+from ..cards import CardsLike, WildLike
 from ..game_values import AuctionAction, GameResult, Observation, Phase, Rollouts
 from ..rules import Rules, RulesLike
 
@@ -34,9 +34,12 @@ class Game:
         doubles: int = 0,
         played: Sequence[int] | None = None,
         kitty: CardsLike | None = None,
+        wild: WildLike = None,
     ) -> Game: ...
     @property
     def rules(self) -> Rules: ...
+    @property
+    def wild(self) -> tuple[int, ...] | None: ...
     @property
     def seed(self) -> int | None: ...
     @property

@@ -9,7 +9,7 @@ cimport cython
 cimport numpy as cnp
 from libc.stdint cimport uint64_t, int64_t
 from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 import itertools
 from collections.abc import Mapping, Set as AbstractSet
@@ -17,8 +17,10 @@ import secrets
 
 import numpy as np
 
-from .._core.kernels cimport RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_free, valid_move_c
-from .._core.move cimport Move, K_PASS, K_ROCKET
+from .._core.kernels cimport RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_free, valid_move_c, row_info
+from .._core.move cimport Move, K_PASS, K_ROCKET, wild_row_move, wild_mask
+from .._core.movelist cimport wild_movelist_from_out
+from .._core.wild cimport W_PHYS, W_CLASS, bomb_class
 from .._core.entry cimport rules_id, rules_by_id, movelist_from_out, row_move
 from .._util.checks cimport as_int, as_seed, as_seat, as_threads
 from .._core.ranks cimport MoveRanks, ranks_for
@@ -70,6 +72,18 @@ cdef object _rows_array(const unsigned char* rows, int players):
 # ---------------------------------------------------------------------------
 # Game
 # ---------------------------------------------------------------------------
+
+cdef Move _row_move_of(const GState* s, const unsigned char* row):
+    # The Move of a history entry's row or the position's move to beat
+    # (with wild cards, its 32-byte wild row).
+    if s.wmask:
+        return wild_row_move(row, s.cid, s.wmask)
+    return row_move(row, s.cid)
+
+
+cdef tuple _wild_of(unsigned int wmask):
+    return tuple([x for x in range(13) if (wmask >> x) & 1])
+
 
 @cython.final
 cdef class Game:
@@ -138,7 +152,7 @@ cdef class Game:
     @classmethod
     def from_position(cls, hands, landlord, base=1, to_move=None, last=None, *,
                       last_player=None, rules="standard", bombs=0, doubles=0, played=None,
-                      kitty=None):
+                      kitty=None, wild=None):
         """A play-phase game from a given position (for search code).
 
         ``hands``: one card input per seat (text, 15 counts or a uint8
@@ -188,7 +202,9 @@ cdef class Game:
         s.o_doubles = <int>as_int(doubles, "doubles", 0, n)
         s.o_landlord = ll
         s.o_to_move = tm
+        s.o_wmask = wild_mask(wild, r)
         memset(row, 0, HB)
+        memset(s.o_last, 0, 2 * HB)
         s.o_has_last = False
         if last is not None:
             if not isinstance(last, Move):
@@ -199,7 +215,15 @@ cdef class Game:
             if m.kind_ != K_PASS:
                 memcpy(row, m.c, 15)
                 row[KIND_BYTE] = <unsigned char>m.kind_
-                if not valid_move_c(row, g.rc, &mi):
+                if s.o_wmask:
+                    # a reading of its cards under the wild ranks (raises if not)
+                    m = Move(m.kind, m.counts, rules=r, wild=wild, represents=m.represents)
+                    memcpy(s.o_last + W_PHYS, m.p, 15)
+                    s.o_last[W_CLASS] = <unsigned char>bomb_class(m.kind_, m.c, m.p, s.o_wmask)
+                    row_info(row, &mi)
+                elif memcmp(m.c, m.p, 15) != 0:
+                    raise ValueError(f"last {m} reads wild cards, and rules {r.name!r} have none")
+                elif not valid_move_c(row, g.rc, &mi):
                     raise ValueError(f"last {m.cards!r} is not a {m.kind.name} under rules {r.name!r}")
                 lp = (tm - 1 + n) % n if last_player is None else as_seat(last_player, n, "last_player")
                 if lp == tm:
@@ -207,6 +231,9 @@ cdef class Game:
                                      "and the table would be clear (use last=None)")
                 s.o_has_last = True
                 memcpy(s.o_last, row, HB)
+                if s.o_wmask:
+                    memcpy(row, s.o_last + W_PHYS, 15)   # (the cards it took from the deck)
+                    row[KIND_BYTE] = 0
         if lp < 0 and last_player is not None:
             raise ValueError("last_player is given but there is no move to beat (last is None or PASS)")
         s.o_last_player = lp
@@ -337,8 +364,8 @@ cdef class Game:
         if s.last_src == LAST_NONE:
             return None
         if s.last_src == LAST_ORIGIN:
-            return row_move(s.o_last, s.cid)
-        return row_move(s.hist[s.last_src].row, s.cid)
+            return _row_move_of(s, s.o_last)
+        return _row_move_of(s, s.hist[s.last_src].row)
 
     @property
     def last_player(self):
@@ -452,7 +479,7 @@ cdef class Game:
         out = []
         for i in range(s.nh):
             if s.hist[i].action == A_MOVE:
-                out.append((s.hist[i].seat, row_move(s.hist[i].row, s.cid)))
+                out.append((s.hist[i].seat, _row_move_of(s, s.hist[i].row)))
             else:
                 out.append((s.hist[i].seat, AUCTION_ACTIONS[s.hist[i].action]))
         return out
@@ -475,7 +502,10 @@ cdef class Game:
                 if o.oom:
                     out_free(&o)
                     raise MemoryError("out of memory generating moves")
-                legal = movelist_from_out(&o, self.st.cid)
+                if self.st.wmask:
+                    legal = wild_movelist_from_out(&o, self.st.cid, self.st.wmask)
+                else:
+                    legal = movelist_from_out(&o, self.st.cid)
             elif self.st.phase == PH_OVER:
                 legal = ()
             else:
@@ -490,7 +520,7 @@ cdef class Game:
         unchanged) when it is not legal now."""
         self._check()
         cdef Move m
-        cdef unsigned char row[16]
+        cdef unsigned char row[32]
         cdef MoveInfo mi
         cdef int code
         cdef GState* s = &self.st
@@ -502,6 +532,13 @@ cdef class Game:
                 raise self._illegal(action)
             memcpy(row, m.c, 15)
             row[KIND_BYTE] = <unsigned char>m.kind_
+            if s.wmask:
+                # (the reading's class under this deal's wild ranks; the
+                # kernel's list decides whether the move is legal)
+                memcpy(row + W_PHYS, m.p, 15)
+                row[W_CLASS] = <unsigned char>bomb_class(m.kind_, m.c, m.p, s.wmask)
+            elif memcmp(m.c, m.p, 15) != 0:
+                raise self._illegal(action)
             if not gs_move_legal(s, self.rc, row, &mi):
                 raise self._illegal(action)
             gs_play(s, row, &mi)
@@ -534,6 +571,7 @@ cdef class Game:
         cdef int64_t missing
         cdef MoveRanks ranks
         if self.st.phase == PH_PLAY:
+            self._no_wild_ids()
             ranks = self._space()
             if not out_init(&o, 64, False):
                 raise MemoryError("out of memory generating moves")
@@ -568,6 +606,8 @@ cdef class Game:
         :meth:`legal_ids`): TypeError for a non-integer, ValueError for an
         id out of range, or (the state unchanged) not legal now."""
         self._check()
+        if self.st.nwild:
+            self._no_wild_ids()
         cdef MoveRanks ranks = self._space()
         cdef int64_t a = as_int(action_id, "action id", 0, MOVE_ID0 + ranks.n_rows - 1)
         cdef const unsigned char* row
@@ -583,6 +623,20 @@ cdef class Game:
                 raise self._illegal(row_move(row, s.cid))
             gs_play(s, row, &mi)
         self._legal = None
+
+    cdef int _no_wild_ids(self) except -1:
+        if self.st.nwild:
+            raise ValueError(f"rules {self._rules.name!r} have wild cards: a move has no single action id "
+                             "(docs/actions.md); play Moves with legal_actions() and step()")
+        return 0
+
+    @property
+    def wild(self):
+        """The deal's wild ranks, a tuple of rank indices (0 is the 3, 12
+        the 2), drawn when the landlord takes the kitty; None before that
+        and under rules without wild cards."""
+        self._check()
+        return _wild_of(self.st.wmask) if self.st.wmask else None
 
     def undo(self):
         """Take back the last action (across a redeal too), restoring the
@@ -636,6 +690,8 @@ cdef class Game:
         for i in range(s.nh):
             actions.append(s.hist[i].action)
             actions += (<char*>s.hist[i].row)[:HB]
+            if s.nwild:
+                actions += (<char*>s.hist[i].phys)[:HB]
         if s.origin == ORIGIN_DEAL:
             origin = ("deal", s.seed, s.deal_number)
         else:
@@ -646,10 +702,11 @@ cdef class Game:
         cdef GState* s = &self.st
         return dict(
             hands=_rows_array(&s.start[0][0], s.players), landlord=s.o_landlord, base=s.o_base,
-            to_move=s.o_to_move, last=row_move(s.o_last, s.cid) if s.o_has_last else None,
+            to_move=s.o_to_move, last=_row_move_of(s, s.o_last) if s.o_has_last else None,
             last_player=s.o_last_player if s.o_has_last else None, bombs=s.o_bombs,
             doubles=s.o_doubles, played=[s.o_moves[t] for t in range(s.players)],
             kitty=_counts_array(s.kitty) if s.kitty_known else None,
+            **({"wild": _wild_of(s.o_wmask)} if s.nwild else {}),
         )
 
     # -- views ---------------------------------------------------------------------
@@ -680,6 +737,7 @@ cdef class Game:
             auction_leader=self.auction_leader,
             unseen=self.unseen(p),
             landlord_holds=self._landlord_holds(p),
+            wild=self.wild,
         )
 
     def observation_tensor(self, player, out=None):
@@ -697,7 +755,7 @@ cdef class Game:
         """
         self._check()
         cdef int p = as_seat(player, self.st.players, "player")
-        cdef cnp.npy_intp size = obs_size(self.st.players)
+        cdef cnp.npy_intp size = obs_size(self.st.players, self.st.nwild)
         cdef cnp.ndarray arr
         if out is None:
             arr = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
@@ -743,6 +801,7 @@ cdef class Game:
             "passes": s.passes,
             "legal": tuple(self.legal_actions()),
             "result": self.result,
+            "wild": self.wild,
         }
 
     def __repr__(self):
@@ -756,6 +815,8 @@ cdef class Game:
         if s.landlord >= 0:
             parts.append(f"landlord={s.landlord}")
         parts.append("hands=[" + ", ".join(format_cards(h, rules=r) for h in self.hands) + "]")
+        if s.wmask:
+            parts.append("wild=" + "".join(["3456789TJQKA2"[x] for x in _wild_of(s.wmask)]))
         if self.last_move is not None:
             parts.append(f"last={self.last_move} by {s.last_player}")
         if s.phase == PH_OVER:
@@ -922,8 +983,8 @@ cdef object checked_worlds(const GState* s, object worlds, bint mover_fixed):
 
 cdef object checked_move_rows(const GState* s, const RulesC* rc, object moves):
     """``moves`` (Moves) as an owned (m, 16) uint8 array of rows, kind in
-    byte 15, each a legal move of the player to move; else TypeError or
-    ValueError naming the move."""
+    byte 15 (with wild cards (m, 32): 32-byte wild rows), each a legal move
+    of the player to move; else TypeError or ValueError naming the move."""
     if isinstance(moves, (str, bytes, Move)):
         raise TypeError("moves must be a sequence of Moves (e.g. a MoveList)")
     # bounded before it is read: an endless iterable is refused, not materialised
@@ -931,7 +992,7 @@ cdef object checked_move_rows(const GState* s, const RulesC* rc, object moves):
     cdef Py_ssize_t nm = len(move_list), m
     if nm > MAX_MOVES:
         raise ValueError(f"moves: more than {MAX_MOVES} moves")
-    rows = np.zeros((nm, HB), dtype=np.uint8)
+    rows = np.zeros((nm, 2 * HB if s.wmask else HB), dtype=np.uint8)
     cdef unsigned char[:, ::1] rv = rows
     cdef Move mv
     cdef MoveInfo mi
@@ -943,6 +1004,11 @@ cdef object checked_move_rows(const GState* s, const RulesC* rc, object moves):
             raise ValueError(f"moves[{m}] is an uninitialised Move")
         memcpy(&rv[m, 0], mv.c, 15)
         rv[m, KIND_BYTE] = <unsigned char>mv.kind_
+        if s.wmask:
+            memcpy(&rv[m, W_PHYS], mv.p, 15)
+            rv[m, W_CLASS] = <unsigned char>bomb_class(mv.kind_, mv.c, mv.p, s.wmask)
+        elif memcmp(mv.c, mv.p, 15) != 0:
+            raise ValueError(f"moves[{m}] ({mv}) reads wild cards, and this game has none")
         if not gs_move_legal(s, rc, &rv[m, 0], &mi):
             raise ValueError(f"moves[{m}] ({mv}) is not a legal move now")
     return rows
@@ -1069,7 +1135,8 @@ def _restore_game(rules, origin, actions):
     cdef Py_ssize_t i
     cdef const unsigned char* a
     cdef MoveInfo mi
-    if not isinstance(origin, tuple) or not origin or not isinstance(actions, bytes) or len(actions) % 17:
+    cdef Py_ssize_t k = 17 + (HB if resolve_rules(rules).wild_ranks else 0)   # bytes an action
+    if not isinstance(origin, tuple) or not origin or not isinstance(actions, bytes) or len(actions) % k:
         raise ValueError("not a pickled Game")
     if origin[0] == "deal" and len(origin) == 3:
         g = Game(rules, seed=origin[1])
@@ -1080,15 +1147,15 @@ def _restore_game(rules, origin, actions):
     else:
         raise ValueError("not a pickled Game")
     a = <const unsigned char*>actions
-    for i in range(len(actions) // 17):
-        if a[i * 17] == A_MOVE:
-            if not gs_move_legal(&g.st, g.rc, a + i * 17 + 1, &mi):
+    for i in range(len(actions) // k):
+        if a[i * k] == A_MOVE:
+            if g.st.phase != PH_PLAY or not gs_move_legal(&g.st, g.rc, a + i * k + 1, &mi):
                 raise ValueError(f"not a pickled Game: action {i} is illegal")
-            gs_play(&g.st, a + i * 17 + 1, &mi)
+            gs_play(&g.st, a + i * k + 1, &mi)
         else:
-            if a[i * 17] >= N_AUCTION_CODES or not gs_auction_legal(&g.st, a[i * 17]):
+            if a[i * k] >= N_AUCTION_CODES or not gs_auction_legal(&g.st, a[i * k]):
                 raise ValueError(f"not a pickled Game: action {i} is illegal")
-            gs_auction_step(&g.st, a[i * 17])
+            gs_auction_step(&g.st, a[i * k])
     return g
 
 

@@ -24,7 +24,8 @@ from .engine cimport (
     GState, HB, PH_PLAY, PH_OVER, LAST_NONE, POLICY_RANDOM, POLICY_BOT,
     gs_alloc, gs_free, gs_copy, gs_init, gs_new_game, gs_choices, gs_auction_step, gs_gen, gs_play,
 )
-from .bots cimport bot_play, bot_auction
+from .bots cimport bot_play, bot_auction, wild_bot_index
+from .._core.wild cimport WROW
 from .._util.checks import check_int
 from .. import pickling as _pickling
 
@@ -65,7 +66,19 @@ cdef int gs_play_out(GState* s, const RulesC* rc, int policy, uint64_t* ps, Out*
     cdef const unsigned char* row
     while s.phase != PH_OVER:
         if s.phase == PH_PLAY:
-            if policy == POLICY_RANDOM:
+            if s.wmask:
+                # wild cards: 32-byte rows, the bot scanning the whole list
+                gs_gen(s, rc, o)
+                if o.oom:
+                    return -1
+                if policy == POLICY_RANDOM:
+                    k = <Py_ssize_t>ddz_below(ps, <uint64_t>(o.n // 2))
+                else:
+                    k = wild_bot_index(o.data, o.n // 2, s.last_src == LAST_NONE, s.to_move, s.landlord,
+                                       s.last_player, s.ncards, s.players)
+                row = o.data + k * WROW
+                row_info(row, &mi)
+            elif policy == POLICY_RANDOM:
                 gs_gen(s, rc, o)
                 if o.oom:
                     return -1
@@ -193,6 +206,7 @@ cdef class _ValuesJob:
     cdef const RulesC* rc
     cdef const unsigned char* worlds
     cdef const unsigned char* rows
+    cdef int stride               # bytes a move row (32 with wild cards)
     cdef Py_ssize_t nm, start, stop
     cdef int reps, policy
     cdef uint64_t seed
@@ -222,8 +236,8 @@ cdef class _ValuesJob:
                         ws.hands[t][r] = self.worlds[(w * n + t) * 15 + r]
                 for m in range(self.nm):
                     gs_copy(moved, ws)
-                    row_info(self.rows + m * HB, &mi)
-                    gs_play(moved, self.rows + m * HB, &mi)
+                    row_info(self.rows + m * self.stride, &mi)
+                    gs_play(moved, self.rows + m * self.stride, &mi)
                     won = 0
                     for k in range(self.reps):
                         if stop_requested(self.intr):
@@ -334,6 +348,7 @@ cdef object run_move_values(const GState* st, const RulesC* rc, const unsigned c
             job.rc = rc
             job.worlds = worlds
             job.rows = rows
+            job.stride = 2 * HB if base.wmask else HB
             job.nm = nm
             job.reps = reps
             job.policy = policy

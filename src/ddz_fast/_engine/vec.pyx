@@ -225,6 +225,9 @@ cdef class VecGame:
             if type(flag) is not bool:
                 raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
         r = check_rules(resolve_rules(rules))
+        if r.wild_ranks:
+            raise ValueError(f"VecGame plays by action ids, and wild-card rules ({r.name!r}) have no "
+                             "single id per move yet (docs/actions.md); play them with Game")
         self.seed_ = as_seed(seed, "seed")
         self._rules = r
         self.rc = rules_by_id(rules_id(r))
@@ -249,7 +252,7 @@ cdef class VecGame:
             raise MemoryError("out of memory")
         for i in range(self.n_moves_):
             row_info(self.rows + i * ROW, &self.id_info[i])
-        self.obs_size_ = obs_size(self.nplayers)
+        self.obs_size_ = obs_size(self.nplayers, self.rc.wild_ranks)
         count = _check_size(n, _table_bytes(self.nplayers, self.n_actions_, self.obs_size_, masks,
                                             observations, bot))
 

@@ -43,7 +43,7 @@ import threading
 
 import numpy as np
 
-from .._engine.engine cimport GState, PH_PLAY, LAST_NONE, turn_after
+from .._engine.engine cimport GState, PH_PLAY, LAST_NONE, turn_after, gs_last_row
 from .._engine.game cimport game_state, checked_worlds, checked_move_rows
 from ..game_values import Phase
 from .._core.move cimport make_move, wild_row_move, K_PASS, K_SOLO, K_PAIR, K_BOMB, K_ROCKET, K_CHAIN, K_AIRPLANE_PAIR
@@ -1461,7 +1461,6 @@ cdef class _Position:
         if s.phase != PH_PLAY:
             raise ValueError(f"the game is not in its play phase (phase {Phase(s.phase).name})")
         load_state(&self.root, s)
-        _no_wild_game(self.root.rc)
         return self
 
     @property
@@ -1816,7 +1815,7 @@ cdef class _Engine:
         # when a search ran out of memory, else 0 (and stops at once when
         # intr says so: the caller raises what stopped it).
         cdef Ply* pl = &self.c.plies[0]
-        cdef Py_ssize_t w, k, m, nroot
+        cdef Py_ssize_t w, k, m, nroot, stride = root_stride(pos)
         cdef const unsigned char* row
         cdef int child, oom = 0
         for w in range(nw):
@@ -1826,12 +1825,12 @@ cdef class _Engine:
             for k in range(nroot):
                 if self.c.aborted:
                     break
-                row = pl.out.data + pl.order[k] * ROW
+                row = pl.out.data + pl.order[k] * stride
                 child = self._root_child(pos, row)
                 if child < 0:
                     break
                 for m in range(nm):
-                    if memcmp(row, rows + m * ROW, ROW) == 0:
+                    if memcmp(row, rows + m * stride, stride) == 0:
                         out[w * nm + m] = child
             if self.c.aborted == AB_MEMORY:
                 oom = 1
@@ -1842,21 +1841,12 @@ cdef class _Engine:
         return oom
 
 
-cdef int _no_wild_game(const RulesC* rc) except -1:
-    # A Game does not hold its deal's wild ranks yet: its position under
-    # wild rules is refused (solve() takes them as wild=).
-    if rc.wild_ranks:
-        raise ValueError("solving a Game under wild-card rules is not supported yet: pass its hands "
-                         "and wild ranks to ddz_fast.solve(..., wild=)")
-    return 0
-
-
 cdef void load_state(Root* pos, const GState* s) noexcept nogil:
     # pos := the position of state s, in its play phase
     cdef int t
     pos.n = s.players
     pos.rc = rules_by_id(s.cid)
-    pos.wmask = 0               # (a Game has no wild cards)
+    pos.wmask = s.wmask
     for t in range(s.players):
         pos.side[t] = 0 if t == s.landlord else 1
     memcpy(pos.hand, s.hands, sizeof(pos.hand))
@@ -1866,6 +1856,8 @@ cdef void load_state(Root* pos, const GState* s) noexcept nogil:
     else:
         pos.last_by = s.last_player
         pos.last = s.last
+        if s.wmask:
+            memcpy(pos.last_row, gs_last_row(s), WROW)
 
 
 def solve_worlds(game, worlds, moves, long long max_nodes, double max_time, Py_ssize_t table_bytes):
@@ -1877,7 +1869,6 @@ def solve_worlds(game, worlds, moves, long long max_nodes, double max_time, Py_s
     if s.phase != PH_PLAY:
         raise ValueError(f"solve_values needs the play phase, not {Phase(s.phase).name}")
     load_state(&root, s)
-    _no_wild_game(root.rc)
     w = checked_worlds(s, worlds, True)
     rows = checked_move_rows(s, root.rc, moves)
     cdef Py_ssize_t nw = w.shape[0], nm = rows.shape[0]

@@ -1,0 +1,241 @@
+"""The web app in a real browser: headless Chromium driven by Selenium plays
+whole deals by clicking, for each preset, and replays a saved arena game;
+the page must report no JavaScript error.  Screenshots go to
+``$DDZ_WEB_ARTIFACTS`` (default: a temporary directory, printed).
+
+A missing browser fails these tests (it does not skip them): install
+Debian's ``chromium`` and ``chromium-driver`` (``.ci/run`` does).
+"""
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from optional import require
+
+require("starlette")
+require("uvicorn")
+require("selenium")
+
+import uvicorn  # noqa: E402
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+from ddz_fast import arena  # noqa: E402
+from ddz_fast.web import create_app  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome")
+WAIT = 30          # seconds any one page update may take (a bound, not a measurement)
+
+
+def _browser():
+    exe = next((p for p in map(shutil.which, BROWSERS) if p), None)
+    driver = shutil.which("chromedriver")
+    if exe is None or driver is None:
+        pytest.fail("the browser tests need Chromium and its driver: apt-get install chromium chromium-driver "
+                    f"(found browser {exe}, driver {driver})")
+    return exe, driver
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory):
+    d = Path(os.environ.get("DDZ_WEB_ARTIFACTS") or tmp_path_factory.mktemp("web-screenshots"))
+    d.mkdir(parents=True, exist_ok=True)
+    print(f"screenshots: {d}")
+    return d
+
+
+@pytest.fixture(scope="module")
+def saved_games(tmp_path_factory):
+    """An arena run's games, as ``arena --save-games`` writes them."""
+    path = tmp_path_factory.mktemp("arena") / "games.jsonl"
+    buf = io.StringIO()
+    arena.play(["simple", "random"], deals=2, seed=7, save_games=buf)
+    path.write_text(buf.getvalue())
+    return path
+
+
+@pytest.fixture(scope="module")
+def server(saved_games):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app(replays=[str(saved_games)]), host="127.0.0.1", port=port,
+                                        log_level="warning"))
+    t = threading.Thread(target=srv.run, daemon=True)
+    t.start()
+    deadline = time.monotonic() + WAIT
+    while not srv.started:
+        assert time.monotonic() < deadline and t.is_alive(), "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    t.join(WAIT)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    exe, driver_path = _browser()
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = exe
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1280,1000"):
+        opts.add_argument(arg)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    d = webdriver.Chrome(service=Service(driver_path), options=opts)
+    yield d
+    d.quit()
+
+
+def _idle(d):
+    WebDriverWait(d, WAIT, poll_frequency=0.02).until(lambda d: d.execute_script(
+        "return document.body.dataset.busy === '0' && document.body.dataset.ready === '1'"))
+
+
+def _no_js_errors(d):
+    assert d.execute_script("return window.ddzErrors") == []
+    severe = [e for e in d.get_log("browser") if e["level"] == "SEVERE"]
+    assert severe == [], severe
+    assert not d.find_element(By.ID, "errors").is_displayed()
+
+
+def _click(d, element_id):
+    d.find_element(By.ID, element_id).click()
+    _idle(d)
+
+
+def _visible(d, css):
+    return [e for e in d.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()]
+
+
+def _play_deal(d):
+    """Play the seat by clicking until the deal ends: the auction's last
+    option, a lead of the lowest card chosen by clicking it, else the hint.
+    At the seat's first turn of play, an illegal selection is tried first.
+    Returns the number of the seat's turns of play."""
+    checked_illegal = hinted_auction = False
+    turns = 0
+    for _ in range(500):
+        _idle(d)
+        if d.find_element(By.ID, "result").is_displayed():
+            return turns
+        options = _visible(d, "#auction-options .auction-option")
+        if options:
+            if not hinted_auction:
+                _click(d, "hint")                                 # outlines one option
+                assert len(d.find_elements(By.CSS_SELECTOR, ".auction-option.hinted")) == 1
+                hinted_auction = True
+            options[-1].click()
+            continue
+        assert d.execute_script("return document.body.dataset.yourTurn") == "1"
+        assert d.execute_script("return document.body.dataset.phase") == "PLAY"
+        turns += 1
+        cards = d.find_elements(By.CSS_SELECTOR, "#hand .card")
+        leading = not d.find_element(By.ID, "pass").is_enabled()
+        ranks = [c.get_attribute("data-rank") for c in cards]
+        if not checked_illegal:
+            # two cards of different ranks (not the two jokers) make no move
+            j = next((j for j in range(1, len(ranks)) if ranks[j] != ranks[0] and {ranks[0], ranks[j]} != {"B", "R"}),
+                     None)
+            if j is not None:
+                cards[0].click()
+                cards[j].click()
+                assert "illegal" in d.find_element(By.ID, "hand").get_attribute("class")
+                assert not d.find_element(By.ID, "play").is_enabled()
+                d.find_element(By.ID, "play").click()              # refused by the page: nothing sent
+                assert len(d.find_elements(By.CSS_SELECTOR, "#hand .card")) == len(cards)
+                _click(d, "clear")
+                checked_illegal = True
+                cards = d.find_elements(By.CSS_SELECTOR, "#hand .card")
+        if leading:
+            cards[0].click()                                      # a solo: always a legal lead
+            assert "legal" in d.find_element(By.ID, "hand").get_attribute("class").split()
+            _click(d, "play")
+            continue
+        _click(d, "hint")
+        if d.find_element(By.ID, "play").is_enabled():
+            _click(d, "play")
+        else:
+            _click(d, "pass")
+    raise AssertionError("the deal did not end")
+
+
+@pytest.mark.parametrize("preset,auction,level,seat", [
+    ("standard", "", "master", 0),
+    ("strict", "rob", "challenge", 1),
+    ("four", "", "leisure", 2),
+])
+def test_a_whole_deal_is_played_by_clicking(browser, server, artifacts, preset, auction, level, seat):
+    d = browser
+    d.get(server + "/")
+    _idle(d)
+    Select(d.find_element(By.ID, "preset")).select_by_value(preset)
+    Select(d.find_element(By.ID, "auction")).select_by_value(auction)
+    Select(d.find_element(By.ID, "level")).select_by_value(level)
+    Select(d.find_element(By.ID, "seat")).select_by_value(str(seat))
+    _click(d, "start")
+    players = 4 if preset == "four" else 3
+    counts = d.find_elements(By.CSS_SELECTOR, ".opponent .count")
+    assert len(counts) == players - 1
+    assert all(0 < int(c.text) <= (33 if players == 4 else 20) for c in counts)
+    d.save_screenshot(str(artifacts / f"{preset}-start.png"))
+    assert _play_deal(d) > 0
+    d.save_screenshot(str(artifacts / f"{preset}-result.png"))
+    explain = d.find_element(By.ID, "result-explain").text
+    assert explain.startswith("stake ")
+    assert "Session score after 1 deal" in d.find_element(By.ID, "totals").text
+    # the finished deal, watched face up
+    _click(d, "watch-deal")
+    hands = d.find_elements(By.CSS_SELECTOR, "#replay-hands .replay-seat")
+    assert len(hands) == players
+    _click(d, "last")
+    assert d.find_element(By.ID, "replay-status").text.startswith(("The landlord wins", "The farmers win"))
+    _no_js_errors(d)
+
+
+def test_a_saved_arena_game_is_replayed_move_by_move(browser, server, artifacts, saved_games):
+    d = browser
+    d.get(server + "/")
+    _idle(d)
+    _click(d, "tab-watch")
+    # the file given at start, and the same file opened in the page
+    d.find_element(By.ID, "replay-file").send_keys(str(saved_games))
+    WebDriverWait(d, WAIT).until(lambda d: len(Select(d.find_element(By.ID, "replay-source")).options) == 2)
+    _idle(d)
+    Select(d.find_element(By.ID, "replay-game")).select_by_index(1)
+    _click(d, "load-replay")
+    label = d.find_element(By.ID, "ply-label")
+    assert label.text.startswith("ply 0 / ")
+    n = int(label.text.split("/ ")[1])
+    total = sum(len(r.find_elements(By.CSS_SELECTOR, ".card")) for r in
+                d.find_elements(By.CSS_SELECTOR, "#replay-hands .replay-seat"))
+    assert total == 51                      # every hand face up before the first move (the kitty apart)
+    _click(d, "forward")
+    _click(d, "forward")
+    assert label.text == f"ply 2 / {n}"
+    _click(d, "back")
+    assert label.text == f"ply 1 / {n}"
+    box = d.find_element(By.ID, "ply-input")
+    box.clear()
+    box.send_keys(str(n - 2))
+    _click(d, "jump")
+    assert label.text == f"ply {n - 2} / {n}"
+    WebDriverWait(d, WAIT).until(lambda d: d.find_element(By.ID, "verdict").text.startswith("Solver: "))
+    d.save_screenshot(str(artifacts / "replay-endgame.png"))
+    _click(d, "last")
+    assert not d.find_element(By.ID, "forward").is_enabled()
+    assert d.find_element(By.ID, "replay-status").text.startswith(("The landlord wins", "The farmers win"))
+    _click(d, "first")
+    assert label.text == f"ply 0 / {n}" and not d.find_element(By.ID, "back").is_enabled()
+    _no_js_errors(d)
