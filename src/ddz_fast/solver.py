@@ -130,8 +130,10 @@ class _Args:
                  last: object, last_by: object, rules: RulesLike, wild: object = None) -> None:
         r = resolve_rules(rules)
         self.rules = r
-        self.wild = parse_wild(wild, r)         # () without wild cards
-        self.wmask = sum(1 << x for x in self.wild)
+        # () without wild cards (parse_wild's answer, without its call for
+        # the standard game's None)
+        self.wild = () if wild is None and not r.wild_ranks else parse_wild(wild, r)
+        self.wmask = sum(1 << x for x in self.wild) if self.wild else 0
         obj: object = hands
         if isinstance(obj, (str, bytes)) or (isinstance(obj, np.ndarray) and obj.ndim != 2):
             raise TypeError("hands must be a sequence of hands (one per seat), not one hand")

@@ -134,7 +134,6 @@ cdef struct Ctx:
     int n                       # seats (2..4)
     int side[4]                 # side of each seat (0 or 1)
     const RulesC* r
-    unsigned int wmask          # the wild ranks (bit r: rank r; 0: no wild cards, the standard search)
     unsigned int ban            # bit k set: moves of kind k are not allowed
     unsigned char hand[4][16]   # the hands, changed in place while searching (byte 15: 0)
     int total[4]                # cards in each hand
@@ -175,6 +174,8 @@ cdef struct Ctx:
     # value << 8), direct-mapped, replaced on a clash
     unsigned long long* cl_memo
     size_t cl_cap               # bytes of cl_memo's block
+    # (last: the standard search's fields keep their places)
+    unsigned int wmask          # the wild ranks (bit r: rank r; 0: no wild cards, the standard search)
 
 
 cdef extern from *:
@@ -1386,6 +1387,14 @@ cdef bint _wild_reading(bytes given, const RulesC* rc, unsigned int wmask,
     return found
 
 
+cdef inline int popcount32(unsigned int x) noexcept nogil:
+    cdef int n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
 cdef inline Py_ssize_t root_stride(const Root* pos) noexcept nogil:
     # bytes per move row of pos's moves: 32 with wild cards, else 16
     return WROW if pos.wmask else ROW
@@ -1411,7 +1420,7 @@ cdef class _Position:
         cdef int i, j
         cdef const RulesC* rc = rules_c(rules)
         cdef unsigned char lrow[16]
-        if wmask >> 13 or bin(wmask).count("1") != rc.wild_ranks:
+        if wmask >> 13 or popcount32(wmask) != rc.wild_ranks:
             raise ValueError(f"wmask {wmask:#x}: the rules draw {rc.wild_ranks} wild ranks of 0..12")
         if not 2 <= n <= NSEATS or len(hands) != 15 * n:
             raise ValueError(f"need 2..{NSEATS} sides and 15 counts per seat")
