@@ -360,3 +360,16 @@ def test_solve_values_of_a_wild_game_are_the_solver_s_values_in_each_world(prese
                       last_by=g.last_player, rules=g.rules, wild=g.wild, all_moves=True)
             winners = set(r.winning_moves or ())
             assert [float(m in winners) for m in moves] == list(values[w]), (g, w)
+
+
+def test_limits_stop_a_wild_search() -> None:
+    """A node or time limit stops the wild search with an unknown result
+    (the position needs over 200,000 nodes), and the same Solver then
+    solves it in full."""
+    hands = ["RKKQJT9876633", "AAKQJT987"]
+    solver = Solver()
+    r = solver.solve(hands, rules="laizi", wild="T", max_nodes=1000)
+    assert (r.win, r.status, r.limit) == (None, "unknown", "nodes")
+    r = solver.solve(hands, rules="laizi", wild="T", max_time=1e-4)
+    assert (r.win, r.limit) == (None, "time")
+    assert solver.solve(hands, rules="laizi", wild="T").win is False
