@@ -55,8 +55,10 @@ def _examples(rules):
     if EXAMPLES:
         return EXAMPLES
     # The reference move generator takes a tenth of a second on a 25-card
-    # hand of the four-player game: fewer of those runs by default.
-    return 8 if rules.players == 4 else 25
+    # hand of the four-player game, and its wild-card oracle tens of
+    # milliseconds a response: fewer of those runs by default (the nightly
+    # jobs set DDZ_STATEFUL_EXAMPLES).
+    return 8 if rules.players == 4 else (6 if rules.wild_ranks else 25)
 
 
 # ---------------------------------------------------------------------------
@@ -67,7 +69,7 @@ def action_key(a):
     """An action as data: a Move by kind, cards, rank and length; an auction
     action by its exact class and value."""
     if isinstance(a, Move):
-        return ("Move", int(a.kind), a.counts, a.rank, a.length)
+        return ("Move", int(a.kind), a.counts, a.represents, a.bomb_class, a.rank, a.length)
     return (type(a).__name__, a)
 
 
@@ -87,7 +89,7 @@ def _observation(o):
         "last_move": None if o.last_move is None else action_key(o.last_move),
         "last_player": o.last_player, "to_move": o.to_move, "base": o.base, "bombs": o.bombs,
         "doubles": o.doubles, "deal_number": o.deal_number,
-        "legal_actions": tuple(action_key(a) for a in o.legal_actions),
+        "legal_actions": tuple(action_key(a) for a in o.legal_actions), "wild": o.wild,
     }
 
 
@@ -112,6 +114,7 @@ def observe(g):
         "history": tuple((s, action_key(a)) for s, a in g.history),
         "legal_actions": tuple(action_key(a) for a in legal),
         "observations": [_observation(g.observation(s)) for s in range(n)],
+        "wild": g.wild,
     }
     return out
 
@@ -197,6 +200,10 @@ def endgame_position(rules, seed, cap):
     give_kitty = rnd.random() < 0.5
     kwargs = {"rules": rules, "base": rnd.choice([1, 2, 3, 4, 8, 2**20]),
               "bombs": rnd.randint(0, 3), "doubles": rnd.randint(0, n)}
+    wild = None
+    if rules.wild_ranks:
+        wild = tuple(sorted(rnd.sample(range(13), rules.wild_ranks)))
+        kwargs["wild"] = wild
     last, last_player = None, None
     if rnd.random() < 0.6:
         explicit = rnd.random() < 0.7
@@ -211,7 +218,7 @@ def endgame_position(rules, seed, cap):
             pool = [p - max(0, k - h) for p, k, h in zip(pool, kitty, kept[landlord])]
         cards = _cards(pool)
         rnd.shuffle(cards)
-        moves = list(d.legal_moves(_counts(cards[:10]), rules=rules)) if cards else []
+        moves = list(d.legal_moves(_counts(cards[:10]), rules=rules, wild=wild)) if cards else []
         if moves:
             last = rnd.choice(moves)
             kwargs["last"] = last
@@ -233,7 +240,8 @@ def endgame_position(rules, seed, cap):
 def position_of(g):
     """from_position's arguments for the current play-phase state of ``g``."""
     kwargs = {"rules": g.rules, "base": g.base, "bombs": g.bombs, "doubles": g.doubles,
-              "played": list(g.played), "last": g.last_move, "last_player": g.last_player}
+              "played": list(g.played), "last": g.last_move, "last_player": g.last_player,
+              "wild": g.wild}
     if g.kitty_revealed and g.kitty is not None:
         kwargs["kitty"] = g.kitty
     return [g.hand(s) for s in range(g.players)], g.landlord, g.to_move, kwargs
@@ -282,17 +290,23 @@ def illegal_candidates(g):
     moves, moves not in the hand, PASS on a lead, auction actions in the
     wrong phase or of the wrong auction, junk."""
     rules = g.rules
+    # (wild rules before the draw: moves of some wild ranks, illegal in the auction anyway)
+    wild = g.wild if g.wild is not None else (tuple(range(rules.wild_ranks)) or None)
     out = list(AUCTION_ACTIONS) + list(JUNK) + [PASS]
     for s in range(g.players):
         hand = g.hand(s)
         if hand.sum():
-            out += list(d.legal_moves(hand, rules=rules))[:40]     # own leads and foreign moves
+            out += list(d.legal_moves(hand, rules=rules, wild=wild))[:40]   # own leads and foreign moves
+            if wild is not None:
+                # the same cards read under other wild ranks: other moves
+                other = tuple((w + 1) % 13 for w in wild)
+                out += list(d.legal_moves(hand, rules=rules, wild=other))[:20]
     hand = g.hand(g.to_move) if not g.is_over else np.zeros(15, np.uint8)
     for r in range(15):
         if hand[r] == 0:
             row = [0] * 15
             row[r] = 1
-            out.append(Move(d.Kind.SOLO, row, rules=rules))       # a card not in the hand
+            out.append(Move(d.Kind.SOLO, row, rules=rules, wild=wild))   # a card not in the hand
     legal = g.legal_actions()
     return [a for a in out if not any(type(x) is type(a) and x == a for x in legal)]
 

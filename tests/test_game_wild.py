@@ -184,3 +184,21 @@ def test_wild_games_have_no_single_action_id_yet():
         g.legal_ids()
     with pytest.raises(ValueError, match="VecGame"):
         d.VecGame(2, rules="laizi")
+
+
+@pytest.mark.parametrize("rules", WILD_PRESETS)
+def test_the_pimc_agent_plays_wild_games_to_the_end(rules):
+    from ddz_fast.pimc import PIMCAgent
+
+    agent = PIMCAgent(8, rollouts=1, seed=1, rules=rules)
+    g, rng = _random_game(rules, 4)
+    while not g.is_over:
+        obs = g.observation(g.to_move)
+        if g.to_move == g.landlord and sum(g.hand_sizes) <= 24:   # (the endgame: few moves to value)
+            m = agent(obs)
+        else:
+            acts = g.legal_actions()
+            m = acts[rng.randrange(len(acts))]
+        assert m in g.legal_actions()
+        g.step(m)
+    assert sum(g.result.scores) == 0

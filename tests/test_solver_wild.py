@@ -373,3 +373,23 @@ def test_limits_stop_a_wild_search() -> None:
     r = solver.solve(hands, rules="laizi", wild="T", max_time=1e-4)
     assert (r.win, r.limit) == (None, "time")
     assert solver.solve(hands, rules="laizi", wild="T").win is False
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_pimc_agent_solves_the_worlds_of_a_wild_endgame(preset: str) -> None:
+    """In a wild endgame of few cards the PIMC agent values its moves with
+    the solver: every world solved, each value the solver's for that world
+    (0 or 1), the move played among the legal ones."""
+    from ddz_fast.pimc import PIMCAgent
+
+    agent = PIMCAgent(6, seed=2, rules=preset)
+    for g in _late_wild_games(3, 9, preset):
+        assert g.to_move is not None
+        ev = agent.evaluate(g.observation(g.to_move))
+        assert ev.solved.all()
+        for w in range(len(ev.worlds)):
+            r = solve(list(ev.worlds[w]), to_move=g.to_move, landlord=g.landlord, last=g.last_move,
+                      last_by=g.last_player, rules=preset, wild=g.wild, all_moves=True)
+            winners = set(r.winning_moves or ())
+            assert [float(m in winners) for m in ev.moves] == list(ev.values[w])
+        assert agent(g.observation(g.to_move)) in g.legal_actions()

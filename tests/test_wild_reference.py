@@ -4,7 +4,8 @@ Known answers were worked out by hand from docs/rules.md ("Wild cards");
 the properties check every list against the rules' definitions, and a brute
 force (every sub-multiset of a small hand, every rank its wild cards can
 stand for, read by the standard classifier) against the oracle's pruned
-generation.  The oracle takes the standard options (``rules="standard"``)
+generation on small hands, and the standard moves of the "virtual hand"
+(every wild card at every rank) on a few larger ones.  The oracle takes the standard options (``rules="standard"``)
 and the wild ranks as a tuple of rank indices.
 """
 import functools
@@ -339,3 +340,22 @@ def test_bombs_order(preset, data):
     assert ref.wild_beats(a, b, wild) == ((ca, ra) > (cb, rb))
     solo = (K.PAIR, c("22"), c("22"))
     assert ref.wild_beats(a, solo, wild) and not ref.wild_beats(solo, a, wild)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("hand, wild", [
+    ("3456899TTJQK7", (SEVEN,)),             # a chain-rich hand, one wild card
+    ("33445566QQ77", (SEVEN, NINE)),         # pairs and two wild cards
+    ("333444888JAA9977", (SEVEN, NINE)),     # trios and four wild cards over two ranks
+])
+def test_medium_hands_against_the_virtual_hand(hand, wild):
+    """The combinations a hand can represent are the standard moves of its
+    virtual hand (natural cards plus every wild card at every rank 3..2, at
+    most four) that need no more wild cards than it holds."""
+    counts = c(hand)
+    natural = [0 if r in wild else counts[r] for r in range(15)]
+    w = sum(counts[x] for x in wild)
+    virtual = [min(4, natural[r] + w) if r < 13 else counts[r] for r in range(15)]
+    expected = {(m.kind, m.counts) for m in ref.legal_moves(virtual)
+                if sum(max(0, x - n) for x, n in zip(m.counts, natural)) <= w}
+    assert {(k, rep) for k, rep, _ in ref.wild_moves(counts, wild=wild)} == expected

@@ -238,7 +238,7 @@ class PIMCAgent:
         # The table state of every world (its hidden hands are replaced per world).
         base = Game.from_position(worlds[0], landlord, obs.base, p, last,
                                   last_player=obs.last_player if last is not None else None,
-                                  rules=self._rules, bombs=obs.bombs, doubles=obs.doubles)
+                                  rules=self._rules, bombs=obs.bombs, doubles=obs.doubles, wild=obs.wild)
         n = len(worlds)
         seed = game_seed(decision, 1)
         if sum(obs.hand_sizes) > self._solver_cards:

@@ -702,7 +702,9 @@ def wild_moves(hand: CardsLike, last: Optional[WildMove] = None, *, rules: Rules
     or PASS: every lead.  Otherwise PASS first, then every move that beats
     ``last``.  Each distinct (kind, represents, counts) appears once, in the
     documented order (:func:`_wild_order_key`).  The standard options of
-    ``rules`` apply to the represented combinations.
+    ``rules`` apply to the represented combinations; rules with a wild mode
+    (``laizi``, ``tiandi``) also fix the number of wild ranks, any other
+    rules of the one-deck game take 0, 1 or 2.
     """
     r, w = _wild_rules(rules, wild)
     h = _wild_counts(hand, r, "hand")

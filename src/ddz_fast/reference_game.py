@@ -24,14 +24,14 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ._core.move import Move
-from .cards import CardsLike, to_counts
+from ._core.move import PASS, Move
+from .cards import CardsLike, parse_wild, to_counts
 from .game import (
     BID_PASS, CALL, DECLINE, DOUBLE, NO_DOUBLE, ROB, Bid, GameResult,
     Observation, Phase,
 )
 from .kinds import Kind
-from .reference import legal_moves
+from .reference import legal_moves, wild_moves
 from .rules import Rules, RulesLike, resolve_rules
 
 __all__ = ["ReferenceGame", "SplitMix64", "deal"]
@@ -100,6 +100,33 @@ def _play_moves(hand: Sequence[int], last: Optional[Move], rules: Rules) -> Tupl
     return moves
 
 
+def _wild_play_moves(hand: Sequence[int], last: Optional[Move], rules: Rules,
+                     wild: Tuple[int, ...]) -> Tuple[Move, ...]:
+    """The legal moves under wild cards: the oracle's (kind, represents,
+    counts) triples as Moves (range-checked only: the oracle decided them)."""
+    key = (tuple(hand), None if last is None else (last.kind, last.counts, last.represents), rules, wild)
+    moves = _MOVES.get(key)
+    if moves is None:
+        before = None if last is None else (last.kind, last.represents, last.counts)
+        moves = tuple(Move._make_wild(int(k), bytes(c), bytes(rep), wild) if k != Kind.PASS else PASS
+                      for k, rep, c in wild_moves(list(hand), before, rules=rules, wild=wild))
+        if len(_MOVES) >= 50_000:
+            _MOVES.clear()
+        _MOVES[key] = moves
+    return moves
+
+
+def draw_wild(rng: SplitMix64, n: int) -> Tuple[int, ...]:
+    """The deal's ``n`` wild ranks: each uniform among the ranks 3..2 not
+    drawn yet (the x-th of them for x = below(13 - k)), from the deal stream
+    after its shuffle and first-bidder draw."""
+    drawn: List[int] = []
+    for k in range(n):
+        x = rng.below(13 - k)
+        drawn.append([r for r in range(13) if r not in drawn][x])
+    return tuple(sorted(drawn))
+
+
 def _add(a: Sequence[int], b: Sequence[int]) -> List[int]:
     return [x + y for x, y in zip(a, b)]
 
@@ -166,7 +193,9 @@ class ReferenceGame:
         # The stake.
         self.base = 0
         self.bombs = 0
+        self._x4 = 0                       # bomb_doubling "hard_x4": bombs that multiply by 4
         self.doubles = 0
+        self.wild: Optional[Tuple[int, ...]] = None   # drawn when the landlord takes the kitty
         # The table.
         self._last: Optional[Move] = None
         self._last_player: Optional[int] = None
@@ -193,11 +222,13 @@ class ReferenceGame:
         doubles: int = 0,
         played: Optional[Sequence[int]] = None,
         kitty: Optional[CardsLike] = None,
+        wild: Optional[Sequence[int]] = None,
     ) -> "ReferenceGame":
         """A play-phase position, with :meth:`ddz_fast.Game.from_position`'s
         arguments and defaults."""
         r = resolve_rules(rules)
         n = r.players
+        wild_ranks = parse_wild(wild, r) or None
         if isinstance(hands, (str, np.ndarray)) or len(hands) != n:
             raise ValueError(f"from_position needs {n} hands (one per seat)")
         rows = [[int(c) for c in to_counts(h, rules=r)] for h in hands]
@@ -249,7 +280,10 @@ class ReferenceGame:
             if isinstance(played, (str, bytes)) or len(played) != n:
                 raise ValueError(f"played needs {n} entries")
             played = [_int(x, "played[i]", 0, 10**6) for x in played]
-        cls.play_moves(rows[to_move], last, r)   # checks `last` against the rules and the hand
+        if wild_ranks is None:
+            cls.play_moves(rows[to_move], last, r)   # checks `last` against the rules and the hand
+        else:
+            _wild_play_moves(rows[to_move], last, r, wild_ranks)
 
         g = cls.__new__(cls)
         g.rules = r
@@ -273,7 +307,9 @@ class ReferenceGame:
         g._doublers = []
         g.base = base
         g.bombs = bombs
+        g._x4 = 0
         g.doubles = doubles
+        g.wild = wild_ranks
         g._last = last
         g._last_player = last_player
         g.passes = 0 if last_player is None else (to_move - last_player - 1) % n
@@ -389,6 +425,8 @@ class ReferenceGame:
         if self._phase is Phase.OVER:
             return ()
         if self._phase is Phase.PLAY:
+            if self.wild is not None:
+                return _wild_play_moves(self._hands[self._to_move], self._last, self.rules, self.wild)
             return self.play_moves(self._hands[self._to_move], self._last, self.rules)
         if self._phase is Phase.DOUBLING:
             return (NO_DOUBLE, DOUBLE)
@@ -493,6 +531,9 @@ class ReferenceGame:
         self.kitty_revealed = True
         self._hands[landlord] = _add(self._hands[landlord], self._kitty)
         self._to_move = landlord
+        if self.rules.wild_ranks:
+            assert self._rng is not None
+            self.wild = draw_wild(SplitMix64(self._rng), self.rules.wild_ranks)
         if self.rules.auction == "rob":
             self._phase = Phase.DOUBLING
             self._doublers = [(landlord + i) % self.players for i in range(self.players)]
@@ -514,6 +555,8 @@ class ReferenceGame:
             self._played_cards[p] = _add(self._played_cards[p], move.counts)
             if move.kind in (Kind.BOMB, Kind.ROCKET):
                 self.bombs += 1
+                if self.rules.bomb_doubling == "hard_x4" and move.bomb_class != "soft":
+                    self._x4 += 1
             self._last = move
             self._last_player = p
             self.passes = 0
@@ -534,7 +577,7 @@ class ReferenceGame:
             spring = 2
         else:
             spring = 0
-        value = self.base * 2 ** self.bombs * (2 if spring else 1) * 2 ** self.doubles
+        value = self.base * 2 ** (self.bombs + self._x4) * (2 if spring else 1) * 2 ** self.doubles
         if landlord_won:
             scores = tuple((n - 1) * value if s == landlord else -value for s in range(n))
         else:
@@ -588,6 +631,7 @@ class ReferenceGame:
             doubles=self.doubles,
             deal_number=self.deal_number,
             legal_actions=self.legal_actions() if player == self.to_move else (),
+            wild=self.wild,
         )
 
     def __repr__(self) -> str:

@@ -17,9 +17,9 @@ definition of which combinations are legal and which beat which.
 from libc.string cimport memcpy, memset, memcmp
 
 from .kernels cimport (
-    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_RANKS, K_BOMB, K_ROCKET,
-    gen_lead, gen_response, gen_bombs_beating, row_info, beats_c,
-    out_init_on, out_reserve,
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_RANKS, ACE, K_SOLO, K_TRIO_SOLO, K_TRIO_PAIR, K_CHAIN,
+    K_PAIR_CHAIN, K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_PAIR, K_BOMB, K_ROCKET,
+    gen_of_kind, gen_bombs_beating, row_info, beats_c, out_init_on, out_reserve,
 )
 from libc.stdlib cimport malloc, free
 
@@ -89,6 +89,13 @@ cdef bint beats_wild(const MoveInfo* a, int acls, const MoveInfo* b, int bcls) n
     return beats_c(a, b)
 
 
+cdef inline unsigned char* _room2(Out* o) noexcept nogil:
+    # where to write one 32-byte row (two of o's rows); a call only to grow
+    if o.n + 3 <= o.cap:
+        return o.data + o.n * ROW
+    return out_reserve(o, 2)
+
+
 cdef bint _read_back(const unsigned char* rep, const unsigned char* h, const unsigned char* nat,
                      int w, unsigned int wmask, int wr0, int wr1, const MoveInfo* last,
                      int lcls, bint exact, Out* o) noexcept nogil:
@@ -140,7 +147,7 @@ cdef bint _read_back(const unsigned char* rep, const unsigned char* h, const uns
                 continue
             if last != NULL and kind == K_BOMB and not beats_wild(&mi, cls, last, lcls):
                 continue
-            p = out_reserve(o, 2)
+            p = _room2(o)
             if p == NULL:
                 return False
             memcpy(p, rep, ROW)
@@ -162,6 +169,97 @@ cdef bint _read_back(const unsigned char* rep, const unsigned char* h, const uns
             j -= 1
         if j < 0:
             return True
+
+
+cdef void _airplanes_kicked(const unsigned char* nat, int w, const RulesC* r, int kind, int L, int rmin,
+                            Out* cand) noexcept nogil:
+    # The airplanes with attachments (kind, length L, top rank >= rmin) the
+    # wild cards can make, window by window: the trios of the window from the
+    # natural cards and the wild ones, the attachments from what the wild
+    # cards left over can make, on a virtual hand of just that (the whole
+    # virtual hand would offer every wild card to every attachment: most of
+    # its airplanes cost more wild cards than the hand has).  A combination
+    # is kept in the run of its own window (row_info's rank), so each is
+    # listed once, in rank order.
+    cdef unsigned char hv[16]
+    cdef int e, x, d, b
+    cdef Py_ssize_t i, k, before
+    cdef MoveInfo mi
+    for e in range(rmin if rmin > L - 1 else L - 1, ACE + 1):
+        d = 0
+        for x in range(e - L + 1, e + 1):
+            if nat[x] < 3:
+                d += 3 - nat[x]
+        if d > w:
+            continue
+        b = w - d
+        for x in range(JOKER0):
+            hv[x] = <unsigned char>(nat[x] + b if nat[x] + b < 4 else 4)
+        hv[13] = nat[13]
+        hv[14] = nat[14]
+        hv[15] = 0
+        for x in range(e - L + 1, e + 1):
+            hv[x] = 3
+        before = cand.n
+        gen_of_kind(hv, r, kind, L, e, False, cand)
+        if cand.oom:
+            return
+        k = before
+        for i in range(before, cand.n):
+            row_info(cand.data + i * ROW, &mi)
+            if mi.rank == e:
+                if k != i:
+                    memcpy(cand.data + k * ROW, cand.data + i * ROW, ROW)
+                k += 1
+        cand.n = k
+
+
+cdef inline void _of_kind(const unsigned char* nat, const unsigned char* virt, int w, const RulesC* r,
+                          int kind, int L, int rmin, Out* cand) noexcept nogil:
+    if kind == K_AIRPLANE_SOLO or kind == K_AIRPLANE_PAIR:
+        _airplanes_kicked(nat, w, r, kind, L, rmin, cand)
+    else:
+        gen_of_kind(virt, r, kind, L, rmin, False, cand)
+
+
+cdef void _candidates(const unsigned char* nat, const unsigned char* virt, int w, const RulesC* r,
+                      const MoveInfo* last, Out* cand) noexcept nogil:
+    # The standard combinations the wild cards might make, in list order: a
+    # lead's every kind and length, or PASS and the last move's kind and
+    # length above its rank; then every bomb and the rocket (bomb classes
+    # are compared once the cards are read back).
+    cdef int kind, L, lo, hi
+    cdef unsigned char* p
+    if last == NULL:
+        for kind in range(K_SOLO, K_FOUR_TWO_PAIR + 1):
+            lo, hi = 1, 1
+            if kind == K_CHAIN:
+                lo, hi = 5, ACE + 1
+            elif kind == K_PAIR_CHAIN:
+                lo, hi = 3, 10
+            elif kind == K_AIRPLANE:
+                lo, hi = 2, 6
+            elif kind == K_AIRPLANE_SOLO:
+                lo, hi = 2, 5
+            elif kind == K_AIRPLANE_PAIR:
+                lo, hi = 2, 4
+            for L in range(lo, hi + 1):
+                _of_kind(nat, virt, w, r, kind, L, 0, cand)
+                if cand.oom:
+                    return
+    else:
+        p = out_reserve(cand, 1)
+        if p == NULL:
+            return
+        memset(p, 0, ROW)                                   # PASS
+        cand.n += 1
+        if last.kind == K_ROCKET:
+            return
+        if last.kind != K_BOMB:
+            _of_kind(nat, virt, w, r, last.kind, last.length, last.rank + 1, cand)
+            if cand.oom:
+                return
+    gen_bombs_beating(virt, r, NULL, cand)
 
 
 cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
@@ -198,20 +296,11 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
         _cand_cap = 1024
     buf = _cand_buf
     out_init_on(&cand, buf, _cand_cap)
-    if last == NULL:
-        gen_lead(virt, r, &cand)
-    else:
+    if last != NULL:
         row_info(last, &li)
         lp = &li
         lcls = last[W_CLASS]
-        if li.kind == K_BOMB:
-            # Bombs of a higher class beat whatever their rank: every bomb
-            # is a candidate, and the classes are compared once read back.
-            memset(buf, 0, ROW)          # PASS first
-            cand.n = 1
-            gen_bombs_beating(virt, r, NULL, &cand)
-        else:
-            gen_response(virt, r, &li, &cand)
+    _candidates(nat, virt, w, r, lp, &cand)
     if cand.oom:
         o.oom = True
     else:

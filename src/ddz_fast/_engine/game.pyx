@@ -1120,7 +1120,7 @@ cdef int _load_kitty(object kitty, object r, GState* s, int ll) except -1:
     for i in range(15):
         missing = s.kitty[i] - s.start[ll][i]
         if s.o_has_last and s.o_last_player == ll:
-            missing -= s.o_last[i]
+            missing -= s.o_last[W_PHYS + i] if s.o_wmask else s.o_last[i]   # (the cards it played)
         if missing > s.gone[i]:
             raise ValueError(f"the kitty's {'3456789TJQKA2BR'[i]} cards are neither in the landlord's "
                              "hand nor gone from play")
