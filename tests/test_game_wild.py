@@ -186,12 +186,6 @@ def test_wild_games_have_no_single_action_id_yet():
         d.VecGame(2, rules="laizi")
 
 
-def test_the_solver_refuses_a_wild_game_by_name():
-    g = Game.from_position(["3577", "4", "6"], 0, rules="laizi", wild="7")
-    with pytest.raises(ValueError, match="wild"):
-        d.solve_game(g)
-
-
 @pytest.mark.parametrize("rules", WILD_PRESETS)
 def test_the_pimc_agent_plays_wild_games_to_the_end(rules):
     from ddz_fast.pimc import PIMCAgent

@@ -7,8 +7,8 @@ cards given every hand's size, the shown kitty cards the landlord cannot have
 played staying with the landlord).  It then values every legal move in every
 world:
 
-* when the cards left in all hands number at most ``solver_cards`` (and the
-  deal has no wild cards), with the compiled endgame solver (:meth:`ddz_fast.Game.solve_values`: every world
+* when the cards left in all hands number at most ``solver_cards``, with the
+  compiled endgame solver (:meth:`ddz_fast.Game.solve_values`: every world
   in one compiled call): 1 for a move that wins against best play in that
   world, else 0; a search stopped by ``solver_nodes`` / ``solver_time``
   leaves the world to
@@ -241,9 +241,7 @@ class PIMCAgent:
                                   rules=self._rules, bombs=obs.bombs, doubles=obs.doubles, wild=obs.wild)
         n = len(worlds)
         seed = game_seed(decision, 1)
-        # (wild-card games: playouts only; the compiled game solver searches
-        # games without wild cards)
-        if obs.wild is not None or sum(obs.hand_sizes) > self._solver_cards:
+        if sum(obs.hand_sizes) > self._solver_cards:
             values = base.move_values(worlds, moves, rollouts=self._rollouts, policy=self._policy,
                                       seed=seed, threads=self._threads)
             return PIMCValues(moves, worlds, values, np.zeros(n, dtype=np.bool_), self._pick(values))

@@ -32,7 +32,7 @@ from ._util.checks import check_limit, check_number, check_seat
 from ._core.move import Move
 from ._search.solver import MAX_SEATS, _Engine, _Position, _RootShare, next_turn, solve_worlds
 from ._util.parallel import run_parts
-from .cards import CardsLike, check_counts, to_counts
+from .cards import CardsLike, WildLike, check_counts, parse_wild, to_counts
 from .kinds import Kind
 from . import pickling as _pickling
 from .rules import Rules, RulesLike, resolve_rules
@@ -59,6 +59,7 @@ class Position(TypedDict):
     last: Optional[Move]
     last_by: Optional[int]
     rules: Rules
+    wild: Optional[Tuple[int, ...]]
 
 
 @dataclass(frozen=True)
@@ -122,12 +123,17 @@ MAX_NODES = 1 << 62
 class _Args:
     """A checked position (what the engine is given)."""
 
-    __slots__ = ("rules", "hands", "sides", "to_move", "last", "last_row", "last_by", "landlord")
+    __slots__ = ("rules", "wild", "wmask", "hands", "sides", "to_move", "last", "last_row", "last_by",
+                 "landlord")
 
     def __init__(self, hands: Sequence[CardsLike], to_move: object, landlord: object,
-                 last: object, last_by: object, rules: RulesLike) -> None:
+                 last: object, last_by: object, rules: RulesLike, wild: object = None) -> None:
         r = resolve_rules(rules)
         self.rules = r
+        # () without wild cards (parse_wild's answer, without its call for
+        # the standard game's None)
+        self.wild = () if wild is None and not r.wild_ranks else parse_wild(wild, r)
+        self.wmask = sum(1 << x for x in self.wild) if self.wild else 0
         obj: object = hands
         if isinstance(obj, (str, bytes)) or (isinstance(obj, np.ndarray) and obj.ndim != 2):
             raise TypeError("hands must be a sequence of hands (one per seat), not one hand")
@@ -170,15 +176,26 @@ class _Args:
                 raise ValueError("last_by is given but there is no move to beat (last=None)")
             self.last_by = -1
         else:
-            readings = classify(last.counts, rules=r)
-            if not any(m.kind == last.kind for m in readings):
+            if self.wild:
+                # (read again under these wild ranks: its bomb class is theirs)
+                readings = [m for m in classify(last.counts, rules=r, wild=self.wild)
+                            if m.kind == last.kind and m.represents == last.represents]
+                if not readings:
+                    raise ValueError(f"last {last!r} is not a legal move under rules {r.name!r} "
+                                     f"with wild ranks {self.wild}")
+                last = readings[0]
+            elif last.represents != last.counts or not any(
+                    m.kind == last.kind for m in classify(last.counts, rules=r)):
                 raise ValueError(f"last {last!r} is not a legal move under rules {r.name!r}")
             self.last_by = (self.to_move - 1) % n if last_by is None else check_seat(last_by, n, "last_by")
             if self.last_by == self.to_move:
                 raise ValueError("last_by cannot be to_move: the others would all have passed "
                                  "and the table would be clear (use last=None)")
             total = total + np.array(last.counts, dtype=np.int64)
-            self.last_row = bytes(last.counts) + bytes([int(last.kind)])
+            self.last_row = bytes(last.represents) + bytes([int(last.kind)])
+            if self.wild:
+                # (the 32-byte row of _core/wild.pxd; the engine fills in the class)
+                self.last_row += bytes(last.counts) + b"\0"
         self.last = last
         check_counts([int(x) for x in total], r, source="the hands and last move together")
         self.hands = b"".join(bytes(a) for a in arrs)
@@ -187,7 +204,7 @@ class _Args:
     def position(self) -> _Position:
         """The position as the engine takes it."""
         return _Position.from_counts(self.hands, self.sides, self.rules, self.to_move, self.last_row,
-                                     self.last_by)
+                                     self.last_by, self.wmask)
 
 
 class _Options:
@@ -215,7 +232,7 @@ class Solver:
 
     Solving many positions of one game (a line of play, or the worlds of a
     PIMC agent) with one Solver reuses what earlier calls proved; the table
-    is cleared when the seats, sides, rules or banned kinds change.  A
+    is cleared when the seats, sides, rules, wild ranks or banned kinds change.  A
     Solver serves one call at a time (use one per thread); the module-level
     :func:`solve` makes a fresh one per call.
 
@@ -232,12 +249,12 @@ class Solver:
 
     def solve(self, hands: Sequence[CardsLike], *, to_move: int = 0, landlord: Optional[int] = None,
               last: Optional[Move] = None, last_by: Optional[int] = None, rules: RulesLike = "standard",
-              ban: Iterable[Union[Kind, int, str]] = (), all_moves: bool = False,
+              wild: WildLike = None, ban: Iterable[Union[Kind, int, str]] = (), all_moves: bool = False,
               max_nodes: Optional[int] = None, max_time: Optional[float] = None,
               threads: int = 1) -> SolveResult:
         """Solve one position; the arguments are those of :func:`solve`."""
         self._ready()
-        a = _Args(hands, to_move, landlord, last, last_by, rules)
+        a = _Args(hands, to_move, landlord, last, last_by, rules, wild)
         return self._run(a.position(), _Options(ban, all_moves, max_nodes, max_time, threads))
 
     def __reduce__(self) -> Tuple[Any, ...]:
@@ -298,7 +315,7 @@ class Solver:
 
 def solve(hands: Sequence[CardsLike], *, to_move: int = 0, landlord: Optional[int] = None,
           last: Optional[Move] = None, last_by: Optional[int] = None, rules: RulesLike = "standard",
-          ban: Iterable[Union[Kind, int, str]] = (), all_moves: bool = False,
+          wild: WildLike = None, ban: Iterable[Union[Kind, int, str]] = (), all_moves: bool = False,
           max_nodes: Optional[int] = None, max_time: Optional[float] = None,
           table_mb: float = DEFAULT_TABLE_MB, threads: int = 1) -> SolveResult:
     """Solve a position where every hand is known.
@@ -309,7 +326,10 @@ def solve(hands: Sequence[CardsLike], *, to_move: int = 0, landlord: Optional[in
     the farmers (a farmer's win is both farmers' win).  ``to_move``: the seat
     to play (the puzzles' "who moves first").  ``last``: the move on the
     table, made by ``last_by`` (default: the seat before ``to_move``; None:
-    ``to_move`` leads).  ``ban``: kinds nobody may play (e.g.
+    ``to_move`` leads).  ``wild``: the deal's wild rank(s) under the
+    ``laizi`` and ``tiandi`` rules (as for :func:`~ddz_fast.legal_moves`;
+    None otherwise): the hands are the physical cards, and every move is
+    a reading of them (docs/solver.md, "Wild cards").  ``ban``: kinds nobody may play (e.g.
     ``("TRIO_PAIR", "FOUR_TWO_SOLO")``; PASS and SOLO cannot be banned).
     ``all_moves``: also list every winning move.  ``max_nodes``,
     ``max_time`` (seconds), ``table_mb`` (MiB): limits; a search stopped by
@@ -323,13 +343,14 @@ def solve(hands: Sequence[CardsLike], *, to_move: int = 0, landlord: Optional[in
     (True, 'win')
     """
     return Solver(table_mb).solve(hands, to_move=to_move, landlord=landlord, last=last, last_by=last_by,
-                                  rules=rules, ban=ban, all_moves=all_moves, max_nodes=max_nodes,
+                                  rules=rules, wild=wild, ban=ban, all_moves=all_moves, max_nodes=max_nodes,
                                   max_time=max_time, threads=threads)
 
 
 def position_from_game(game: "Game") -> Position:
     """The :func:`solve` arguments of a game in its play phase (its hands,
-    seat to move, landlord, move to beat and who made it, rules)."""
+    seat to move, landlord, move to beat and who made it, rules, and the
+    deal's wild ranks: None without wild cards)."""
     from .game import Game, Phase
 
     if not isinstance(game, Game):
@@ -338,7 +359,7 @@ def position_from_game(game: "Game") -> Position:
         raise ValueError(f"the game is not in its play phase (phase {game.phase.name})")
     hands = [np.array(h, dtype=np.uint8) for h in game.hands]
     return Position(hands=hands, to_move=int(game.to_move), landlord=game.landlord,
-                    last=game.last_move, last_by=game.last_player, rules=game.rules)
+                    last=game.last_move, last_by=game.last_player, rules=game.rules, wild=game.wild)
 
 
 _GAME_OPTIONS = ("ban", "all_moves", "max_nodes", "max_time", "table_mb", "threads")
@@ -374,14 +395,14 @@ def solve_values(game: "Game", worlds: npt.NDArray[np.uint8], moves: Sequence[Mo
 
 def winning_line(hands: Sequence[CardsLike], *, to_move: int = 0, landlord: Optional[int] = None,
                  last: Optional[Move] = None, last_by: Optional[int] = None, rules: RulesLike = "standard",
-                 ban: Iterable[Union[Kind, int, str]] = (), table_mb: float = DEFAULT_TABLE_MB,
-                 max_time: Optional[float] = None) -> List[Tuple[int, Move]]:
+                 wild: WildLike = None, ban: Iterable[Union[Kind, int, str]] = (),
+                 table_mb: float = DEFAULT_TABLE_MB, max_time: Optional[float] = None) -> List[Tuple[int, Move]]:
     """A line of play to the end: the winning side plays a winning move at
     every turn, the losing side the first move the search tries.  Returns
     ``(seat, move)`` pairs; raises ValueError when a limit leaves a turn
     unknown.  One table is shared along the line."""
     solver = Solver(table_mb)
-    a = _Args(hands, to_move, landlord, last, last_by, rules)
+    a = _Args(hands, to_move, landlord, last, last_by, rules, wild)
     r = a.rules
     n = len(a.sides)
     cur = [np.frombuffer(a.hands, dtype=np.uint8)[15 * s:15 * s + 15].copy() for s in range(n)]
@@ -389,7 +410,7 @@ def winning_line(hands: Sequence[CardsLike], *, to_move: int = 0, landlord: Opti
     line: List[Tuple[int, Move]] = []
     while True:
         res = solver.solve(cur, to_move=p, landlord=a.landlord, last=lst, last_by=None if lby < 0 else lby,
-                           rules=r, ban=ban, max_time=max_time)
+                           rules=r, wild=a.wild or None, ban=ban, max_time=max_time)
         if res.move is None:
             raise ValueError(f"the search stopped ({res.limit} limit) at ply {len(line)}")
         m = res.move

@@ -835,15 +835,21 @@ SOLVE_JUNK = st.one_of(st.none(), st.integers(-2, 4), S.scalars_junk())
 @target
 @given(data=st.data(), rules=S.rules_valid())
 def solver(data: st.DataObject, rules: Any) -> None:
-    """solve, Solver and winning_line on small open-hand positions: the
-    verdict equals the brute-force reference, the line is legal and ends
-    with the predicted side going out; junk options are refused."""
+    """solve, Solver and winning_line on small open-hand positions (with
+    wild ranks drawn under wild rules): the verdict equals the brute-force
+    reference, the line is legal and ends with the predicted side going
+    out; junk options are refused."""
     tried()
     from ddz_fast import solver_reference
     r = S.resolved(rules)
     hands, landlord = data.draw(small_position(r))
     to_move = data.draw(st.integers(0, len(hands) - 1))
     opts: Dict[str, Any] = dict(to_move=to_move, landlord=landlord, rules=rules)
+    wild = None
+    if r.wild_ranks:
+        wild = tuple(sorted(data.draw(st.lists(st.integers(0, 12), min_size=r.wild_ranks,
+                                               max_size=r.wild_ranks, unique=True))))
+        opts["wild"] = wild
     ref = solver_reference.wins(hands, **opts)
     res = ddz.solve(hands, **opts)
     assert res.win == ref, (hands, opts, res)
@@ -853,8 +859,8 @@ def solver(data: st.DataObject, rules: Any) -> None:
     cur = [list(h) for h in hands]
     last, last_by = None, None
     for seat, move in line:
-        assert move in ddz.legal_moves(cur[seat], None if last_by in (None, seat) else last, rules=rules), \
-            (hands, opts, line)
+        assert move in ddz.legal_moves(cur[seat], None if last_by in (None, seat) else last, rules=rules,
+                                       wild=wild), (hands, opts, line)
         if not move.is_pass:
             cur[seat] = [a - b for a, b in zip(cur[seat], move.counts)]
             last, last_by = move, seat
@@ -865,7 +871,8 @@ def solver(data: st.DataObject, rules: Any) -> None:
     # Junk in every option.
     junk = {k: data.draw(SOLVE_JUNK | S.junk_values()) for k in
             data.draw(st.sets(st.sampled_from(["to_move", "landlord", "last", "last_by", "ban", "all_moves",
-                                               "max_nodes", "max_time", "threads", "rules"]), min_size=1))}
+                                               "max_nodes", "max_time", "threads", "rules", "wild"]),
+                              min_size=1))}
     kw = {**opts, "max_nodes": 20000, **junk}
     call(ddz.solve, hands, **kw)
     call(s.solve, hands, **kw)
@@ -873,7 +880,8 @@ def solver(data: st.DataObject, rules: Any) -> None:
     call(ddz.Solver, data.draw(S.junk_values() | st.floats()))
     call(ddz.Solver.__new__(ddz.Solver).solve, hands, **opts)
     call(ddz.winning_line, hands, **{**opts, **{k: v for k, v in junk.items()
-                                                if k in ("to_move", "landlord", "last", "last_by", "ban")}},
+                                                if k in ("to_move", "landlord", "last", "last_by", "ban",
+                                                         "wild")}},
          max_time=2.0)
 
 

@@ -1,5 +1,6 @@
 # cython: language_level=3
 """The compiled perfect-information solver (see ddz_fast.solver for the API).
+Under wild cards, search_wild (below search) plays gen_wild's moves instead.
 
 A position is every seat's hand, the seat to move, the move on the table (as
 its MoveInfo: kind, rank, length, and size for a bomb -- the cards of a move
@@ -42,15 +43,16 @@ import threading
 
 import numpy as np
 
-from .._engine.engine cimport GState, PH_PLAY, LAST_NONE, turn_after
+from .._engine.engine cimport GState, PH_PLAY, LAST_NONE, turn_after, gs_last_row
 from .._engine.game cimport game_state, checked_worlds, checked_move_rows
 from ..game_values import Phase
-from .._core.move cimport make_move, K_PASS, K_SOLO, K_PAIR, K_BOMB, K_ROCKET, K_CHAIN, K_AIRPLANE_PAIR
+from .._core.move cimport make_move, wild_row_move, K_PASS, K_SOLO, K_PAIR, K_BOMB, K_ROCKET, K_CHAIN, K_AIRPLANE_PAIR
 from .._core.kernels cimport (
-    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_KINDS, out_init, out_free, gen_moves, row_info,
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_KINDS, out_init, out_init_on, out_free, gen_moves, row_info,
     valid_move_c, classify_c, count_moves_c,
 )
 from .._core.entry cimport rules_c, rules_by_id
+from .._core.wild cimport WROW, W_PHYS, W_CLASS, gen_wild
 from .._core.bits cimport ctz64, top_bit64, pack_hand
 from .._util.interrupt cimport Interrupt, Stop, stop_requested, ddz_now, ddz_load, ddz_store
 
@@ -172,6 +174,8 @@ cdef struct Ctx:
     # value << 8), direct-mapped, replaced on a clash
     unsigned long long* cl_memo
     size_t cl_cap               # bytes of cl_memo's block
+    # (last: the standard search's fields keep their places)
+    unsigned int wmask          # the wild ranks (bit r: rank r; 0: no wild cards, the standard search)
 
 
 cdef extern from *:
@@ -956,6 +960,27 @@ cdef bint clears_leading_search(Ctx* c, int p, const unsigned char* h, int total
     return False
 
 
+cdef inline bint node_stops(Ctx* c, int depth) noexcept nogil:
+    # Count a node at `depth` and check the limits: True (c.aborted set)
+    # when the search must stop.
+    c.nodes += 1
+    if (c.nodes & CHECK_EVERY) == 0:
+        if c.stop != NULL and ddz_load(c.stop):
+            c.aborted = AB_STOPPED
+        elif c.intr != NULL and stop_requested(c.intr):
+            c.aborted = AB_INTERRUPTED
+        elif c.deadline > 0 and ddz_now() > c.deadline:
+            c.aborted = AB_TIME
+    if c.max_nodes > 0 and c.nodes > c.max_nodes:
+        c.aborted = AB_NODES
+    if c.aborted:
+        return True
+    if depth >= c.nplies:
+        c.aborted = AB_MEMORY       # cannot happen: nplies bounds every line
+        return True
+    return False
+
+
 cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noexcept nogil:
     """1 when the side of seat p (to move) wins with best play, 0 when it
     loses, -1 when the search stopped (a limit, or another thread)."""
@@ -980,20 +1005,7 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
             return child
         return 1 - child
 
-    c.nodes += 1
-    if (c.nodes & CHECK_EVERY) == 0:
-        if c.stop != NULL and ddz_load(c.stop):
-            c.aborted = AB_STOPPED
-        elif c.intr != NULL and stop_requested(c.intr):
-            c.aborted = AB_INTERRUPTED
-        elif c.deadline > 0 and ddz_now() > c.deadline:
-            c.aborted = AB_TIME
-    if c.max_nodes > 0 and c.nodes > c.max_nodes:
-        c.aborted = AB_NODES
-    if c.aborted:
-        return -1
-    if depth >= c.nplies:
-        c.aborted = AB_MEMORY       # cannot happen: nplies bounds every line
+    if node_stops(c, depth):
         return -1
 
     # (hands only shrink: once no hand can make a chain, none below can)
@@ -1091,13 +1103,196 @@ cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noe
     return result
 
 
+# ---------------------------------------------------------------------------
+# The search under wild cards (c.wmask != 0; docs/rules.md, "Wild cards").
+# A move is a 32-byte row of gen_wild (_core/wild.pxd): the combination the
+# cards are read as (a standard row, bytes 0..15), the physical cards leaving
+# the hand (16..30) and the bomb class (31).  The standard search's shortcuts
+# read a hand's moves off its ranks (unbeatable, only_pass, clears_leading,
+# the renumbered key, min_plays); with wild cards a hand's moves are not
+# those, so none of them is used here: only what holds in any game of
+# cards -- the table (on the hands as they are), a move that empties the
+# hand wins, the first winning move cuts -- and an ordering of the moves
+# by min_plays_wild, min_plays over gen_wild's leads.
+
+cdef inline void wild_key(Ctx* c, const unsigned char* last, int p, int last_by,
+                          unsigned long long* key) noexcept nogil:
+    """The table key of a position under wild cards: every hand as it is (no
+    renumbering: a wild card stands for ranks nobody holds), the seat to
+    move, the seat that made the move to beat, and that move as every
+    answer to it is decided: the represented combination's kind, rank and
+    length and its bomb class (bits as in search's key; the class in place
+    of a bomb's size, which is always 4: wild cards are a one-deck game)."""
+    cdef MoveInfo mi
+    cdef int i
+    cdef unsigned long long m = ((<unsigned long long>p) << 16) | ((<unsigned long long>(last_by + 1)) << 19)
+    for i in range(c.n):
+        key[i] = c.hw[i]
+    if last != NULL:
+        row_info(last, &mi)
+        m |= (<unsigned long long>mi.kind | (<unsigned long long>mi.rank) << 4
+              | (<unsigned long long>mi.length) << 8 | (<unsigned long long>last[W_CLASS]) << 12)
+    key[c.n] = m
+
+
+cdef int min_plays_wild(Ctx* c, const unsigned char* h, unsigned long long hw, int total,
+                        int depth) noexcept nogil:
+    """min_plays under wild cards: the fewest allowed leads (gen_wild's)
+    that play out hand h alone.  Some lead of every such split holds h's
+    lowest physical card, so only those are tried.  Memoised in min_plays'
+    memo (cleared with the config, which holds the wild ranks); only orders
+    moves (the ranks held when the memo is full or a buffer fails)."""
+    cdef size_t j
+    cdef Out* o
+    cdef Py_ssize_t i
+    cdef const unsigned char* row
+    cdef unsigned char rest[16]
+    cdef unsigned long long rw
+    cdef int low = 0, best = 99, v, n
+    if total == 0:
+        return 0
+    if c.mp_cap:
+        j = <size_t>(mix(hw + 1) & (c.mp_cap - 1))
+        while c.mp_keys[j]:
+            if c.mp_keys[j] == hw + 1:
+                return c.mp_vals[j]
+            j = (j + 1) & (c.mp_cap - 1)
+    if depth >= c.mp_depth or (c.mp_n * 2 >= c.mp_cap and (c.mp_cap >= MP_MAX or not mp_grow(c))):
+        return ddz_nib_count(nib_ge1(hw))
+    o = &c.mp_out[depth]
+    o.n = 0
+    gen_wild(h, c.r, c.wmask, NULL, False, o)
+    if o.oom:
+        o.oom = False
+        return ddz_nib_count(nib_ge1(hw))
+    while h[low] == 0:
+        low += 1
+    for i in range(o.n // 2):
+        row = o.data + i * WROW
+        if row[W_PHYS + low] == 0 or (c.ban >> row[KIND_BYTE]) & 1:
+            continue
+        rw = pack_hand(row + W_PHYS)
+        n = nib_sum(rw)
+        if n == total:
+            best = 1
+            break
+        if best > 2:
+            sub_row(rest, h, row + W_PHYS)
+            v = 1 + min_plays_wild(c, rest, hw - rw, total - n, depth + 1)
+            if v < best:
+                best = v
+    # (the memo may have grown meanwhile: find the slot again)
+    j = <size_t>(mix(hw + 1) & (c.mp_cap - 1))
+    while c.mp_keys[j]:
+        j = (j + 1) & (c.mp_cap - 1)
+    c.mp_keys[j] = hw + 1
+    c.mp_vals[j] = <unsigned char>best
+    c.mp_n += 1
+    return best
+
+
+cdef inline int wild_move_score(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
+                                const MoveInfo* mi) noexcept nogil:
+    # Order (a guess, never a proof), as move_score: the moves after which
+    # the hand plays out alone in the fewest leads first (min_plays_wild; a
+    # bomb or the rocket counts one more), then lower represented ranks;
+    # PASS last; ties to the moves that cut off most often before (history),
+    # then to gen_wild's order (fewer wild cards played first).
+    cdef unsigned char rest[16]
+    cdef int plays, hist
+    if mi.kind == K_PASS:
+        return -100000000
+    hist = c.history[c.side[p]][row_hash(row)]
+    if hist > 1023:
+        hist = 1023
+    sub_row(rest, c.hand[p], row + W_PHYS)
+    plays = min_plays_wild(c, rest, c.hw[p] - packed, c.total[p] - mi.ncards, 0)
+    if mi.kind == K_BOMB or mi.kind == K_ROCKET:
+        plays += 1
+    return ((40 - plays) * 32 + (16 - mi.rank)) * 1024 + hist
+
+
+cdef int search_wild(Ctx* c, int p, const unsigned char* last, int last_by, int depth) noexcept nogil:
+    """search() under wild cards: 1 when the side of seat p (to move) wins
+    with best play, 0 when it loses, -1 when the search stopped.  `last`:
+    the 32-byte row of the move to beat (NULL: p leads); it stays valid
+    below (it is a row of a shallower ply, or the root's)."""
+    cdef unsigned long long key[5]
+    cdef unsigned long long h = 0
+    cdef Ply* pl
+    cdef Py_ssize_t i, m, nmoves
+    cdef int v, child, nxt, lb, passes = 0, result = 0, idx, t
+    cdef long long before
+    cdef const unsigned char* row
+    cdef MoveInfo mi
+
+    if node_stops(c, depth):
+        return -1
+    wild_key(c, last, p, last_by, key)
+    if c.tt != NULL:
+        h = tt_hash(c, key)
+        v = tt_probe(c, key, tt_bucket(c, h))
+        if v >= 0:
+            return v
+
+    pl = &c.plies[depth]
+    pl.out.n = 0
+    gen_wild(c.hand[p], c.r, c.wmask, last, False, &pl.out)
+    if pl.out.oom or not ply_reserve(pl, pl.out.n // 2):
+        c.aborted = AB_MEMORY
+        return -1
+    # (allowed moves to the front of the buffers; one that plays the whole
+    # hand wins at once)
+    m = 0
+    for i in range(pl.out.n // 2):
+        row = pl.out.data + i * WROW
+        if (c.ban >> row[KIND_BYTE]) & 1:
+            continue
+        row_info(row, &pl.info[m])
+        if pl.info[m].ncards == c.total[p]:
+            return 1
+        pl.packed[m] = pack_hand(row + W_PHYS)
+        pl.slot[m] = <int>i
+        m += 1
+    nmoves = m
+    before = c.nodes
+    for i in range(nmoves):
+        order_insert(pl, i, wild_move_score(c, p, pl.out.data + pl.slot[i] * WROW, pl.packed[i],
+                                            &pl.info[i]), <int>i)
+    for i in range(nmoves):
+        idx = pl.order[i]
+        mi = pl.info[idx]
+        lb = last_by
+        nxt = turn_after(c.n, p, mi.kind == K_PASS, &lb, &passes)
+        row = pl.out.data + pl.slot[idx] * WROW
+        if mi.kind == K_PASS:
+            child = search_wild(c, nxt, last if lb >= 0 else NULL, lb, depth + 1)
+        else:
+            play(c, p, row + W_PHYS, pl.packed[idx], mi.ncards)
+            child = search_wild(c, nxt, row, lb, depth + 1)
+            unplay(c, p, row + W_PHYS, pl.packed[idx], mi.ncards)
+        if child < 0:
+            return -1
+        if c.side[nxt] != c.side[p]:
+            child = 1 - child
+        if child:
+            result = 1
+            t = row_hash(row)
+            if c.history[c.side[p]][t] < 1000000:
+                c.history[c.side[p]][t] += 1
+            break
+    tt_store(c, key, h, result, c.nodes - before)
+    return result
+
+
 cdef class _RootShare:
     """The root of one position as the threads solving it share it: the
     order of its moves (set by the first run given it, which searches
     nothing), which moves a thread has taken, and a flag set when the answer
     is known."""
     cdef int* flag
-    cdef unsigned char* rows     # the root moves in search order, ROW bytes each
+    cdef unsigned char* rows     # the root moves in search order, `stride` bytes each
+    cdef Py_ssize_t stride       # ROW, or WROW with wild cards
     cdef long* claimed           # claimed[k]: some thread took move k
     cdef Py_ssize_t nroot        # -1: no order yet
     cdef readonly Stop stop      # the call's Stop (Ctrl-C), made on the calling thread
@@ -1116,29 +1311,31 @@ cdef class _RootShare:
         free(self.rows)
         free(self.claimed)
 
-    cdef int _set_order(self, const Ply* pl, Py_ssize_t nroot) except -1:
+    cdef int _set_order(self, const Ply* pl, Py_ssize_t nroot, Py_ssize_t stride) except -1:
         cdef Py_ssize_t k
-        self.rows = <unsigned char*>malloc(max(nroot, 1) * ROW)
+        self.rows = <unsigned char*>malloc(max(nroot, 1) * stride)
         self.claimed = <long*>calloc(max(nroot, 1), sizeof(long))
         if self.rows == NULL or self.claimed == NULL:
             raise MemoryError()
         for k in range(nroot):
-            memcpy(self.rows + k * ROW, pl.out.data + pl.order[k] * ROW, ROW)
+            memcpy(self.rows + k * stride, pl.out.data + pl.order[k] * stride, stride)
         self.nroot = nroot
+        self.stride = stride
         return 0
 
-    cdef int _take_order(self, Ply* pl, Py_ssize_t nroot, unsigned int ban) except -1:
+    cdef int _take_order(self, Ply* pl, Py_ssize_t nroot, unsigned int ban, Py_ssize_t stride) except -1:
         # pl.order[k] := the generated row equal to the shared order's move k
-        # (which must be the allowed moves generated, each once)
+        # (which must be the allowed moves generated, each once; rows of
+        # `stride` bytes)
         cdef Py_ssize_t k, i
         cdef const unsigned char* row
-        if self.nroot != nroot:
+        if self.nroot != nroot or self.stride != stride:
             raise ValueError("the shared root order is not this position's")
         for k in range(nroot):
             pl.order[k] = -1
-            for i in range(pl.out.n):
-                row = pl.out.data + i * ROW
-                if not (ban >> row[KIND_BYTE]) & 1 and memcmp(row, self.rows + k * ROW, ROW) == 0:
+            for i in range(pl.out.n * ROW // stride):
+                row = pl.out.data + i * stride
+                if not (ban >> row[KIND_BYTE]) & 1 and memcmp(row, self.rows + k * stride, stride) == 0:
                     pl.order[k] = <int>i
                     break
             if pl.order[k] < 0:
@@ -1156,6 +1353,51 @@ cdef struct Root:
     int to_move
     int last_by
     MoveInfo last
+    unsigned int wmask          # the wild ranks (0: none) ...
+    unsigned char last_row[32]  # ... and then the move to beat as its 32-byte row (_core/wild.pxd)
+
+
+cdef bint _wild_reading(bytes given, const RulesC* rc, unsigned int wmask,
+                        unsigned char* out) except -1:
+    # out := the 32-byte row of gen_wild's reading of the physical counts in
+    # given[16:31] that equals given in bytes 0..30 (class included); False
+    # when there is none.
+    cdef unsigned char phys[16]
+    cdef unsigned char first[16 * WROW]
+    cdef Out o
+    cdef Py_ssize_t i
+    cdef bint found = False
+    for i in range(15):
+        if given[W_PHYS + i] > (rc.max_joker if i >= 13 else rc.max_count):
+            return False
+        phys[i] = given[W_PHYS + i]
+    phys[15] = 0
+    out_init_on(&o, first, 32)
+    gen_wild(phys, rc, wmask, NULL, True, &o)
+    try:
+        if o.oom:
+            raise MemoryError("out of memory reading wild cards")
+        for i in range(0, o.n, 2):
+            if memcmp(o.data + i * ROW, <const char*>given, W_CLASS) == 0:
+                memcpy(out, o.data + i * ROW, WROW)
+                found = True
+                break
+    finally:
+        out_free(&o)
+    return found
+
+
+cdef inline int popcount32(unsigned int x) noexcept nogil:
+    cdef int n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+cdef inline Py_ssize_t root_stride(const Root* pos) noexcept nogil:
+    # bytes per move row of pos's moves: 32 with wild cards, else 16
+    return WROW if pos.wmask else ROW
 
 
 cdef class _Position:
@@ -1164,16 +1406,22 @@ cdef class _Position:
     cdef Root root
 
     @staticmethod
-    def from_counts(bytes hands, tuple sides, rules, int to_move, bytes last_row, int last_by):
+    def from_counts(bytes hands, tuple sides, rules, int to_move, bytes last_row, int last_by,
+                    unsigned int wmask=0):
         """A position of 15 counts per seat (ddz_fast.solver checks the
         arguments first; these checks keep the kernels' invariants whatever
-        a direct caller passes)."""
+        a direct caller passes).  With wild cards, ``wmask`` holds the wild
+        ranks (bit r: rank r) and ``last_row`` is 32 bytes: the represented
+        counts, the kind and the physical counts of a reading of those
+        cards (byte 31 is not read: the class is the reading's)."""
         cdef _Position self = _Position.__new__(_Position)
         cdef Root* pos = &self.root
         cdef int n = len(sides)
         cdef int i, j
         cdef const RulesC* rc = rules_c(rules)
         cdef unsigned char lrow[16]
+        if wmask >> 13 or popcount32(wmask) != rc.wild_ranks:
+            raise ValueError(f"wmask {wmask:#x}: the rules draw {rc.wild_ranks} wild ranks of 0..12")
         if not 2 <= n <= NSEATS or len(hands) != 15 * n:
             raise ValueError(f"need 2..{NSEATS} sides and 15 counts per seat")
         for i in range(n):
@@ -1184,20 +1432,27 @@ cdef class _Position:
                     raise ValueError(f"seat {i} holds more cards of rank slot {j} than the deck")
         if not 0 <= to_move < n or not -1 <= last_by < n:
             raise ValueError("to_move or last_by out of range")
-        if last_row is not None and len(last_row) != 16:
-            raise ValueError("last_row must be 16 bytes")
+        if last_row is not None and len(last_row) != (32 if wmask else 16):
+            raise ValueError(f"last_row must be {32 if wmask else 16} bytes")
         if last_row is not None and last_by < 0:
             raise ValueError("a move to beat needs last_by, the seat that made it")
         pos.n = n
         pos.rc = rc
         pos.to_move = to_move
         pos.last_by = -1
+        pos.wmask = wmask
         for i in range(n):
             pos.side[i] = sides[i]
             for j in range(15):
                 pos.hand[i][j] = hands[15 * i + j]
             pos.hand[i][15] = 0
-        if last_row is not None:
+        if last_row is not None and wmask:
+            if not _wild_reading(last_row, rc, wmask, pos.last_row):
+                raise ValueError("the move to beat is not a reading of its cards under these rules "
+                                 "and wild ranks")
+            row_info(pos.last_row, &pos.last)
+            pos.last_by = last_by
+        elif last_row is not None:
             for j in range(16):
                 lrow[j] = last_row[j]
             if not valid_move_c(lrow, rc, &pos.last) or pos.last.kind == K_PASS:
@@ -1214,7 +1469,6 @@ cdef class _Position:
         cdef const GState* s = game_state(game)
         if s.phase != PH_PLAY:
             raise ValueError(f"the game is not in its play phase (phase {Phase(s.phase).name})")
-        _standard_only(s)
         load_state(&self.root, s)
         return self
 
@@ -1227,8 +1481,9 @@ cdef class _Engine:
     """One search context: a transposition table of a fixed size and the
     per-depth move buffers.  Internal; see :class:`ddz_fast.solver.Solver`.
 
-    The table is kept between calls with the same seats, sides, rules and
-    banned kinds (its values depend on nothing else) and cleared otherwise.
+    The table is kept between calls with the same seats, sides, rules, wild
+    ranks and banned kinds (its values depend on nothing else) and cleared
+    otherwise.
     """
     cdef Ctx c
     cdef object lock
@@ -1358,7 +1613,8 @@ cdef class _Engine:
         cdef int i, total_cards = 0
         # (a tuple of these straight from the C struct hangs Cython 3.3.1)
         cid = pos.rc.id
-        config = (cid, ban, pos.n, self.table_bytes) + tuple([pos.side[i] for i in range(pos.n)])
+        wmask = pos.wmask
+        config = (cid, wmask, ban, pos.n, self.table_bytes) + tuple([pos.side[i] for i in range(pos.n)])
         if config != self.config:
             self._setup_table(pos.n)
             self._free_memo()
@@ -1366,6 +1622,7 @@ cdef class _Engine:
             self.config = config
         self.c.n = pos.n
         self.c.r = pos.rc
+        self.c.wmask = pos.wmask
         self.c.ban = ban
         for i in range(pos.n):
             self.c.side[i] = pos.side[i]
@@ -1401,33 +1658,42 @@ cdef class _Engine:
     cdef Py_ssize_t _order_root(self, const Root* pos, const unsigned char* only,
                                 Py_ssize_t nonly) noexcept nogil:
         # The root's moves (every allowed move, or those among the nonly rows
-        # `only`) in search order, in plies[0].order; how many, or -1 when
-        # out of memory (c.aborted set).
+        # `only`) in search order, in plies[0].order (indices of rows of
+        # root_stride bytes); how many, or -1 when out of memory (c.aborted set).
         cdef Ply* pl = &self.c.plies[0]
         cdef const MoveInfo* lastp = &pos.last if pos.last_by >= 0 else NULL
-        cdef Py_ssize_t k, j, nroot = 0
+        cdef Py_ssize_t k, j, nroot = 0, stride = root_stride(pos), nrows
         cdef const unsigned char* row
         cdef MoveInfo mi
         cdef int st
         pl.chains = 1           # (the root's children work it out)
         pl.out.n = 0
-        gen_moves(self.c.hand[pos.to_move], self.c.r, lastp, &pl.out)
-        if pl.out.oom or not ply_reserve(pl, pl.out.n):
+        if pos.wmask:
+            gen_wild(self.c.hand[pos.to_move], self.c.r, pos.wmask,
+                     pos.last_row if pos.last_by >= 0 else NULL, False, &pl.out)
+        else:
+            gen_moves(self.c.hand[pos.to_move], self.c.r, lastp, &pl.out)
+        nrows = pl.out.n * ROW // stride
+        if pl.out.oom or not ply_reserve(pl, nrows):
             self.c.aborted = AB_MEMORY
             return -1
-        for k in range(pl.out.n):
-            row = pl.out.data + k * ROW
+        for k in range(nrows):
+            row = pl.out.data + k * stride
             if (self.c.ban >> row[KIND_BYTE]) & 1:
                 continue
             if only != NULL:
                 j = 0
-                while j < nonly and memcmp(row, only + j * ROW, ROW) != 0:
+                while j < nonly and memcmp(row, only + j * stride, stride) != 0:
                     j += 1
                 if j == nonly:
                     continue
             row_info(row, &mi)
-            st = (1 << 30) if mi.ncards == self.c.total[pos.to_move] else move_score(
-                &self.c, pos.to_move, row, pack_hand(row), &mi)
+            if mi.ncards == self.c.total[pos.to_move]:
+                st = 1 << 30
+            elif pos.wmask:
+                st = wild_move_score(&self.c, pos.to_move, row, pack_hand(row + W_PHYS), &mi)
+            else:
+                st = move_score(&self.c, pos.to_move, row, pack_hand(row), &mi)
             order_insert(pl, nroot, st, <int>k)
             nroot += 1
         return nroot
@@ -1440,7 +1706,16 @@ cdef class _Engine:
         cdef MoveInfo mi
         row_info(row, &mi)
         cdef int nxt = turn_after(c.n, p, mi.kind == K_PASS, &lb, &passes)
-        if mi.kind == K_PASS:
+        if pos.wmask:
+            if mi.kind == K_PASS:
+                child = search_wild(c, nxt, pos.last_row if lb >= 0 else NULL, lb, 1)
+            elif mi.ncards == c.total[p]:
+                return 1
+            else:
+                play(c, p, row + W_PHYS, pack_hand(row + W_PHYS), mi.ncards)
+                child = search_wild(c, nxt, row, lb, 1)
+                unplay(c, p, row + W_PHYS, pack_hand(row + W_PHYS), mi.ncards)
+        elif mi.kind == K_PASS:
             child = search(c, nxt, &pos.last if lb >= 0 else NULL, lb, 1)
         else:
             if mi.ncards == c.total[p]:
@@ -1482,7 +1757,7 @@ cdef class _Engine:
         cdef int child
         cdef MoveInfo mi
         cdef Ply* pl
-        cdef Py_ssize_t k, step, nroot = 0
+        cdef Py_ssize_t k, step, nroot = 0, stride = root_stride(pos)
         cdef const unsigned char* row
         cdef list results = []
         cdef list moves = []
@@ -1505,14 +1780,17 @@ cdef class _Engine:
             if share is not None:
                 # (the threads must agree on the order: results are by index)
                 if share.nroot < 0:
-                    share._set_order(pl, nroot)
+                    share._set_order(pl, nroot, stride)
                     set_only = 1
                 else:
-                    share._take_order(pl, nroot, ban)
+                    share._take_order(pl, nroot, ban, stride)
             for k in range(nroot):
-                row = pl.out.data + pl.order[k] * ROW
+                row = pl.out.data + pl.order[k] * stride
                 row_info(row, &mi)
-                moves.append(make_move(mi.kind, row, mi.rank, mi.length))
+                if pos.wmask:
+                    moves.append(wild_row_move(row, pos.rc.id, pos.wmask))
+                else:
+                    moves.append(make_move(mi.kind, row, mi.rank, mi.length))
                 results.append(-1)
             for step in range(0 if set_only else nroot):
                 k = nroot - 1 - step if from_back else step
@@ -1520,7 +1798,7 @@ cdef class _Engine:
                     break
                 if share is not None and (ddz_load(share.flag) or not ddz_claim(&share.claimed[k])):
                     continue
-                row = pl.out.data + pl.order[k] * ROW
+                row = pl.out.data + pl.order[k] * stride
                 with nogil:
                     child = self._root_child(pos, row)
                 results[k] = child
@@ -1546,7 +1824,7 @@ cdef class _Engine:
         # when a search ran out of memory, else 0 (and stops at once when
         # intr says so: the caller raises what stopped it).
         cdef Ply* pl = &self.c.plies[0]
-        cdef Py_ssize_t w, k, m, nroot
+        cdef Py_ssize_t w, k, m, nroot, stride = root_stride(pos)
         cdef const unsigned char* row
         cdef int child, oom = 0
         for w in range(nw):
@@ -1556,12 +1834,12 @@ cdef class _Engine:
             for k in range(nroot):
                 if self.c.aborted:
                     break
-                row = pl.out.data + pl.order[k] * ROW
+                row = pl.out.data + pl.order[k] * stride
                 child = self._root_child(pos, row)
                 if child < 0:
                     break
                 for m in range(nm):
-                    if memcmp(row, rows + m * ROW, ROW) == 0:
+                    if memcmp(row, rows + m * stride, stride) == 0:
                         out[w * nm + m] = child
             if self.c.aborted == AB_MEMORY:
                 oom = 1
@@ -1572,19 +1850,12 @@ cdef class _Engine:
         return oom
 
 
-cdef int _standard_only(const GState* s) except -1:
-    # The search's pruning and move ordering assume the standard game.
-    if s.wmask:
-        raise ValueError("this solver searches games without wild cards; a wild-card game's "
-                         "position can be solved with ddz_fast.solve(..., wild=)")
-    return 0
-
-
 cdef void load_state(Root* pos, const GState* s) noexcept nogil:
     # pos := the position of state s, in its play phase
     cdef int t
     pos.n = s.players
     pos.rc = rules_by_id(s.cid)
+    pos.wmask = s.wmask
     for t in range(s.players):
         pos.side[t] = 0 if t == s.landlord else 1
     memcpy(pos.hand, s.hands, sizeof(pos.hand))
@@ -1594,6 +1865,8 @@ cdef void load_state(Root* pos, const GState* s) noexcept nogil:
     else:
         pos.last_by = s.last_player
         pos.last = s.last
+        if s.wmask:
+            memcpy(pos.last_row, gs_last_row(s), WROW)
 
 
 def solve_worlds(game, worlds, moves, long long max_nodes, double max_time, Py_ssize_t table_bytes):
@@ -1604,7 +1877,6 @@ def solve_worlds(game, worlds, moves, long long max_nodes, double max_time, Py_s
     cdef Root root
     if s.phase != PH_PLAY:
         raise ValueError(f"solve_values needs the play phase, not {Phase(s.phase).name}")
-    _standard_only(s)
     load_state(&root, s)
     w = checked_worlds(s, worlds, True)
     rows = checked_move_rows(s, root.rc, moves)
