@@ -436,6 +436,8 @@ def test_rules_objects_equal_to_presets():
     preset's results."""
     hand = "33344455566677BR2"
     for name, preset in PRESETS.items():
+        if preset.wild_ranks:
+            continue          # (moves under wild cards: tests/test_wild_differential.py)
         h = hand if name != "four" else "33333444555666BBRR"
         want = ref.legal_moves(h, rules=name)
         for rules in (preset, preset.replace(name="copy"), pickle.loads(pickle.dumps(preset))):

@@ -194,6 +194,33 @@ def legal_moves_junk(hand: Any, last: Any, rules: Any) -> None:
 
 
 @target
+@given(data=st.data(), preset=st.sampled_from(["laizi", "tiandi", "standard"]),
+       wild=S.junk_values() | st.integers(-2, 15) | st.tuples(st.integers(-1, 14), st.integers(-1, 14))
+       | st.sampled_from(["7", "79", "B", "77", "", "10"]) | st.none())
+def wild_moves(data: st.DataObject, preset: str, wild: Any) -> None:
+    """Every wild-card entry point with good and junk wild ranks, hands and
+    last moves: the documented errors or the oracle's answer."""
+    tried()
+    counts = data.draw(S.counts_in_deck(ddz.PRESETS[preset], 12))
+    hand: Any = data.draw(S.hand_form(counts) | S.junk_values())
+    fast = call(ddz.legal_moves, hand, rules=preset, wild=wild)
+    ranks = call(ddz.cards.parse_wild, wild, preset)
+    if isinstance(fast, Raised) or isinstance(ranks, Raised) or not ranks:
+        return
+    ref = reference.wild_moves(ddz.to_counts(hand), rules=preset, wild=ranks)
+    assert [(m.kind, m.represents, m.counts) for m in fast] == [(k, tuple(r), tuple(c)) for k, r, c in ref]
+    if len(fast):
+        m = fast[data.draw(st.integers(0, len(fast) - 1))]
+        other = data.draw(S.junk_values() | st.just(m))
+        for f in (lambda: ddz.legal_moves(counts, other, rules=preset, wild=wild),
+                  lambda: ddz.beats(m, other, rules=preset, wild=wild),
+                  lambda: ddz.parse_move(str(m), rules=preset, wild=wild),
+                  lambda: ddz.classify(m.counts, rules=preset, wild=wild),
+                  lambda: pickle.loads(pickle.dumps(m))):
+            call(f)
+
+
+@target
 @given(data=st.data(), rules=S.rules_any())
 def classify(data: st.DataObject, rules: Any) -> None:
     tried()
