@@ -12,6 +12,8 @@ hands without wild cards.
   read without wild cards (rules ``standard``): nanoseconds per move
   written.  Target: at most 2x.
 * The 20-card, four-wild lead: its move count and time.
+* Random whole games per second, compiled (``play_random_games``), wild
+  against standard.
 
 Each deal draws its own wild rank(s) from the seed.  Run it on its own or as
 a section of compare.py (``wild_section``):
@@ -118,6 +120,22 @@ def wild_section(out, args, results):
                       f"{ratio:.2f}x ({per_w:.2f} vs {per_s:.2f} ns/move)"))
         lines.append(("PASS" if not bad else "FAIL", f"{preset}: ddz-fast == reference.wild_moves "
                       f"on {ref_n} deals (not a speed target)", f"{ref_n - bad}/{ref_n}"))
+    # random whole games, compiled (no Python per ply): the auction, the
+    # wild draw and every ply's move list
+    C.progress("random games")
+    n_games = max(200, args.hands // 2)
+    rates = {}
+    for preset in ("standard", "laizi", "tiandi"):
+        best = float("inf")
+        for k in range(3):
+            t0 = time.perf_counter()
+            ddz_fast.play_random_games(n_games, rules=preset, seed=args.seed + k)
+            best = min(best, time.perf_counter() - t0)
+        rates[preset] = n_games / best
+    out.table(["random games (play_random_games, one thread)", "games/s", "vs standard"],
+              [[p, f"{r:,.0f}", f"{r / rates['standard']:.3f}x"] for p, r in rates.items()],
+              right={1, 2})
+    results["wild_games"] = rates
     # the README's four-wild lead
     h = ddz_fast.cards.to_counts(FOUR_WILD_HAND)
     t = C.best_times({"four": [partial(ddz_fast.legal_moves, h, None, rules="laizi", wild="7")]}, args)["four"]
