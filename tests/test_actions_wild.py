@@ -166,6 +166,9 @@ def test_masks_of_many_hands(preset, data):
     assert masks.shape == (3, space.reading_size)
     for hand, mask in zip(hands, masks):
         assert np.array_equal(mask, space.mask(hand, wild=api_wild(wild)))
+    batch = fast.legal_moves_batch(np.array(hands, dtype=np.uint8), rules=preset, wild=api_wild(wild))
+    assert np.array_equal(space.ids(batch, wild=api_wild(wild)), np.concatenate(
+        [space.ids(legal_moves(h, rules=preset, wild=api_wild(wild)), wild=api_wild(wild)) for h in hands]))
     out = np.ones((3, space.reading_size), dtype=bool)
     assert space.masks(np.array(hands, dtype=np.uint8), wild=api_wild(wild), out=out) is out
     assert np.array_equal(out, masks)

@@ -331,10 +331,10 @@ class WildActionSpace(ActionSpace):
     >>> space = action_space("laizi")
     >>> space.reading_size, space.cards_size
     (28356, 2380)
-    >>> m = parse_move("5577=5555", rules="laizi", wild="7")
+    >>> m = Move("BOMB", "5577", rules="laizi", wild="7", represents="5555")
     >>> space.move_to_id(m, wild="7")
-    (27964, 43)
-    >>> space.id_to_move((27964, 43), wild="7") == m
+    (28344, 1287)
+    >>> space.id_to_move((28344, 1287), wild="7") == m
     True
     """
 
@@ -344,24 +344,36 @@ class WildActionSpace(ActionSpace):
             raise ValueError(f"rules {r.name!r} have no wild cards: their moves are numbered "
                              f"by an ActionSpace (action_space({r.name!r}))")
         readings = action_space(r.replace(wild="none", bomb_doubling="all"))
-        self._readings = readings
-        self._n_wild = r.wild_ranks
-        self._most = _MOST * r.wild_ranks          # wild cards in the deck
-        self._splits = 1 if r.wild_ranks == 1 else _MOST + 1
+        # (everything else is derived from the sealed rules and ranking of
+        # the compiled base: no Python attribute decides an id)
         self._set_ranks(readings._lookup, rules=r, max_cards=readings.max_cards,
                         moves=readings._moves)
+
+    @property
+    def _n_wild(self) -> int:
+        return int(self._rules.wild_ranks)
+
+    @property
+    def _most(self) -> int:
+        """The wild cards of the deck: the most that can stand in at once."""
+        return _MOST * self._n_wild
+
+    @property
+    def _splits(self) -> int:
+        """Ways to take the wild cards played from the lower wild rank: 1, or 0..4."""
+        return 1 if self._n_wild == 1 else _MOST + 1
 
     # Basic facts ----------------------------------------------------------
     @property
     def readings(self) -> ActionSpace:
         """The :class:`ActionSpace` of the represented combinations (the same
         rules without wild cards): reading id ``i`` reads as its move ``i``."""
-        return self._readings
+        return action_space(self._lookup.rules)
 
     @property
     def reading_size(self) -> int:
         """Number of reading ids (PASS included): ``readings.size``."""
-        return self._readings.size
+        return self.size
 
     @property
     def cards_size(self) -> int:
@@ -407,7 +419,7 @@ class WildActionSpace(ActionSpace):
         """(M, 2) id pairs of moves given as represented rows (M, 16) and
         cards (M, 15); ValueError naming the first that is no move."""
         rep_rows = np.ascontiguousarray(rep_rows, dtype=np.uint8)
-        reading = self._readings._lookup.find(rep_rows)
+        reading = self._lookup.find(rep_rows)
         if reading.size and reading.min() < 0:
             self._reject(rep_rows, int(np.argmin(reading)))
         cards = np.empty(reading.shape[0], dtype=np.int64)
@@ -424,7 +436,7 @@ class WildActionSpace(ActionSpace):
 
         >>> space = action_space("laizi")
         >>> space.ids(legal_moves("57", rules="laizi", wild="7"), wild="7").tolist()[:3]
-        [[1, 1], [2, 4], [3, 0]]
+        [[1, 1820], [2, 1365], [3, 0]]
         """
         w = parse_wild(wild, self._rules)
         if isinstance(moves, (MoveList, MoveBatch)):
@@ -524,7 +536,7 @@ class WildActionSpace(ActionSpace):
         ms = legal_moves(hand, last, rules=self._rules, wild=wild)
         rep_rows = np.ascontiguousarray(ms.rows[:, :_ROW])
         try:
-            return self._readings._lookup.mask(rep_rows, out)
+            return self._lookup.mask(rep_rows, out)
         except KeyError as e:  # a hand of more cards than any player holds
             self._reject(rep_rows, e.args[0])
 
@@ -543,7 +555,7 @@ class WildActionSpace(ActionSpace):
         batch = legal_moves_batch(counts, lasts, rules=self._rules, wild=wild, threads=threads)
         rep_rows = np.ascontiguousarray(batch.rows[:, :_ROW])
         try:
-            return self._readings._lookup.masks(rep_rows, batch.offsets, out)
+            return self._lookup.masks(rep_rows, batch.offsets, out)
         except KeyError as e:
             self._reject(rep_rows, e.args[0])
 
