@@ -330,6 +330,17 @@ def test_errors():
         tiandi.ids(ms, wild="7")
 
 
+def test_mask_into_out():
+    space = action_space("laizi")
+    out = np.ones(space.reading_size, dtype=bool)      # cleared first
+    assert space.mask("57", wild="7", out=out) is out
+    assert np.array_equal(out, space.mask("57", wild="7"))
+    assert np.flatnonzero(out).tolist() == sorted(
+        set(space.ids(legal_moves("57", rules="laizi", wild="7"), wild="7")[:, 0].tolist()))
+    with pytest.raises(ValueError, match="shape"):
+        space.mask("57", wild="7", out=np.ones(3, dtype=bool))
+
+
 def test_the_same_pair_under_other_wild_ranks():
     space = action_space("tiandi")
     m = parse_move("5799=5555", rules="tiandi", wild="79")
