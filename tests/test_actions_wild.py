@@ -107,6 +107,7 @@ def test_sizes(preset):
     assert isinstance(space, WildActionSpace)
     assert space.reading_size == space.size == len(space) == action_space("standard").size
     assert space.readings is action_space("standard")
+    assert space.readings.rules.name == "standard"   # (cached under the preset's name)
     assert space.cards_size == CARDS_SIZE[preset]
     assert space.first_id == 9 and space.n_actions == 9 + space.reading_size
     assert type(action_space("standard")) is ActionSpace

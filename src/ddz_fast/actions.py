@@ -45,7 +45,7 @@ from .cards import N_RANKS, RANKS, CardsLike, WildLike, format_cards, parse_wild
 from .kinds import Kind
 from .convert import CountsBatchLike, to_counts_batch
 from . import pickling as _pickling
-from .rules import Rules, RulesLike, resolve_rules
+from .rules import PRESETS, Rules, RulesLike, resolve_rules
 
 __all__ = ["ActionSpace", "WildActionSpace", "action_space", "max_hand", "MovesLike", "pack_rows", "move_rows",
            "FIRST_MOVE_ID"]
@@ -343,7 +343,9 @@ class WildActionSpace(ActionSpace):
         if not r.wild_ranks:
             raise ValueError(f"rules {r.name!r} have no wild cards: their moves are numbered "
                              f"by an ActionSpace (action_space({r.name!r}))")
-        readings = action_space(r.replace(wild="none", bomb_doubling="all"))
+        plain = r.replace(wild="none", bomb_doubling="all")
+        # (the preset it equals, so that it is cached under the preset's name)
+        readings = action_space(next((p for p in PRESETS.values() if p == plain), plain))
         # (everything else is derived from the sealed rules and ranking of
         # the compiled base: no Python attribute decides an id)
         self._set_ranks(readings._lookup, rules=r, max_cards=readings.max_cards,
