@@ -55,3 +55,27 @@ def test_rlcard_mask(benchmark, hand_sets):
     benchmark.group = "action mask 20"
     benchmark.extra_info.update(calls=len(calls), rules="rlcard")
     benchmark(_loop(calls))
+
+
+@pytest.mark.parametrize("preset", ["laizi", "tiandi"])
+@pytest.mark.parametrize("what", ["legal_moves", "ids", "mask"])
+def test_wild_action_ids(benchmark, hand_sets, preset, what):
+    """Wild-card ids: WildActionSpace.ids of each hand's MoveList (id pairs)
+    and WildActionSpace.mask (reading ids) against the legal_moves call
+    that lists the moves (leads of standard landlord hands, each with its
+    own wild rank(s))."""
+    hs = hand_sets("20").head(N_SINGLE)
+    rng = np.random.default_rng(32)
+    k = 1 if preset == "laizi" else 2
+    wilds = [tuple(sorted(rng.choice(13, size=k, replace=False).tolist())) for _ in hs.hands]
+    space = ddz_fast.action_space(preset)
+    lists = [ddz_fast.legal_moves(h, rules=preset, wild=w) for h, w in zip(hs.hands, wilds)]
+    if what == "legal_moves":
+        calls = [partial(ddz_fast.legal_moves, h, rules=preset, wild=w) for h, w in zip(hs.hands, wilds)]
+    elif what == "ids":
+        calls = [partial(space.ids, ms, wild=w) for ms, w in zip(lists, wilds)]
+    else:
+        calls = [partial(space.mask, h, wild=w) for h, w in zip(hs.hands, wilds)]
+    benchmark.group = f"wild action ids {preset}"
+    benchmark.extra_info.update(calls=len(calls), moves=sum(len(ms) for ms in lists), rules=preset)
+    benchmark(_loop(calls))

@@ -140,12 +140,28 @@ def check_interop() -> None:
     assert_type(rl.rlcard_id(PASS), int)
 
 
+def check_wild_ids() -> None:
+    from ddz_fast.actions import WildActionSpace, action_space
+
+    space = action_space("laizi")
+    assert_type(space, WildActionSpace)
+    moves = legal_moves("5577", rules="laizi", wild="7")
+    ids = space.ids(moves, wild="7")
+    assert_type(ids, npt.NDArray[np.int64])
+    pair = space.move_to_id(moves[1], wild="7")
+    assert_type(pair, tuple[int, int])
+    assert_type(space.id_to_move(pair, wild="7"), Move)
+    assert_type(space.moves(ids, wild="7"), list[Move])
+    assert_type(space.mask("5577", wild="7"), npt.NDArray[np.bool_])
+
+
 def main() -> None:
     assert isinstance(ddz_fast.__version__, str)
     check_moves()
     check_batches()
     check_game()
     check_interop()
+    check_wild_ids()
 
 
 if __name__ == "__main__":

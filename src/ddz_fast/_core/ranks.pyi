@@ -11,7 +11,7 @@ from .movelist import MoveList
 from ..cards import CardsLike
 from ..rules import Rules, RulesLike
 
-__all__ = ["MoveRanks", "ActionMasks", "TranslatedIds", "space_ranks", "max_hand"]
+__all__ = ["MoveRanks", "ActionMasks", "TranslatedIds", "space_ranks", "max_hand", "wild_cards_ids"]
 
 @final
 class MoveRanks(IdFinder):
@@ -59,3 +59,12 @@ def max_hand(rules: RulesLike) -> int:
     """The most cards a player holds in a game under `rules`."""
 def space_ranks(rules: RulesLike) -> MoveRanks:
     """The cached ``MoveRanks`` of the action space of `rules`."""
+def wild_cards_ids(
+    rep: npt.NDArray[np.uint8],
+    phys: npt.NDArray[np.uint8],
+    wmask: int,
+    splits: int,
+    first: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int64],
+) -> int:
+    """Cards ids of wild moves into ``out``; the first move that is no reading (-1: none)."""

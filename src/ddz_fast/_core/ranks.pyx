@@ -54,7 +54,7 @@ from ..rules import check_rules, resolve_rules
 
 cnp.import_array()
 
-__all__ = ["MoveRanks", "ActionMasks", "TranslatedIds", "space_ranks", "max_hand"]
+__all__ = ["MoveRanks", "ActionMasks", "TranslatedIds", "space_ranks", "max_hand", "wild_cards_ids"]
 
 cdef enum:
     LOW = 13
@@ -867,3 +867,53 @@ cdef class TranslatedIds(IdFinder):
         for k in range(m):
             if ids[k] >= 0:
                 ids[k] = self.of_move[ids[k]]
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def wild_cards_ids(const uint8_t[:, :] rep, const uint8_t[:, :] phys, unsigned int wmask,
+                   Py_ssize_t splits, const int64_t[:, :, ::1] first, int64_t[::1] out):
+    """The cards ids of wild moves (docs/actions.md, "Wild cards"): move k
+    reads as ``rep[k, :15]`` and plays ``phys[k, :15]`` under the wild ranks
+    of ``wmask``.  Its substitution (for each rank 3..2 not wild, the
+    represented cards minus those played) is indexed by ``first`` (the
+    table of ``ddz_fast.actions._substitution_ranks``, shape (13, most + 1,
+    5)); the id is that index times ``splits``, plus the cards of the lower
+    wild rank when ``splits > 1``.  Returns the first move whose cards do
+    not read as its counts under these wild ranks (-1: none); ``out[k]`` is
+    written for the moves before it."""
+    cdef Py_ssize_t k, m = rep.shape[0], bad = -1
+    cdef int x, s, most, before, played, wild_cards, low
+    cdef int64_t index
+    if (phys.shape[0] != m or out.shape[0] != m or rep.shape[1] < 15 or phys.shape[1] < 15
+            or first.shape[0] != 13 or first.shape[1] < 1 or first.shape[2] != 5 or splits < 1):
+        raise ValueError("wild_cards_ids: the arrays do not fit together")
+    most = <int>first.shape[1] - 1
+    with nogil:
+        for k in range(m):
+            before = played = wild_cards = 0
+            low = -1
+            index = 0
+            for x in range(13):
+                if (wmask >> x) & 1:
+                    # (every represented card of a wild rank is a wild card)
+                    played += rep[k, x]
+                    wild_cards += phys[k, x]
+                    if phys[k, x] > 4:
+                        break
+                    if low < 0:
+                        low = phys[k, x]
+                    continue
+                s = <int>rep[k, x] - <int>phys[k, x]
+                if s < 0 or s > 4 or before + s > most:
+                    break
+                index += first[x, before, s]
+                before += s
+            else:
+                if (played + before == wild_cards and phys[k, 13] == rep[k, 13]
+                        and phys[k, 14] == rep[k, 14] and low >= 0):
+                    out[k] = index * splits + (low if splits > 1 else 0)
+                    continue
+            bad = k
+            break
+    return bad
