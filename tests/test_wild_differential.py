@@ -206,3 +206,16 @@ def test_forms_of_the_wild_argument(preset, forms):
 def test_bad_wild_arguments_are_refused(preset, wild):
     with pytest.raises((TypeError, ValueError)):
         fast.legal_moves("5577", rules=preset, wild=wild)
+
+
+@pytest.mark.parametrize("hand, wild", [
+    ("333444555666777888TJQK", (12,)),          # long airplanes with singles
+    ("3334445556667778889TJQKA", (12,)),       # 24 cards: a six-trio airplane with singles
+    ("33344455566677788899TTJJ", (11,)),       # 24 cards: long pair chains and airplanes with pairs
+])
+def test_hands_of_more_than_twenty_cards_list_every_sequence_length(hand, wild):
+    """legal_moves takes any hand the deck holds, not only a game's 20 cards:
+    sequences as long as the hand allows are listed, as by the oracle."""
+    got = [(m.kind, m.represents, m.counts) for m in fast.legal_moves(hand, rules="laizi", wild=wild)]
+    want = [(k, tuple(r), tuple(c)) for k, r, c in ref.wild_moves(hand, rules="laizi", wild=wild)]
+    assert got == want

@@ -259,21 +259,27 @@ cdef void _candidates(const unsigned char* nat, const unsigned char* virt, int w
     # lead's every kind and length, or PASS and the last move's kind and
     # length above its rank; then every bomb and the rocket (bomb classes
     # are compared once the cards are read back).
-    cdef int kind, L, lo, hi
+    cdef int kind, L, lo, hi, x, cards = 0
     cdef unsigned char* p
     if last == NULL:
+        for x in range(N_RANKS):
+            cards += virt[x]
         for kind in range(K_SOLO, K_FOUR_TWO_PAIR + 1):
+            # the lengths of the kind: a sequence spans at most the 12 ranks
+            # 3..A and holds at most the cards of the (virtual) hand
             lo, hi = 1, 1
             if kind == K_CHAIN:
-                lo, hi = 5, ACE + 1
+                lo, hi = 5, cards
             elif kind == K_PAIR_CHAIN:
-                lo, hi = 3, 10
+                lo, hi = 3, cards // 2
             elif kind == K_AIRPLANE:
-                lo, hi = 2, 6
+                lo, hi = 2, cards // 3
             elif kind == K_AIRPLANE_SOLO:
-                lo, hi = 2, 5
+                lo, hi = 2, cards // 4
             elif kind == K_AIRPLANE_PAIR:
-                lo, hi = 2, 4
+                lo, hi = 2, cards // 5
+            if hi > ACE + 1:
+                hi = ACE + 1
             for L in range(lo, hi + 1):
                 _of_kind(nat, virt, w, r, kind, L, 0, cand)
                 if cand.oom:
