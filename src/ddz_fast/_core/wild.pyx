@@ -17,7 +17,7 @@ definition of which combinations are legal and which beat which.
 from libc.string cimport memcpy, memset, memcmp
 
 from .kernels cimport (
-    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_RANKS, ACE, K_SOLO, K_TRIO_SOLO, K_TRIO_PAIR, K_CHAIN,
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_RANKS, ACE, K_SOLO, K_CHAIN,
     K_PAIR_CHAIN, K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_PAIR, K_BOMB, K_ROCKET,
     gen_of_kind, gen_bombs_beating, row_info, beats_c, out_init_on, out_reserve, u64,
 )
