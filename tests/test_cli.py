@@ -299,3 +299,21 @@ def test_play_undecodable_input_and_bad_options(monkeypatch, capsys):
     assert code == 2 and "--seat" in err
     code, _, err = run_main(["play", "--deals", "0"], "", monkeypatch, capsys)
     assert code == 2 and "--deals" in err
+
+
+def test_moves_and_solve_take_the_wild_rank(monkeypatch, capsys):
+    import ddz_fast
+
+    code, out, _ = run_main(["moves", "5577", "--rules", "laizi", "--wild", "7", "--json"], "", monkeypatch, capsys)
+    assert code == 0
+    got = [(m["cards"], m["represents"], m["kind"]) for m in json.loads(out)]
+    want = [(m.cards, ddz_fast.format_cards(m.represents), m.kind.name)
+            for m in ddz_fast.legal_moves("5577", rules="laizi", wild="7")]
+    assert got == want and ("5577", "5555", "BOMB") in got
+    code, out, _ = run_main(["moves", "55779", "--rules", "laizi", "--wild", "7", "--last", "3337=3333"],
+                            "", monkeypatch, capsys)
+    assert code == 0 and out.split()[:4] == ["PASS", "PASS", "BOMB", "5577=5555"]
+    code, _, err = run_main(["moves", "5577", "--rules", "laizi"], "", monkeypatch, capsys)
+    assert code != 0 and "--wild" in err
+    code, out, _ = run_main(["solve", "5557", "3333", "--rules", "laizi", "--wild", "7"], "", monkeypatch, capsys)
+    assert code == 0 and "hand 1 wins" in out and "5557=" in out

@@ -96,13 +96,15 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     last = None
     last_by = None
     if args.last is not None:
-        last = _last_move(args.last, args.last_kind, args.rules)
+        last = _last_move(args.last, args.last_kind, args.rules, args.wild)
         if args.last_by is not None:
             last_by = args.last_by - 1
     elif args.last_by is not None:
         raise ValueError("--last-by needs --last")
     opts: Dict[str, Any] = dict(to_move=args.first - 1, landlord=landlord, last=last, last_by=last_by,
                                 rules=args.rules, ban=args.ban or ())
+    if args.wild is not None:
+        opts["wild"] = args.wild
     res = solve(args.hands, max_time=args.max_time, table_mb=args.table_mb, **opts)
     if res.win is None:
         print(f"unknown: the search hit its {res.limit} limit after {res.nodes} nodes "
@@ -116,7 +118,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     line = winning_line(args.hands, table_mb=args.table_mb, max_time=args.max_time, **opts)
     print("a winning line:" if res.win else "a line where the other side wins:")
     for i, (seat, move) in enumerate(line):
-        print(f"  {i + 1:>2}. hand {seat + 1}: {'pass' if move.is_pass else move.cards}")
+        print(f"  {i + 1:>2}. hand {seat + 1}: {'pass' if move.is_pass else move}")   # (wild: cards=reading)
     return 0
 
 
@@ -637,6 +639,7 @@ def build_parser() -> argparse.ArgumentParser:
     so.add_argument("--last-kind", help="kind of --last when its cards are ambiguous")
     so.add_argument("--last-by", type=int, help="the hand that played --last (default: the one before --first)")
     so.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
+    so.add_argument("--wild", help="the wild rank(s) under --rules laizi or tiandi, as card text: 7, or 79")
     so.add_argument("--max-time", type=float, default=60.0, help="seconds before giving up (default 60)")
     so.add_argument("--table-mb", type=float, default=256.0, help="transposition table size in MiB (default 256)")
     so.set_defaults(func=_cmd_solve)
