@@ -79,6 +79,12 @@ def _entry_points() -> Dict[str, Callable[[], object]]:
     play_game = g.clone()
     first_move = play_game.legal_actions()[0]
     ml = ddz.legal_moves(resp_hand)
+    wild_hand = ddz.parse_cards("33445566777789TJQKA2")      # four wild 7s: the candidate buffer grows
+    wild_last = ddz.parse_move("88", rules="laizi", wild="7")
+    wild_hands = np.array([ddz.parse_cards("3457799TJQK")] * 8, dtype=np.uint8)
+    wild_game = Game("laizi", seed=3)
+    while wild_game.phase.name != "PLAY":
+        wild_game.step(wild_game.legal_actions()[-1])
     del rng
 
     def step_undo() -> None:
@@ -107,6 +113,12 @@ def _entry_points() -> Dict[str, Callable[[], object]]:
         "beats": lambda: ddz.beats(a, b),
         "parse_move": lambda: ddz.parse_move("333444555666", "AIRPLANE_SOLO"),
         "move_new": lambda: Move("TRIO_SOLO", "3334"),
+        "wild_legal_moves": lambda: ddz.legal_moves(wild_hand, rules="laizi", wild="7"),
+        "wild_response": lambda: ddz.legal_moves(wild_hand, wild_last, rules="laizi", wild="7"),
+        "wild_batch_classify": lambda: (ddz.legal_moves_batch(wild_hands, rules="tiandi", wild="79"),
+                                        ddz.classify("5577", rules="laizi", wild="7")),
+        "wild_rollout": lambda: wild_game.rollout(2, seed=1),
+        "err_wild": raises(lambda: ddz.legal_moves(hand, rules="laizi", wild="B"), ValueError),
         "game_step_undo": step_undo,
         "game_clone": lambda: play_game.clone(),
         "game_new": lambda: Game("standard", seed=7),

@@ -50,20 +50,15 @@ cdef extern from *:
         return n;
     }
     #endif
-    /* The candidate rows' buffer of this thread, kept between calls (the
-       standard generator's list of the virtual hand is often larger than a
-       stack buffer, and a fresh heap block per call costs page faults). */
-    #if defined(_MSC_VER)
-    #define DDZ_TLS __declspec(thread)
-    #else
-    #define DDZ_TLS __thread
-    #endif
-    static DDZ_TLS unsigned char* ddz_wild_cand = NULL;
-    static DDZ_TLS Py_ssize_t ddz_wild_cand_cap = 0;
     """
     int _deficit "ddz_wild_deficit"(const unsigned char* row, const unsigned char* nat) noexcept nogil
-    unsigned char* _cand_buf "ddz_wild_cand"
-    Py_ssize_t _cand_cap "ddz_wild_cand_cap"
+
+
+cdef enum:
+    # Candidate rows a call starts with: on the heap, below malloc's mmap
+    # threshold (a fresh mapping per call would fault its pages in), enough
+    # for most hands' candidates (it grows for the others).
+    CAND_ROWS = 4096
 
 
 cdef int bomb_class(int kind, const unsigned char* rep, const unsigned char* phys,
@@ -324,15 +319,11 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
     virt[13] = h[13]
     virt[14] = h[14]
     virt[15] = 0
-    global _cand_buf, _cand_cap
-    if _cand_buf == NULL:
-        _cand_buf = <unsigned char*>malloc(1024 * ROW)
-        if _cand_buf == NULL:
-            o.oom = True
-            return
-        _cand_cap = 1024
-    buf = _cand_buf
-    out_init_on(&cand, buf, _cand_cap)
+    buf = <unsigned char*>malloc(CAND_ROWS * ROW)
+    if buf == NULL:
+        o.oom = True
+        return
+    out_init_on(&cand, buf, CAND_ROWS)
     if last != NULL:
         row_info(last, &li)
         lp = &li
@@ -346,7 +337,5 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
                 o.oom = True
                 break
     if not cand.borrowed:
-        # the buffer grew: keep the larger one for the next calls
-        free(_cand_buf)
-        _cand_buf = cand.data
-        _cand_cap = cand.cap
+        free(cand.data)               # (it grew: a copy of its own)
+    free(buf)
