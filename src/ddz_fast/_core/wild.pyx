@@ -61,19 +61,27 @@ cdef enum:
     CAND_ROWS = 4096
 
 
-cdef int bomb_class(int kind, const unsigned char* rep, const unsigned char* phys,
-                    unsigned int wmask) noexcept nogil:
-    cdef int x
+cdef inline int _class(int kind, bint as_played, bint wild_rank) noexcept nogil:
+    # The one rule of bomb classes: the rocket; a bomb played as exactly the
+    # four cards it represents is wild when its rank is wild, else hard; any
+    # other bomb (a wild card standing in) is soft.
     if kind == K_ROCKET:
         return CLS_ROCKET
     if kind != K_BOMB:
         return CLS_NONE
-    if memcmp(rep, phys, N_RANKS) != 0:
+    if not as_played:
         return CLS_SOFT
-    for x in range(JOKER0):
-        if rep[x]:
-            return CLS_WILD if (wmask >> x) & 1 else CLS_HARD
-    return CLS_HARD
+    return CLS_WILD if wild_rank else CLS_HARD
+
+
+cdef int bomb_class(int kind, const unsigned char* rep, const unsigned char* phys,
+                    unsigned int wmask) noexcept nogil:
+    cdef int r = 0
+    if kind != K_BOMB:
+        return _class(kind, False, False)
+    while r < JOKER0 and rep[r] == 0:
+        r += 1
+    return _class(kind, memcmp(rep, phys, N_RANKS) == 0, r < JOKER0 and (wmask >> r) & 1)
 
 
 cdef bint beats_wild(const MoveInfo* a, int acls, const MoveInfo* b, int bcls) noexcept nogil:
@@ -162,16 +170,9 @@ cdef bint _read_back(const unsigned char* rep, const unsigned char* h, const uns
                 _set_byte(pw, wr1, t - split)
             if exact and (pw[0] != hw[0] or pw[1] != hw[1]):
                 continue
-            cls = CLS_NONE
-            if kind == K_ROCKET:
-                cls = CLS_ROCKET
-            elif kind == K_BOMB:
-                if pw[0] != rw[0] or pw[1] != rw[1]:
-                    cls = CLS_SOFT
-                else:
-                    cls = CLS_WILD if (wmask >> brank) & 1 else CLS_HARD
-                if last != NULL and not beats_wild(&mi, cls, last, lcls):
-                    continue
+            cls = _class(kind, pw[0] == rw[0] and pw[1] == rw[1], brank >= 0 and (wmask >> brank) & 1)
+            if kind == K_BOMB and last != NULL and not beats_wild(&mi, cls, last, lcls):
+                continue
             p = _room2(o)
             if p == NULL:
                 return False
