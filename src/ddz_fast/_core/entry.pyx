@@ -21,7 +21,7 @@ from .._util.parallel import run_parts
 
 import numpy as np
 
-from .move cimport Move, K_PASS, readings_of, wild_mask, wild_readings_of
+from .move cimport Move, K_PASS, readings_of, wild_mask, wild_ranks_of, wild_readings_of
 from .wild cimport WROW, W_PHYS, W_CLASS, gen_wild, beats_wild, bomb_class
 from .._util.checks cimport as_threads
 from .._util.checks import bounded_list, private_array
@@ -416,7 +416,7 @@ cdef int _load_wild_last(object last, object rules, int cid, unsigned int wmask,
     if m.kind_ == K_PASS:
         return 0
     if not (m.wmask_ == wmask and m.valid_for & valid_bit(cid)):
-        m = Move(last.kind, last.counts, rules=rules, wild=_wild_tuple(wmask), represents=last.represents)
+        m = Move(last.kind, last.counts, rules=rules, wild=wild_ranks_of(wmask), represents=last.represents)
     memset(row, 0, WROW)
     memcpy(row, m.c, 15)
     row[KIND_BYTE] = <unsigned char>m.kind_
@@ -427,10 +427,6 @@ cdef int _load_wild_last(object last, object rules, int cid, unsigned int wmask,
     if not within(both, rc):
         raise ValueError("hand and last move cannot both be in play: more cards than the deck holds")
     return 1
-
-
-cdef tuple _wild_tuple(unsigned int wmask):
-    return tuple([x for x in range(13) if (wmask >> x) & 1])
 
 
 cdef object _wild_legal_moves(object hand, object last, object rules, object wild):

@@ -38,6 +38,8 @@ cdef Move wild_row_move(const unsigned char* row, int cid, unsigned int wmask)
 # The bit mask of the wild ranks of ``wild=`` under `rules` (0: none; the
 # checks of ddz_fast.cards.parse_wild).
 cdef unsigned int wild_mask(object wild, object rules) except? 0xFFFFFFFF
+# The wild ranks of a mask, ascending (wild_mask's inverse).
+cdef tuple wild_ranks_of(unsigned int wmask)
 # Every reading of the physical cards `c` under the wild ranks in wmask:
 # one Move per (kind, represented counts), in list order.
 cdef list wild_readings_of(const unsigned char* c, int cid, unsigned int wmask)

@@ -90,6 +90,10 @@ cdef unsigned int wild_mask(object wild, object rules) except? 0xFFFFFFFF:
     return mask
 
 
+cdef tuple wild_ranks_of(unsigned int wmask):
+    return tuple([x for x in range(13) if (wmask >> x) & 1])
+
+
 cdef list wild_readings_of(const unsigned char* c, int cid, unsigned int wmask):
     cdef Out o
     cdef unsigned char first[16 * WROW]
@@ -374,7 +378,7 @@ cdef class Move:
             # (checked again when loaded: the rules, the wild ranks, the reading)
             return (_pickling.load_wild_move,
                     ((_pickling.FORMAT, int(self.kind_), bytes(self.p[:N_RANKS]), bytes(self.c[:N_RANKS]),
-                      tuple([x for x in range(13) if (self.wmask_ >> x) & 1])),))
+                      wild_ranks_of(self.wmask_)),))
         return (_pickling.load_move,
                 ((_pickling.FORMAT, int(self.kind_), bytes(self.c[:N_RANKS]), self.rank_, self.length_),))
 

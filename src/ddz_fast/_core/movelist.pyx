@@ -25,7 +25,7 @@ import numpy as np
 from .._util.checks import frozen
 from .. import pickling as _pickling
 
-from .move cimport Move, row_move, wild_row_move, wild_mask
+from .move cimport Move, row_move, wild_row_move, wild_mask, wild_ranks_of
 from .kernels cimport RulesC, MoveInfo, Out, ROW, KIND_BYTE, K_ROCKET, row_info, valid_move_c
 from .wild cimport WROW, W_PHYS, W_CLASS
 from .bits cimport pack_row, key_hash, CARD_KEY_BITS
@@ -308,7 +308,7 @@ cdef class MoveList(MoveRows):
         if self.wmask:
             return (_pickling.load_wild_move_list,
                     ((_pickling.FORMAT, list(self), rules_of(self.cid),
-                      tuple([x for x in range(13) if (self.wmask >> x) & 1])),))
+                      wild_ranks_of(self.wmask)),))
         return (_pickling.load_move_list,
                 ((_pickling.FORMAT, bytes(self.data[:self.n * ROW]) if self.n else b"", rules_of(self.cid)),))
 
@@ -527,7 +527,7 @@ cdef class MoveBatch(MoveRows):
         if self.wmask:
             return (_pickling.load_wild_move_batch,
                     ((_pickling.FORMAT, [list(self[i]) for i in range(self.nh)], rules_of(self.cid),
-                      tuple([x for x in range(13) if (self.wmask >> x) & 1])),))
+                      wild_ranks_of(self.wmask)),))
         return (_pickling.load_move_batch,
                 ((_pickling.FORMAT, np.asarray(self.rows), np.asarray(self.offsets), rules_of(self.cid)),))
 

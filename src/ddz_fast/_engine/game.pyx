@@ -18,7 +18,7 @@ import secrets
 import numpy as np
 
 from .._core.kernels cimport RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_free, valid_move_c, row_info
-from .._core.move cimport Move, K_PASS, K_ROCKET, wild_row_move, wild_mask
+from .._core.move cimport Move, K_PASS, K_ROCKET, wild_row_move, wild_mask, wild_ranks_of
 from .._core.movelist cimport wild_movelist_from_out
 from .._core.wild cimport W_PHYS, W_CLASS, bomb_class
 from .._core.entry cimport rules_id, rules_by_id, movelist_from_out, row_move
@@ -79,10 +79,6 @@ cdef Move _row_move_of(const GState* s, const unsigned char* row):
     if s.wmask:
         return wild_row_move(row, s.cid, s.wmask)
     return row_move(row, s.cid)
-
-
-cdef tuple _wild_of(unsigned int wmask):
-    return tuple([x for x in range(13) if (wmask >> x) & 1])
 
 
 @cython.final
@@ -636,7 +632,7 @@ cdef class Game:
         the 2), drawn when the landlord takes the kitty; None before that
         and under rules without wild cards."""
         self._check()
-        return _wild_of(self.st.wmask) if self.st.wmask else None
+        return wild_ranks_of(self.st.wmask) if self.st.wmask else None
 
     def undo(self):
         """Take back the last action (across a redeal too), restoring the
@@ -706,7 +702,7 @@ cdef class Game:
             last_player=s.o_last_player if s.o_has_last else None, bombs=s.o_bombs,
             doubles=s.o_doubles, played=[s.o_moves[t] for t in range(s.players)],
             kitty=_counts_array(s.kitty) if s.kitty_known else None,
-            **({"wild": _wild_of(s.o_wmask)} if s.nwild else {}),
+            **({"wild": wild_ranks_of(s.o_wmask)} if s.nwild else {}),
         )
 
     # -- views ---------------------------------------------------------------------
@@ -816,7 +812,7 @@ cdef class Game:
             parts.append(f"landlord={s.landlord}")
         parts.append("hands=[" + ", ".join(format_cards(h, rules=r) for h in self.hands) + "]")
         if s.wmask:
-            parts.append("wild=" + "".join(["3456789TJQKA2"[x] for x in _wild_of(s.wmask)]))
+            parts.append("wild=" + "".join(["3456789TJQKA2"[x] for x in wild_ranks_of(s.wmask)]))
         if self.last_move is not None:
             parts.append(f"last={self.last_move} by {s.last_player}")
         if s.phase == PH_OVER:
