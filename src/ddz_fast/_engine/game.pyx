@@ -992,6 +992,11 @@ cdef object checked_move_rows(const GState* s, const RulesC* rc, object moves):
     cdef unsigned char[:, ::1] rv = rows
     cdef Move mv
     cdef MoveInfo mi
+    cdef object legal = None
+    if s.wmask and nm:
+        # (with wild cards a move is legal when gs_gen lists it: list once,
+        # not once a move as gs_move_legal would)
+        legal = _wild_rows_listed(s, rc) if s.phase == PH_PLAY else frozenset()
     for m in range(nm):
         if not isinstance(move_list[m], Move):
             raise TypeError(f"moves[{m}] is a {type(move_list[m]).__name__}, not a Move")
@@ -1005,9 +1010,27 @@ cdef object checked_move_rows(const GState* s, const RulesC* rc, object moves):
             rv[m, W_CLASS] = <unsigned char>bomb_class(mv.kind_, mv.c, mv.p, s.wmask)
         elif memcmp(mv.c, mv.p, 15) != 0:
             raise ValueError(f"moves[{m}] ({mv}) reads wild cards, and this game has none")
-        if not gs_move_legal(s, rc, &rv[m, 0], &mi):
+        if legal is not None:
+            if bytes(rows[m]) not in legal:
+                raise ValueError(f"moves[{m}] ({mv}) is not a legal move now")
+        elif not gs_move_legal(s, rc, &rv[m, 0], &mi):
             raise ValueError(f"moves[{m}] ({mv}) is not a legal move now")
     return rows
+
+
+cdef frozenset _wild_rows_listed(const GState* s, const RulesC* rc):
+    # The 32-byte wild rows gs_gen lists now (the legal moves of the mover).
+    cdef Out o
+    cdef Py_ssize_t i
+    if not out_init(&o, 256, False):
+        raise MemoryError("out of memory generating moves")
+    try:
+        gs_gen(s, rc, &o)
+        if o.oom:
+            raise MemoryError("out of memory generating moves")
+        return frozenset([(<char*>o.data)[i * ROW:i * ROW + 2 * HB] for i in range(0, o.n, 2)])
+    finally:
+        out_free(&o)
 
 
 cdef object game_from_state(const GState* s, object rules):
