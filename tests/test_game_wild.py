@@ -2,6 +2,7 @@
 "Wild cards"): the draw, the moves, scoring, pickles, positions, playouts."""
 from __future__ import annotations
 
+import copy
 import pickle
 import random
 
@@ -9,7 +10,8 @@ import numpy as np
 import pytest
 
 import ddz_fast as d
-from ddz_fast import Game, Rules, legal_moves, parse_move
+from ddz_fast import Game, IllegalActionError, Move, Rules, legal_moves, parse_move
+from ddz_fast.actions import action_space
 from ddz_fast.game import simple_bot
 from ddz_fast.observation import ObservationLayout
 
@@ -178,12 +180,41 @@ def test_the_wild_bot_spends_no_wild_card_when_a_natural_move_will_do():
     assert str(simple_bot(g.observation(0), "laizi")) == "3"
 
 
-def test_wild_games_have_no_single_action_id_yet():
+@pytest.mark.parametrize("rules", WILD_PRESETS)
+def test_wild_game_ids_are_the_flat_pairs_and_step_id_plays_them(rules):
+    """legal_ids are FIRST_MOVE_ID + reading * cards_size + cards of the
+    WildActionSpace pairs; step_id plays each id's move (a twin stepped with
+    the Move agrees), and refuses ids that are out of range or not legal."""
+    space = action_space(rules)
+    g, rng = _random_game(rules, 11)
+    twin = copy.copy(g)
+    plies = 0
+    while not g.is_over and plies < 60:
+        ids = g.legal_ids()
+        if g.phase.name == "PLAY":
+            pairs = space.ids(g.legal_actions(), wild=g.wild)
+            np.testing.assert_array_equal(ids, 9 + pairs[:, 0] * space.cards_size + pairs[:, 1])
+        k = rng.randrange(len(ids))
+        action = g.legal_actions()[k]
+        g.step_id(int(ids[k]))
+        twin.step(action)
+        assert g.snapshot() == twin.snapshot()
+        plies += 1
+    assert plies > 10
+    with pytest.raises(ValueError, match="out of range"):
+        g.step_id(9 + space.flat_size)
+
+
+def test_a_wild_id_that_is_not_legal_is_refused_and_changes_nothing():
     g = Game.from_position(["3577", "4", "6"], 0, rules="laizi", wild="7")
-    with pytest.raises(ValueError, match="wild"):
-        g.legal_ids()
-    with pytest.raises(ValueError, match="VecGame"):
-        d.VecGame(2, rules="laizi")
+    space = action_space("laizi")
+    before = g.snapshot()
+    r, c = space.move_to_id(Move("PAIR", "44", rules="laizi", wild="7"), wild="7")
+    with pytest.raises(IllegalActionError):
+        g.step_id(9 + r * space.cards_size + c)          # no 4 in the hand
+    with pytest.raises(ValueError, match="names no move"):
+        g.step_id(9 + r * space.cards_size + space.cards_size - 1)
+    assert g.snapshot() == before
 
 
 @pytest.mark.parametrize("rules", WILD_PRESETS)

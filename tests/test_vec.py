@@ -7,11 +7,11 @@ import pytest
 
 import ddz_fast as ddz
 from ddz_fast import VecGame, action_space, game_seed
+from ddz_fast.actions import WildActionSpace
 from ddz_fast.envs import ObservationLayout
 from ddz_fast.game_values import AUCTION_ACTIONS
 
-# (VecGame plays by action ids; wild-card moves have none yet: tests/test_game_wild.py)
-RULES = [r for r in ddz.PRESETS.values() if not r.wild_ranks]
+RULES = list(ddz.PRESETS.values())
 RULES += [ddz.PRESETS["standard"].replace(auction="rob"), ddz.PRESETS["four"].replace(auction="rob")]
 IDS = [f"{r.name}-{r.auction}" for r in RULES]
 
@@ -27,6 +27,9 @@ def _expected_ids(game, space):
         return np.zeros(0, dtype=np.int64)
     if isinstance(legal, tuple):
         return np.array([AUCTION_ACTIONS.index(a) for a in legal], dtype=np.int64)
+    if isinstance(space, WildActionSpace):
+        pairs = space.ids(legal, wild=game.wild)
+        return 9 + pairs[:, 0] * space.cards_size + pairs[:, 1]
     return 9 + space.ids(legal)
 
 
@@ -49,6 +52,11 @@ def _check_table(vg, i, game, layout, space):
     expected = _expected_ids(game, space)
     np.testing.assert_array_equal(_table_ids(vg, i), expected)
     np.testing.assert_array_equal(game.legal_ids(), expected)
+    if game.wild is not None and not game.is_over:
+        # (the flat ids read back, through the pair's unranking, as the moves)
+        legal = list(game.legal_actions())
+        shown = [vg.action(int(a), table=i) for a in _table_ids(vg, i)[:100]]
+        assert shown == legal[:100]
     if vg.masks is not None:
         assert np.array_equal(np.flatnonzero(vg.masks[i]), np.sort(expected))
     seat = game.result.winner if game.is_over else game.to_move
@@ -59,6 +67,7 @@ def _check_table(vg, i, game, layout, space):
 def _run_against_twins(rules, n, steps, seed, *, auto_reset=True, masks=True, threads=1):
     space = action_space(rules)
     layout = ObservationLayout(rules)
+    masks = masks and not rules.wild_ranks     # (wild rules: too many ids for a mask)
     vg = VecGame(n, rules, seed, threads=threads, auto_reset=auto_reset, masks=masks)
     twins = [ddz.Game(rules, seed=_seed_of(seed, i, 0)) for i in range(n)]
     episodes = [0] * n
@@ -71,13 +80,15 @@ def _run_against_twins(rules, n, steps, seed, *, auto_reset=True, masks=True, th
         for i in range(n):
             if twins[i].is_over:
                 actions[i] = -1             # ignored by a finished table
+        # (read before the step: a wild move's id is read under its table's deal)
+        chosen = [None if twins[i].is_over else vg.action(int(actions[i]), table=i) for i in range(n)]
         vg.step(actions)
         for i in range(n):
             g = twins[i]
             if g.is_over:                   # auto_reset=False: stays over, nothing reported
                 assert vg.done[i] and not vg.scores[i].any() and not vg.wins[i].any()
                 continue
-            g.step(vg.action(int(actions[i])))
+            g.step(chosen[i])
             if g.is_over:
                 finished += 1
                 res = g.result
@@ -336,7 +347,7 @@ def test_bot_actions_are_the_simple_bots_choices_at_every_table(rules):
         for i in range(len(vg)):
             g = vg.games(i)
             want = simple_bot(g.observation(g.to_move), rules)
-            assert vg.action(int(vg.bot_actions[i])) == want
+            assert vg.action(int(vg.bot_actions[i]), table=i) == want
             checked += 1
         vg.step(vg.bot_actions)
     assert checked == 120 * 12 and vg.episodes.sum() > 0
@@ -383,15 +394,14 @@ def test_negative_ids_of_every_signed_dtype_are_read_as_negative(dtype):
     assert [vg.games(i).snapshot() for i in range(2)] == before
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_set_games_refills_the_chosen_tables_and_keeps_the_others(threads):
+@pytest.mark.parametrize("threads, rules", [(1, "standard"), (2, "standard"), (2, "laizi"), (1, "tiandi")])
+def test_set_games_refills_the_chosen_tables_and_keeps_the_others(threads, rules):
     """After set_games every table reads as its game: the restarted ones
     their new deal, the others (refilled or kept) what they were; done only
     at finished tables, scores zero; bot actions the simple bot's."""
     from ddz_fast.game import simple_bot
-    rules = "standard"
     space, layout = action_space(rules), ObservationLayout(rules)
-    vg = VecGame(10, rules, seed=5, auto_reset=False, masks=True, bot=True, threads=threads)
+    vg = VecGame(10, rules, seed=5, auto_reset=False, masks=rules == "standard", bot=True, threads=threads)
     rng = np.random.default_rng(3)
     for k in range(60):
         vg.step(_random_actions(vg, rng) if k % 2 else vg.bot_actions)
@@ -404,4 +414,49 @@ def test_set_games_refills_the_chosen_tables_and_keeps_the_others(threads):
                 g = vg.games(i)
                 _check_table(vg, i, g, layout, space)
                 if not g.is_over:
-                    assert vg.action(int(vg.bot_actions[i])) == simple_bot(g.observation(g.to_move), rules)
+                    assert vg.action(int(vg.bot_actions[i]), table=i) == simple_bot(g.observation(g.to_move),
+                                                                                    rules)
+
+
+@pytest.mark.parametrize("rules", ["laizi", "tiandi"])
+def test_wild_tables_show_their_wild_ranks_and_read_move_ids_under_them(rules):
+    """``wild`` is -1 during the auction and the deal's ranks after it; a
+    move's id needs its table (the same pair names other cards under other
+    wild ranks); masks are refused (too many ids); ids are int64."""
+    space = action_space(rules)
+    vg = VecGame(6, rules, seed=2, bot=True)
+    assert vg.legal_ids.dtype == np.int64 and vg.bot_actions.dtype == np.int64
+    assert vg.n_actions == 9 + space.flat_size and (vg.wild == -1).all()
+    vg.step(vg.bot_actions)
+    while (vg.wild < 0).any():
+        vg.step(vg.bot_actions)
+    for i in range(len(vg)):
+        g = vg.games(i)
+        assert tuple(vg.wild[i]) == g.wild
+        if g.phase.name == "PLAY":
+            m = g.legal_actions()[-1]
+            assert vg.action(vg.action_id(m, table=i), table=i) == m
+    m = vg.games(0).legal_actions()[-1]
+    with pytest.raises(ValueError, match="table="):
+        vg.action_id(m)
+    with pytest.raises(ValueError, match="table="):
+        vg.action(vg.action_id(m, table=0))
+    with pytest.raises(ValueError, match="mask"):
+        VecGame(2, rules, masks=True)
+    assert VecGame(2, "standard").wild is None
+
+
+def test_an_illegal_wild_id_names_its_table_and_changes_nothing():
+    vg = VecGame(3, "laizi", seed=4, skip_auction=True)
+    before = [vg.games(i).snapshot() for i in range(3)]
+    actions = _random_actions(vg, np.random.default_rng(0))
+    actions[1] = 9 + action_space("laizi").flat_size - 1     # (a pair of no move of this hand)
+    with pytest.raises(ValueError, match="table 1"):
+        vg.step(actions)
+    assert [vg.games(i).snapshot() for i in range(3)] == before
+
+
+def test_the_step_recorder_refuses_wild_tables():
+    from ddz_fast._engine.recorder import StepRecorder
+    with pytest.raises(ValueError, match="wild"):
+        StepRecorder(VecGame(2, "laizi"), 100)

@@ -37,7 +37,7 @@ import numpy.typing as npt
 from ._util.checks import check_index
 from ._core.entry import MoveBatch, MoveList, legal_moves, legal_moves_batch
 from ._core.lookup import pack_rows
-from ._core.ranks import ActionMasks, max_hand, space_ranks, wild_cards_ids
+from ._core.ranks import ActionMasks, WildIds, max_hand, space_ranks, wild_cards_ids
 from ._engine.vec import FIRST_MOVE_ID
 from ._core.move import PASS, Move
 from ._core.movelist import _movelist_from_rows
@@ -383,6 +383,26 @@ class WildActionSpace(ActionSpace):
         (``laizi``, 2380), or of at most 8 times the 5 splits (``tiandi``)."""
         return _substitution_ranks(self._most)[1] * self._splits
 
+    @property
+    def flat_size(self) -> int:
+        """Number of flat move ids, ``reading_size * cards_size``: the game
+        action id of the pair ``(r, c)`` is ``first_id + r * cards_size +
+        c`` (:meth:`Game.legal_ids <ddz_fast.Game.legal_ids>`,
+        :class:`~ddz_fast.VecGame`)."""
+        return self.reading_size * self.cards_size
+
+    def flat_id(self, move: Move, *, wild: WildLike = None) -> int:
+        """The flat id ``r * cards_size + c`` of one move's pair ``(r, c)``
+        under the wild ranks (a game action id less ``first_id``)."""
+        r, c = self.move_to_id(move, wild=wild)
+        return r * self.cards_size + c
+
+    def flat_move(self, flat_id: int, *, wild: WildLike = None) -> Move:
+        """The move of a flat id under the wild ranks (:meth:`flat_id`'s
+        inverse); ``ValueError`` when it names no move under them."""
+        flat = check_index(flat_id, self.flat_size, "flat id")
+        return self.id_to_move(divmod(flat, self.cards_size), wild=wild)
+
     def __repr__(self) -> str:
         return (f"WildActionSpace(rules={self._rules.name!r}, reading_size={self.reading_size}, "
                 f"cards_size={self.cards_size})")
@@ -560,6 +580,17 @@ class WildActionSpace(ActionSpace):
             return self._lookup.masks(rep_rows, batch.offsets, out)
         except KeyError as e:
             self._reject(rep_rows, e.args[0])
+
+
+@functools.lru_cache(maxsize=None)
+def wild_ids(rules: Rules) -> WildIds:
+    """The compiled ranking of the flat ids of the wild moves of ``rules``
+    (:attr:`WildActionSpace.flat_size`), for the engine (cached)."""
+    space = action_space(rules)
+    if not isinstance(space, WildActionSpace):
+        raise ValueError(f"rules {rules.name!r} have no wild cards")
+    first, n = _substitution_ranks(space._most)
+    return WildIds(space._lookup, first, n, space._splits)
 
 
 @functools.lru_cache(maxsize=None)

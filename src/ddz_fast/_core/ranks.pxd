@@ -76,3 +76,20 @@ cdef class MoveRanks(IdFinder):
 
 # The cached MoveRanks of the rules' action space (space_ranks in Python).
 cdef MoveRanks ranks_for(object rules)
+
+
+# The flat ids of wild moves (reading id * cards_size + cards id; see
+# ranks.pyx): one ranking for Game.legal_ids and VecGame.
+cdef class WildIds:
+    cdef readonly MoveRanks readings        # the reading ids (the rules without wild cards)
+    cdef object _first                      # the substitution table (read-only)
+    cdef const int64_t* first
+    cdef int most, splits
+    cdef readonly int64_t cards_size
+    # The cards id of one move (rep: represented counts, phys: physical
+    # counts) under the wild ranks of wmask; -1 when phys does not read as rep.
+    cdef int64_t cards_id(self, const uint8_t* rep, const uint8_t* phys, unsigned int wmask) noexcept nogil
+    # The flat ids of m 32-byte wild rows (gen_wild's); -1 when some row has
+    # no id (its entry is -1), else 0.
+    cdef int64_t rank_wild(self, const uint8_t* rows, Py_ssize_t m, unsigned int wmask,
+                           int64_t* ids) noexcept nogil

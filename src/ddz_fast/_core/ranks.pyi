@@ -11,7 +11,7 @@ from .movelist import MoveList
 from ..cards import CardsLike
 from ..rules import Rules, RulesLike
 
-__all__ = ["MoveRanks", "ActionMasks", "TranslatedIds", "space_ranks", "max_hand", "wild_cards_ids"]
+__all__ = ["MoveRanks", "ActionMasks", "TranslatedIds", "WildIds", "space_ranks", "max_hand", "wild_cards_ids"]
 
 @final
 class MoveRanks(IdFinder):
@@ -55,13 +55,22 @@ class ActionMasks:
     ) -> npt.NDArray[np.bool_]: ...
 
 
+@final
+class WildIds:
+    """The flat ids of wild moves: reading id * cards_size + cards id."""
+
+    readings: MoveRanks
+    cards_size: int
+    def __init__(self, readings: MoveRanks, first: npt.NDArray[np.int64], n: int, splits: int) -> None: ...
+
+
 def max_hand(rules: RulesLike) -> int:
     """The most cards a player holds in a game under `rules`."""
 def space_ranks(rules: RulesLike) -> MoveRanks:
     """The cached ``MoveRanks`` of the action space of `rules`."""
 def wild_cards_ids(
-    rep: npt.NDArray[np.uint8],
-    phys: npt.NDArray[np.uint8],
+    rep_rows: npt.NDArray[np.uint8],
+    phys_rows: npt.NDArray[np.uint8],
     wmask: int,
     splits: int,
     first: npt.NDArray[np.int64],

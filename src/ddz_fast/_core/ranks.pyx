@@ -54,7 +54,7 @@ from ..rules import check_rules, resolve_rules
 
 cnp.import_array()
 
-__all__ = ["MoveRanks", "ActionMasks", "TranslatedIds", "space_ranks", "max_hand", "wild_cards_ids"]
+__all__ = ["MoveRanks", "ActionMasks", "TranslatedIds", "WildIds", "space_ranks", "max_hand", "wild_cards_ids"]
 
 cdef enum:
     LOW = 13
@@ -869,10 +869,82 @@ cdef class TranslatedIds(IdFinder):
                 ids[k] = self.of_move[ids[k]]
 
 
+cdef inline int64_t _cards_id(const uint8_t* rep, const uint8_t* phys, unsigned int wmask,
+                              const int64_t* first, int most, int splits) noexcept nogil:
+    # The cards id of the wild move reading as rep[:15] and playing
+    # phys[:15] under the wild ranks of wmask (docs/actions.md, "Wild
+    # cards"): the index of its substitution (for each rank 3..2 not wild,
+    # the represented cards minus those played) by `first` (shape (13, most
+    # + 1, 5), C order), times `splits`, plus the cards of the lower wild
+    # rank when splits > 1.  -1 when phys does not read as rep.
+    cdef int x, s, before = 0, played = 0, wild_cards = 0, low = -1
+    cdef int64_t index = 0
+    for x in range(13):
+        if (wmask >> x) & 1:
+            # (every represented card of a wild rank is a wild card)
+            played += rep[x]
+            wild_cards += phys[x]
+            if phys[x] > 4:
+                return -1
+            if low < 0:
+                low = phys[x]
+            continue
+        s = <int>rep[x] - <int>phys[x]
+        if s < 0 or s > 4 or before + s > most:
+            return -1
+        index += first[(x * (most + 1) + before) * 5 + s]
+        before += s
+    if played + before != wild_cards or phys[13] != rep[13] or phys[14] != rep[14] or low < 0:
+        return -1
+    return index * splits + (low if splits > 1 else 0)
+
+
+@cython.final
+cdef class WildIds:
+    """The flat ids of wild moves: ``reading id * cards_size + cards id``
+    (docs/actions.md, "Wild cards"), for ``Game.legal_ids`` and ``VecGame``.
+    ``WildIds(readings, first, n, splits)``: the MoveRanks of the reading
+    ids, the substitution table of ``ddz_fast.actions._substitution_ranks``
+    (shape (13, most + 1, 5)) and its number of substitutions ``n``, and
+    the splits of the lower wild rank."""
+
+    def __init__(self, MoveRanks readings not None, first, int64_t n, int splits):
+        if self.readings is not None:
+            raise TypeError("WildIds is initialised once")
+        table = np.array(first, dtype=np.int64, order="C", copy=True)
+        if (table.ndim != 3 or table.shape[0] != 13 or table.shape[1] < 1 or table.shape[2] != 5
+                or splits < 1 or n < 1):
+            raise ValueError("WildIds: the substitution table does not fit")
+        self._first = frozen(table)     # (kept: first points into it)
+        self.first = <const int64_t*>cnp.PyArray_DATA(<cnp.ndarray>self._first)
+        self.most = <int>table.shape[1] - 1
+        self.splits = splits
+        # (every entry of a count that would pass `most` is n: the number of substitutions)
+        self.cards_size = <int64_t>n * splits
+        self.readings = readings
+
+    cdef int64_t cards_id(self, const uint8_t* rep, const uint8_t* phys, unsigned int wmask) noexcept nogil:
+        return _cards_id(rep, phys, wmask, self.first, self.most, self.splits)
+
+    cdef int64_t rank_wild(self, const uint8_t* rows, Py_ssize_t m, unsigned int wmask,
+                           int64_t* ids) noexcept nogil:
+        cdef Py_ssize_t k
+        cdef int64_t r, c, result = 0
+        for k in range(m):
+            r = self.readings.rank_row(rows + k * 32)
+            c = _cards_id(rows + k * 32, rows + k * 32 + 16, wmask, self.first, self.most, self.splits)
+            if r < 0 or c < 0:
+                ids[k] = -1
+                result = -1
+            else:
+                ids[k] = r * self.cards_size + c
+        return result
+
+
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def wild_cards_ids(const uint8_t[:, :] rep, const uint8_t[:, :] phys, unsigned int wmask,
-                   Py_ssize_t splits, const int64_t[:, :, ::1] first, int64_t[::1] out):
+def wild_cards_ids(rep_rows, phys_rows, unsigned int wmask, Py_ssize_t splits,
+                   const int64_t[:, :, ::1] first, int64_t[::1] out):
     """The cards ids of wild moves (docs/actions.md, "Wild cards"): move k
     reads as ``rep[k, :15]`` and plays ``phys[k, :15]`` under the wild ranks
     of ``wmask``.  Its substitution (for each rank 3..2 not wild, the
@@ -882,38 +954,22 @@ def wild_cards_ids(const uint8_t[:, :] rep, const uint8_t[:, :] phys, unsigned i
     wild rank when ``splits > 1``.  Returns the first move whose cards do
     not read as its counts under these wild ranks (-1: none); ``out[k]`` is
     written for the moves before it."""
+    # (rows of any layout: copied to C order when they are not)
+    cdef const uint8_t[:, ::1] rep = np.ascontiguousarray(rep_rows, dtype=np.uint8)
+    cdef const uint8_t[:, ::1] phys = np.ascontiguousarray(phys_rows, dtype=np.uint8)
     cdef Py_ssize_t k, m = rep.shape[0], bad = -1
-    cdef int x, s, most, before, played, wild_cards, low
-    cdef int64_t index
+    cdef int64_t c
     if (phys.shape[0] != m or out.shape[0] != m or rep.shape[1] < 15 or phys.shape[1] < 15
             or first.shape[0] != 13 or first.shape[1] < 1 or first.shape[2] != 5 or splits < 1):
         raise ValueError("wild_cards_ids: the arrays do not fit together")
-    most = <int>first.shape[1] - 1
+    if m == 0:
+        return -1
     with nogil:
         for k in range(m):
-            before = played = wild_cards = 0
-            low = -1
-            index = 0
-            for x in range(13):
-                if (wmask >> x) & 1:
-                    # (every represented card of a wild rank is a wild card)
-                    played += rep[k, x]
-                    wild_cards += phys[k, x]
-                    if phys[k, x] > 4:
-                        break
-                    if low < 0:
-                        low = phys[k, x]
-                    continue
-                s = <int>rep[k, x] - <int>phys[k, x]
-                if s < 0 or s > 4 or before + s > most:
-                    break
-                index += first[x, before, s]
-                before += s
-            else:
-                if (played + before == wild_cards and phys[k, 13] == rep[k, 13]
-                        and phys[k, 14] == rep[k, 14] and low >= 0):
-                    out[k] = index * splits + (low if splits > 1 else 0)
-                    continue
-            bad = k
-            break
+            c = _cards_id(&rep[k, 0], &phys[k, 0], wmask, &first[0, 0, 0], <int>first.shape[1] - 1,
+                          <int>splits)
+            if c < 0:
+                bad = k
+                break
+            out[k] = c
     return bad

@@ -20,10 +20,10 @@ import numpy as np
 from .._core.kernels cimport RulesC, MoveInfo, Out, ROW, KIND_BYTE, out_init, out_free, valid_move_c, row_info
 from .._core.move cimport Move, K_PASS, K_ROCKET, wild_row_move, wild_mask, wild_ranks_of
 from .._core.movelist cimport wild_movelist_from_out
-from .._core.wild cimport W_PHYS, W_CLASS, bomb_class
+from .._core.wild cimport W_PHYS, W_CLASS, WROW, bomb_class
 from .._core.entry cimport rules_id, rules_by_id, movelist_from_out, row_move
 from .._util.checks cimport as_int, as_seed, as_seat, as_threads
-from .._core.ranks cimport MoveRanks, ranks_for
+from .._core.ranks cimport MoveRanks, WildIds, ranks_for
 from .engine cimport (
     GState, Entry, MAXP, HB, PH_AUCTION, PH_DOUBLING, PH_PLAY, PH_OVER, N_AUCTION_CODES, A_MOVE,
     MOVE_ID0, ORIGIN_DEAL, ORIGIN_POSITION, LAST_NONE, LAST_ORIGIN, POLICY_BOT,
@@ -557,36 +557,25 @@ cdef class Game:
         player to move, in :meth:`legal_actions` order, as an ``int64``
         array (empty when the game is over): the auction codes themselves in
         the auction and doubling phases, ``FIRST_MOVE_ID + k`` for move
-        ``k`` of ``action_space(rules)`` in the play phase."""
+        ``k`` of ``action_space(rules)`` in the play phase; under wild cards
+        ``FIRST_MOVE_ID + r * cards_size + c`` for the id pair ``(r, c)`` of
+        the :class:`~ddz_fast.actions.WildActionSpace` under the deal's wild
+        ranks (its ``flat_size`` ids)."""
         self._check()
         cdef Out o
         cdef unsigned char codes[4]
         cdef cnp.npy_intp n
         cdef Py_ssize_t i
         cdef int64_t* p
-        cdef int64_t missing
-        cdef MoveRanks ranks
         if self.st.phase == PH_PLAY:
-            self._no_wild_ids()
-            ranks = self._space()
             if not out_init(&o, 64, False):
                 raise MemoryError("out of memory generating moves")
             try:
-                gs_gen(&self.st, self.rc, &o)
-                if o.oom:
-                    raise MemoryError("out of memory generating moves")
-                n = o.n
-                ids = cnp.PyArray_EMPTY(1, &n, cnp.NPY_INT64, 0)
+                ids = self._move_ids(&o)
                 p = <int64_t*>cnp.PyArray_DATA(ids)
-                with nogil:
-                    missing = ranks.rank_generated(o.data, o.n, p)
-                    if missing == 0:
-                        for i in range(o.n):
-                            p[i] += MOVE_ID0
-                if missing < 0:
-                    i = int(np.argmin(ids))
-                    raise ValueError(f"legal move {i} ({row_move(o.data + i * ROW, self.st.cid)}) has "
-                                     f"no action id: no hand of {self._rules.name!r} holds that many cards")
+                n = ids.shape[0]
+                for i in range(n):
+                    p[i] += MOVE_ID0
             finally:
                 out_free(&o)
             return ids
@@ -597,22 +586,77 @@ cdef class Game:
             p[i] = codes[i]          # (an auction action's id is its code)
         return ids
 
+    cdef object _move_ids(self, Out* o):
+        """The move ids (without FIRST_MOVE_ID) of the legal moves, in list
+        order, generated into o (16-byte rows, or 32-byte wild rows)."""
+        cdef cnp.npy_intp n
+        cdef int64_t* p
+        cdef int64_t missing
+        cdef MoveRanks ranks
+        cdef WildIds w
+        cdef unsigned int wmask = self.st.wmask
+        gs_gen(&self.st, self.rc, o)
+        if o.oom:
+            raise MemoryError("out of memory generating moves")
+        n = o.n // 2 if wmask else o.n
+        ids = cnp.PyArray_EMPTY(1, &n, cnp.NPY_INT64, 0)
+        p = <int64_t*>cnp.PyArray_DATA(ids)
+        if wmask:
+            w = self._wild_ids()
+            with nogil:
+                missing = w.rank_wild(o.data, n, wmask, p)
+        else:
+            ranks = self._space()
+            with nogil:
+                missing = ranks.rank_generated(o.data, n, p)
+        if missing < 0:
+            i = int(np.argmin(ids))
+            what = (wild_row_move(o.data + i * WROW, self.st.cid, wmask) if wmask
+                    else row_move(o.data + i * ROW, self.st.cid))
+            raise ValueError(f"legal move {i} ({what}) has no action id: no hand of "
+                             f"{self._rules.name!r} holds that many cards")
+        return ids
+
+    cdef WildIds _wild_ids(self):
+        # (the ranking is built from the public action space, a layer above)
+        from ..actions import wild_ids
+        return <WildIds>wild_ids(self._rules)
+
     def step_id(self, action_id):
         """:meth:`step` with the action of a game action id (see
         :meth:`legal_ids`): TypeError for a non-integer, ValueError for an
         id out of range, or (the state unchanged) not legal now."""
         self._check()
-        if self.st.nwild:
-            self._no_wild_ids()
         cdef MoveRanks ranks = self._space()
-        cdef int64_t a = as_int(action_id, "action id", 0, MOVE_ID0 + ranks.n_rows - 1)
+        cdef int64_t n_moves = ranks.n_rows
+        if self.st.nwild:
+            n_moves = self._wild_ids().readings.n_rows * self._wild_ids().cards_size
+        cdef int64_t a = as_int(action_id, "action id", 0, MOVE_ID0 + n_moves - 1)
         cdef const unsigned char* row
         cdef MoveInfo mi
         cdef GState* s = &self.st
+        cdef Out o
+        cdef Py_ssize_t k
         if a < MOVE_ID0:
             if (s.phase != PH_AUCTION and s.phase != PH_DOUBLING) or not gs_auction_legal(s, <int>a):
                 raise self._illegal(AUCTION_ACTIONS[a])
             gs_auction_step(s, <int>a)
+        elif self.st.nwild:
+            if s.phase != PH_PLAY:
+                raise self._illegal(self._wild_id_move(a))
+            # (legal means listed: the id is found among the legal moves' ids)
+            if not out_init(&o, 64, False):
+                raise MemoryError("out of memory generating moves")
+            try:
+                found = np.flatnonzero(self._move_ids(&o) == a - MOVE_ID0)
+                if found.size == 0:
+                    raise self._illegal(self._wild_id_move(a))
+                k = found[0]
+                row = o.data + k * WROW
+                row_info(row, &mi)
+                gs_play(s, row, &mi)
+            finally:
+                out_free(&o)
         else:
             row = ranks.rows + (a - MOVE_ID0) * ROW
             if s.phase != PH_PLAY or not gs_move_legal(s, self.rc, row, &mi):
@@ -620,11 +664,16 @@ cdef class Game:
             gs_play(s, row, &mi)
         self._legal = None
 
-    cdef int _no_wild_ids(self) except -1:
-        if self.st.nwild:
-            raise ValueError(f"rules {self._rules.name!r} have wild cards: a move has no single action id "
-                             "(docs/actions.md); play Moves with legal_actions() and step()")
-        return 0
+    cdef object _wild_id_move(self, int64_t a):
+        """The move a wild flat id names under the deal's wild ranks, for an
+        error message (its id text when it names none)."""
+        from ..actions import action_space
+        if not self.st.wmask:
+            return f"move id {a} (no wild rank drawn yet)"
+        try:
+            return action_space(self._rules).flat_move(int(a - MOVE_ID0), wild=self.wild)
+        except ValueError as e:
+            raise ValueError(f"action id {a} names no move: {e}") from None
 
     @property
     def wild(self):

@@ -148,6 +148,9 @@ cdef class StepRecorder:
         vg._check()
         if not vg.auto_reset_ or not vg.want_obs:
             raise ValueError("a StepRecorder needs a VecGame with auto_reset=True and observations=True")
+        if vg.nwild:
+            raise ValueError(f"a StepRecorder records the standard action ids; the wild-card rules "
+                             f"{vg._rules.name!r} are not recorded yet")
         self.limit = as_int(limit, "limit", 0, 1 << 62)
         self.vg = vg
         self.n = vg.n
@@ -229,7 +232,7 @@ cdef class StepRecorder:
                 at += c
         return True
 
-    cdef inline void _append(self, TBuf* t, const float* o, const int32_t* ids, int64_t c,
+    cdef inline void _append(self, TBuf* t, const float* o, const int64_t* ids, int64_t c,
                              Py_ssize_t i) noexcept nogil:
         """One row of table i (room made by _snapshot)."""
         # Locals, not the struct's fields: a uint8_t store may alias them, which
@@ -238,7 +241,8 @@ cdef class StepRecorder:
         cdef uint8_t* dst = t.obs + t.rows * size
         for r in range(size):
             dst[r] = <uint8_t>o[r]
-        memcpy(t.ids + t.nids, ids, c * sizeof(int32_t))
+        for r in range(c):
+            t.ids[t.nids + r] = <int32_t>ids[r]     # (standard ids: int32, checked at __init__)
         t.nids += c
         t.cnt[t.rows] = <int32_t>c
         t.seat[t.rows] = <int8_t>self.vg.p_to_move[i]

@@ -6,7 +6,7 @@ cimport cython
 from libc.stdint cimport uint8_t, int32_t, int64_t, uint64_t
 
 from .._core.kernels cimport MoveInfo, Out, RulesC
-from .._core.ranks cimport MoveRanks
+from .._core.ranks cimport MoveRanks, WildIds
 from .engine cimport GState
 
 
@@ -19,8 +19,10 @@ cdef struct Part:
     Py_ssize_t start, stop
     Out out                  # legal move rows of one table
     Out scratch              # the simple bot's (bot_index)
-    int32_t* ids             # this step's legal ids of the part's tables, in table order
+    int64_t* ids             # this step's legal ids of the part's tables, in table order
     Py_ssize_t nids, cap
+    uint8_t* wrows           # wild rules: the 32-byte row of each of ids (wcap rows)
+    Py_ssize_t wcap
     int64_t* ranks           # one table's move ranks (scratch of rank_generated)
     Py_ssize_t ranks_cap
     bint oom
@@ -35,7 +37,11 @@ cdef class VecGame:
     cdef bint rob, auto_reset_, want_obs, want_masks, want_bot, skip_auction_, _ready
     cdef const RulesC* rc
     cdef uint64_t seed_
-    cdef int n_moves_, n_actions_, obs_size_
+    cdef int64_t n_moves_, n_actions_
+    cdef int obs_size_
+    cdef unsigned int nwild   # wild ranks a deal draws (0: no wild cards; ids from `wild`)
+    cdef WildIds wild         # wild rules: the flat move ids (None otherwise)
+    cdef uint8_t* wsel        # wild rules: per table, the 32-byte row of its validated move
     cdef object _rules, _space, _lock
     cdef MoveRanks table      # move row <-> move index k (id MOVE_ID0 + k)
     cdef const uint8_t* rows
@@ -50,6 +56,7 @@ cdef class VecGame:
     cdef object v_to_move, v_offsets, v_ids, v_masks, v_obs, v_scores, v_wins, v_done, v_episodes, v_seeds
     cdef object v_bot
     cdef int32_t* p_bot
+    cdef int64_t* p_bot64     # (wild rules: int64 ids)
     cdef int32_t* p_to_move
     cdef int64_t* p_offsets
     cdef Py_ssize_t ids_cap
@@ -74,6 +81,13 @@ cdef class VecGame:
     cdef void _run_part(self, Part* p, bint apply) noexcept nogil
     cdef void _settle(self, Py_ssize_t i, GState* s) noexcept nogil
     cdef bint _refill(self, Part* p, Py_ssize_t i, const GState* s) noexcept nogil
+    cdef bint _refill_wild(self, Part* p, Py_ssize_t i, const GState* s) noexcept nogil
+    cdef object _id_dtype(self)
+    cdef void _set_bot(self, Py_ssize_t i, int64_t v) noexcept nogil
+    cdef object _move_of(self, int64_t a, Py_ssize_t i)
+    cdef Py_ssize_t _table_index(self, object table, str what) except -1
+    cdef object _table_wild(self, object table, str what)
+    cdef object _wild_of(self, Py_ssize_t i)
 
 
 # The n table states of a VecGame, read-only, locked against stepping and

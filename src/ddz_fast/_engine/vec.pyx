@@ -43,12 +43,14 @@ import threading
 import numpy as np
 
 from .._core.kernels cimport MoveInfo, ROW, out_init, out_free, row_info
+from .._core.wild cimport WROW
+from .._core.move cimport wild_ranks_of
 from .engine cimport (
     GState, gs_alloc, gs_free, gs_init, gs_new_game, gs_choices,
     gs_auction_step, gs_gen, gs_play, obs_size, gs_encode_obs, PH_AUCTION, PH_DOUBLING, PH_PLAY, PH_OVER,
     LAST_NONE, N_AUCTION_CODES, MOVE_ID0, Entry, hist_capacity,
 )
-from .bots cimport bot_index, bot_auction
+from .bots cimport bot_index, bot_auction, wild_bot_index
 from .game cimport game_from_state
 from .._core.entry cimport rules_id, rules_by_id
 from .._core.ranks cimport ranks_for
@@ -86,7 +88,7 @@ cdef Py_ssize_t _table_bytes(int players, Py_ssize_t n_actions, Py_ssize_t obs_f
     of every buffer (step scratch, legal ids, the result arrays)."""
     return (sizeof(GState) + hist_capacity(players) * sizeof(Entry) + sizeof(GState*)
             + sizeof(int64_t) * 2 + sizeof(MoveInfo)          # act, counts, mi
-            + sizeof(int32_t) + sizeof(int64_t) + 64 * sizeof(int32_t)   # to_move, offsets, legal ids
+            + sizeof(int32_t) + sizeof(int64_t) + 64 * sizeof(int64_t)   # to_move, offsets, legal ids
             + players * (sizeof(int64_t) + sizeof(float))     # scores, wins
             + 1 + sizeof(int64_t) + sizeof(uint64_t)          # done, episodes, seeds
             + (n_actions if masks else 0)
@@ -107,18 +109,30 @@ cdef Py_ssize_t _check_size(object n, Py_ssize_t per_table) except -1:
                      f"VecGame.MAX_TABLES = {MAX_TABLES:,} tables (use several VecGames for more)")
 
 
-cdef bint _push(Part* p, int32_t v) noexcept nogil:
-    cdef int32_t* grown
+cdef bint _push(Part* p, int64_t v, const uint8_t* row, bint wild) noexcept nogil:
+    """Append one legal id (with wild rules also its 32-byte row, or none
+    for an auction id) to the part's list; False when out of memory."""
+    cdef int64_t* grown
+    cdef uint8_t* grown_rows
     cdef Py_ssize_t cap
     if p.nids == p.cap:
         cap = 2 * p.cap if p.cap else 1024
-        grown = <int32_t*>realloc(p.ids, cap * sizeof(int32_t))
+        grown = <int64_t*>realloc(p.ids, cap * sizeof(int64_t))
         if grown == NULL:
             p.oom = True
             return False
         p.ids = grown
         p.cap = cap
+    if wild and p.nids == p.wcap:
+        grown_rows = <uint8_t*>realloc(p.wrows, p.cap * WROW)
+        if grown_rows == NULL:
+            p.oom = True
+            return False
+        p.wrows = grown_rows
+        p.wcap = p.cap
     p.ids[p.nids] = v
+    if row != NULL:
+        memcpy(p.wrows + p.nids * WROW, row, WROW)
     p.nids += 1
     return True
 
@@ -191,6 +205,7 @@ cdef class VecGame:
         self.mi = NULL
         self.counts = NULL
         self.id_info = NULL
+        self.wsel = NULL
         self.n = 0
         self.nparts = 0
         self._ready = False
@@ -206,12 +221,14 @@ cdef class VecGame:
                 out_free(&self.parts[i].out)
                 out_free(&self.parts[i].scratch)
                 free(self.parts[i].ids)
+                free(self.parts[i].wrows)
                 free(self.parts[i].ranks)
             free(self.parts)
         free(self.act)
         free(self.mi)
         free(self.counts)
         free(self.id_info)
+        free(self.wsel)
 
     def __init__(self, n, rules="standard", seed=0, *, threads=1, auto_reset=True,
                  observations=True, masks=False, bot=False, skip_auction=False):
@@ -225,9 +242,12 @@ cdef class VecGame:
             if type(flag) is not bool:
                 raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
         r = check_rules(resolve_rules(rules))
-        if r.wild_ranks:
-            raise ValueError(f"VecGame plays by action ids, and wild-card rules ({r.name!r}) have no "
-                             "single id per move yet (docs/actions.md); play them with Game")
+        # (the public ActionSpace is a face above the engine: imported here, not at load)
+        from ..actions import action_space, wild_ids
+        if r.wild_ranks and masks:
+            raise ValueError(f"masks=True: the wild-card rules {r.name!r} have "
+                             f"{MOVE_ID0 + action_space(r).flat_size:,} action ids, too many for a mask "
+                             "a table; use legal_ids (docs/actions.md, \"Wild cards\")")
         self.seed_ = as_seed(seed, "seed")
         self._rules = r
         self.rc = rules_by_id(rules_id(r))
@@ -240,18 +260,24 @@ cdef class VecGame:
         self.want_bot = bot
         self.skip_auction_ = skip_auction
         self._lock = threading.Lock()
-        # (the public ActionSpace is a face above the engine: imported here, not at load)
-        from ..actions import action_space
         self._space = action_space(r)
-        self.table = ranks_for(r)
+        self.nwild = r.wild_ranks
+        if self.nwild:
+            # (wild moves: flat ids over the pairs of the WildActionSpace;
+            # a table's validated move is played from its row, kept in wsel)
+            self.wild = wild_ids(r)
+            self.table = self.wild.readings
+            self.n_moves_ = self.table.n_rows * self.wild.cards_size
+        else:
+            self.table = ranks_for(r)
+            self.n_moves_ = self.table.n_rows
+            self.id_info = <MoveInfo*>malloc(self.n_moves_ * sizeof(MoveInfo))
+            if self.id_info == NULL:
+                raise MemoryError("out of memory")
+            for i in range(self.n_moves_):
+                row_info(self.table.rows + i * ROW, &self.id_info[i])
         self.rows = self.table.rows
-        self.n_moves_ = <int>self.table.n_rows
         self.n_actions_ = MOVE_ID0 + self.n_moves_
-        self.id_info = <MoveInfo*>malloc(self.n_moves_ * sizeof(MoveInfo))
-        if self.id_info == NULL:
-            raise MemoryError("out of memory")
-        for i in range(self.n_moves_):
-            row_info(self.rows + i * ROW, &self.id_info[i])
         self.obs_size_ = obs_size(self.nplayers, self.rc.wild_ranks)
         count = _check_size(n, _table_bytes(self.nplayers, self.n_actions_, self.obs_size_, masks,
                                             observations, bot))
@@ -268,7 +294,9 @@ cdef class VecGame:
         self.act = <int64_t*>malloc(count * sizeof(int64_t))
         self.mi = <MoveInfo*>malloc(count * sizeof(MoveInfo))
         self.counts = <int64_t*>calloc(count, sizeof(int64_t))
-        if self.act == NULL or self.mi == NULL or self.counts == NULL:
+        if self.nwild:
+            self.wsel = <uint8_t*>calloc(count, WROW)
+        if self.act == NULL or self.mi == NULL or self.counts == NULL or (self.nwild and self.wsel == NULL):
             raise MemoryError("out of memory")
         k = <int>min(k, count)
         self.parts = <Part*>calloc(k, sizeof(Part))
@@ -284,7 +312,7 @@ cdef class VecGame:
 
         self._to_move = np.zeros(count, dtype=np.int32)
         self._offsets = np.zeros(count + 1, dtype=np.int64)
-        self._ids = np.zeros(max(64 * count, 1024), dtype=np.int32)
+        self._ids = np.zeros(max(64 * count, 1024), dtype=self._id_dtype())
         self._masks = np.zeros((count, self.n_actions_), dtype=np.bool_) if masks else None
         self._obs = np.zeros((count, self.obs_size_), dtype=np.float32) if observations else None
         self._scores = np.zeros((count, self.nplayers), dtype=np.int64)
@@ -292,8 +320,9 @@ cdef class VecGame:
         self._done = np.zeros(count, dtype=np.bool_)
         self._episodes = np.zeros(count, dtype=np.int64)
         self._seeds = np.zeros(count, dtype=np.uint64)
-        self._bot = np.full(count, -1, dtype=np.int32) if bot else None
-        self.p_bot = <int32_t*>cnp.PyArray_DATA(self._bot) if bot else NULL
+        self._bot = np.full(count, -1, dtype=self._id_dtype()) if bot else None
+        self.p_bot = <int32_t*>cnp.PyArray_DATA(self._bot) if bot and not self.nwild else NULL
+        self.p_bot64 = <int64_t*>cnp.PyArray_DATA(self._bot) if bot and self.nwild else NULL
         self.v_bot = _read_only(self._bot) if bot else None
         self.p_to_move = <int32_t*>cnp.PyArray_DATA(self._to_move)
         self.p_offsets = <int64_t*>cnp.PyArray_DATA(self._offsets)
@@ -317,6 +346,16 @@ cdef class VecGame:
         self.v_seeds = _read_only(self._seeds)
         self._ready = True
         self._restart()
+
+    cdef object _id_dtype(self):
+        # (the standard ids fit int32; the wild rules' flat ids need int64)
+        return np.int64 if self.nwild else np.int32
+
+    cdef void _set_bot(self, Py_ssize_t i, int64_t v) noexcept nogil:
+        if self.nwild:
+            self.p_bot64[i] = v
+        else:
+            self.p_bot[i] = <int32_t>v
 
     # -- checks and locking --------------------------------------------------------
     cdef int _enter(self) except -1:
@@ -520,7 +559,10 @@ cdef class VecGame:
                             break
                     if not found:
                         return i
-                    if a >= MOVE_ID0:
+                    if a >= MOVE_ID0 and self.nwild:
+                        memcpy(self.wsel + i * WROW, p.wrows + k * WROW, WROW)
+                        row_info(self.wsel + i * WROW, &self.mi[i])
+                    elif a >= MOVE_ID0:
                         self.mi[i] = self.id_info[a - MOVE_ID0]
                 at += self.counts[i]
         return -1
@@ -529,8 +571,11 @@ cdef class VecGame:
         cdef int64_t a = self.act[i]
         cdef GState* s = self.st[i]
         if a >= MOVE_ID0:
-            m = self._space.id_to_move(int(a - MOVE_ID0))
-            what = "pass" if m.is_pass else f"{m.cards} ({m.kind.name})"
+            try:
+                m = self._move_of(a, i)
+                what = "pass" if m.is_pass else f"{m} ({m.kind.name})"
+            except ValueError as e:
+                what = f"no move under the table's wild ranks: {e}"
         else:
             what = str(AUCTION_ACTIONS[a])
         lo = self.p_offsets[i]
@@ -559,10 +604,12 @@ cdef class VecGame:
                 missing = p.missing
             total += p.nids
         if total > self.ids_cap:
-            self._ids = np.zeros(max(total, 2 * self.ids_cap), dtype=np.int32)
+            self._ids = np.zeros(max(total, 2 * self.ids_cap), dtype=self._id_dtype())
             self.ids_cap = self._ids.shape[0]
             self.v_ids = _read_only(self._ids)
         cdef int32_t* out = <int32_t*>cnp.PyArray_DATA(self._ids)
+        cdef int64_t* out64 = <int64_t*>cnp.PyArray_DATA(self._ids)
+        cdef Py_ssize_t k
         with nogil:
             total = 0
             self.p_offsets[0] = 0
@@ -570,7 +617,11 @@ cdef class VecGame:
                 self.p_offsets[i + 1] = self.p_offsets[i] + self.counts[i]
             for j in range(self.nparts):
                 p = &self.parts[j]
-                memcpy(out + total, p.ids, p.nids * sizeof(int32_t))
+                if self.nwild:
+                    memcpy(out64 + total, p.ids, p.nids * sizeof(int64_t))
+                else:
+                    for k in range(p.nids):
+                        out[total + k] = <int32_t>p.ids[k]
                 total += p.nids
         if missing >= 0:
             raise RuntimeError(f"table {missing}: a legal move has no id in {self._space!r} "
@@ -581,14 +632,21 @@ cdef class VecGame:
         cdef Py_ssize_t i, j, at = 0
         cdef int64_t a
         cdef GState* s
-        cdef int32_t* kept = NULL        # a partial refill: the ids as they were
+        cdef int64_t* kept = NULL        # a partial refill: the ids as they were
+        cdef uint8_t* kept_rows = NULL   # (and with wild rules their rows)
         p.missing = -1
         if not apply and self.redo != NULL:
-            kept = <int32_t*>malloc((p.nids + 1) * sizeof(int32_t))
-            if kept == NULL:
+            kept = <int64_t*>malloc((p.nids + 1) * sizeof(int64_t))
+            if self.nwild:
+                kept_rows = <uint8_t*>malloc((p.nids + 1) * WROW)
+            if kept == NULL or (self.nwild and kept_rows == NULL):
+                free(kept)
+                free(kept_rows)
                 p.oom = True
                 return
-            memcpy(kept, p.ids, p.nids * sizeof(int32_t))
+            memcpy(kept, p.ids, p.nids * sizeof(int64_t))
+            if self.nwild:
+                memcpy(kept_rows, p.wrows, p.nids * WROW)
         if self.want_masks:
             for i in range(p.start, p.stop):
                 if kept == NULL or self.redo[i]:
@@ -608,13 +666,16 @@ cdef class VecGame:
                 at += self.counts[i]
                 if not self.redo[i]:
                     for j in range(at - self.counts[i], at):
-                        if not _push(p, kept[j]):
+                        if not _push(p, kept[j], kept_rows + j * WROW if self.nwild else NULL, self.nwild):
                             free(kept)
+                            free(kept_rows)
                             return
                     continue
             if apply and s.phase != PH_OVER and self.act[i] != NO_ACT:
                 a = self.act[i]
-                if a >= MOVE_ID0:
+                if a >= MOVE_ID0 and self.nwild:
+                    gs_play(s, self.wsel + i * WROW, &self.mi[i])
+                elif a >= MOVE_ID0:
                     gs_play(s, self.rows + (a - MOVE_ID0) * ROW, &self.mi[i])
                 else:
                     gs_auction_step(s, <int>a)
@@ -622,8 +683,10 @@ cdef class VecGame:
                     self._settle(i, s)
             if not self._refill(p, i, s):
                 free(kept)
+                free(kept_rows)
                 return
         free(kept)
+        free(kept_rows)
 
     cdef void _settle(self, Py_ssize_t i, GState* s) noexcept nogil:
         """Report the end of table i's deal; start its next game (auto_reset)."""
@@ -644,7 +707,10 @@ cdef class VecGame:
         cdef int64_t* grown
         cdef int c, nc
         self.p_to_move[i] = -1 if s.phase == PH_OVER else s.to_move
-        if s.phase == PH_PLAY:
+        if s.phase == PH_PLAY and self.nwild:
+            if not self._refill_wild(p, i, s):
+                return False
+        elif s.phase == PH_PLAY:
             gs_gen(s, self.rc, &p.out)
             if p.out.oom:
                 p.out.oom = False
@@ -658,7 +724,7 @@ cdef class VecGame:
                     p.scratch.oom = False
                     p.oom = True
                     return False
-                self.p_bot[i] = -1
+                self._set_bot(i, -1)
             if p.out.n > p.ranks_cap:
                 grown = <int64_t*>realloc(p.ranks, (p.out.n + 256) * sizeof(int64_t))
                 if grown == NULL:
@@ -672,18 +738,18 @@ cdef class VecGame:
                 if p.ranks[k] < 0:
                     continue
                 if k == pick:
-                    self.p_bot[i] = <int32_t>(MOVE_ID0 + p.ranks[k])
-                if not _push(p, <int32_t>(MOVE_ID0 + p.ranks[k])):
+                    self._set_bot(i, MOVE_ID0 + p.ranks[k])
+                if not _push(p, MOVE_ID0 + p.ranks[k], NULL, False):
                     return False
         elif s.phase != PH_OVER:
             nc = gs_choices(s, codes)
             for c in range(nc):
-                if not _push(p, codes[c]):      # (an auction action's id is its code)
+                if not _push(p, codes[c], NULL, self.nwild):   # (an auction action's id is its code)
                     return False
             if self.want_bot:
-                self.p_bot[i] = codes[bot_auction(s.hands[s.to_move], codes, nc)]
+                self._set_bot(i, codes[bot_auction(s.hands[s.to_move], codes, nc)])
         elif self.want_bot:
-            self.p_bot[i] = -1
+            self._set_bot(i, -1)
         self.counts[i] = p.nids - before
         if self.want_masks:
             for k in range(before, p.nids):
@@ -691,6 +757,39 @@ cdef class VecGame:
         if self.want_obs:
             gs_encode_obs(s, s.winner if s.phase == PH_OVER else s.to_move,
                           self.p_obs + i * self.obs_size_)
+        return True
+
+    cdef bint _refill_wild(self, Part* p, Py_ssize_t i, const GState* s) noexcept nogil:
+        """The legal flat ids and rows of table i under wild cards (play
+        phase), and the bot's id."""
+        cdef Py_ssize_t m, k, pick = -1
+        cdef int64_t* grown
+        gs_gen(s, self.rc, &p.out)
+        if p.out.oom:
+            p.out.oom = False
+            p.oom = True
+            return False
+        m = p.out.n // 2
+        if self.want_bot:
+            pick = wild_bot_index(p.out.data, m, s.last_src == LAST_NONE, s.to_move, s.landlord,
+                                  s.last_player, s.ncards, s.players)
+            self._set_bot(i, -1)
+        if m > p.ranks_cap:
+            grown = <int64_t*>realloc(p.ranks, (m + 256) * sizeof(int64_t))
+            if grown == NULL:
+                p.oom = True
+                return False
+            p.ranks = grown
+            p.ranks_cap = m + 256
+        if self.wild.rank_wild(p.out.data, m, s.wmask, p.ranks) < 0 and p.missing < 0:
+            p.missing = i
+        for k in range(m):
+            if p.ranks[k] < 0:
+                continue
+            if k == pick:
+                self._set_bot(i, MOVE_ID0 + p.ranks[k])
+            if not _push(p, MOVE_ID0 + p.ranks[k], p.out.data + k * WROW, True):
+                return False
         return True
 
     # -- reading --------------------------------------------------------------------------
@@ -769,21 +868,71 @@ cdef class VecGame:
                 return c
         raise ValueError(f"{action!r} is not an auction or doubling action")
 
-    def action_id(self, action):
+    def action_id(self, action, *, table=None):
         """The id of a Move (``FIRST_MOVE_ID`` + its ``action_space`` id) or of
-        an auction or doubling action; ValueError when it has none."""
+        an auction or doubling action; ValueError when it has none.  Under
+        wild cards a move's id depends on the deal's wild ranks: give the
+        ``table`` it is played at (its flat id ``FIRST_MOVE_ID + r *
+        cards_size + c``, docs/actions.md)."""
+        self._check()
         if isinstance(action, Move):
-            self._check()
-            return MOVE_ID0 + self._space.move_to_id(action)
+            if not self.nwild:
+                return MOVE_ID0 + self._space.move_to_id(action)
+            return MOVE_ID0 + self._space.flat_id(action, wild=self._table_wild(table, "a move's id"))
         return self.auction_id(action)
 
-    def action(self, action_id):
-        """The action (a Move or an auction action) of an id."""
+    def action(self, action_id, *, table=None):
+        """The action (a Move or an auction or doubling action) of an id;
+        under wild cards a move id needs the ``table`` whose wild ranks read
+        it (ValueError when it names no move under them)."""
         self._check()
         cdef int64_t a = as_int(action_id, "action id", 0, self.n_actions_ - 1)
-        if a >= MOVE_ID0:
+        if a < MOVE_ID0:
+            return AUCTION_ACTIONS[a]
+        if not self.nwild:
             return self._space.id_to_move(int(a - MOVE_ID0))
-        return AUCTION_ACTIONS[a]
+        return self._move_of(a, self._table_index(table, "a move id's move"))
+
+    cdef object _move_of(self, int64_t a, Py_ssize_t i):
+        """The wild move of flat id a (a move id) at table i."""
+        wild = self._wild_of(i)
+        if wild is None:
+            raise ValueError(f"table {i} has no wild rank yet (its auction is on): move id {a} "
+                             "cannot be read")
+        return self._space.flat_move(int(a - MOVE_ID0), wild=wild)
+
+    cdef Py_ssize_t _table_index(self, object table, str what) except -1:
+        if table is None:
+            raise ValueError(f"rules {self._rules.name!r} have wild cards: {what} depends on the "
+                             "table's wild ranks; pass table=")
+        return as_int(table, "table", 0, self.n - 1)
+
+    cdef object _table_wild(self, object table, str what):
+        cdef Py_ssize_t i = self._table_index(table, what)
+        wild = self._wild_of(i)
+        if wild is None:
+            raise ValueError(f"table {i} has no wild rank yet (its auction is on)")
+        return wild
+
+    cdef object _wild_of(self, Py_ssize_t i):
+        cdef unsigned int w = self.st[i].wmask
+        return wild_ranks_of(w) if w else None
+
+    @property
+    def wild(self):
+        """Under wild-card rules, ``(n, k)`` int8: the wild ranks of each
+        table's deal (``k`` = 1 for ``laizi``, 2 for ``tiandi``; rank
+        indices, 0 the 3 .. 12 the 2; -1 before the kitty is taken); None
+        under other rules.  A new array each time."""
+        self._check()
+        if not self.nwild:
+            return None
+        out = np.full((self.n, self.nwild), -1, dtype=np.int8)
+        cdef Py_ssize_t i
+        for i in range(self.n):
+            if self.st[i].wmask:
+                out[i] = wild_ranks_of(self.st[i].wmask)
+        return out
 
     @property
     def to_move(self):
