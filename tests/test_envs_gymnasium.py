@@ -41,7 +41,8 @@ def _episode(env, rng, seed=None, check=None):
 
 @pytest.mark.parametrize("kwargs", [{}, {"seat": 2, "opponent": "simple"}, {"seat": "landlord"},
                                     {"rules": "four", "seat": 3},
-                                    {"rules": Rules(auction="rob"), "seat": 1}])
+                                    {"rules": Rules(auction="rob"), "seat": 1},
+                                    {"rules": "laizi", "opponent": "simple"}, {"rules": "tiandi"}])
 def test_gymnasium_check_env(single, kwargs):
     from gymnasium.utils.env_checker import check_env
     with warnings.catch_warnings():

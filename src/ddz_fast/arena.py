@@ -255,7 +255,7 @@ class _PerObservation(_Player):
                 raise TypeError(f"agent {self.name!r} returned a {type(a).__name__}, not a Move or an "
                                 "auction action")
             try:
-                out[j] = vg.action_id(a)
+                out[j] = vg.action_id(a, table=i)
             except (TypeError, ValueError) as e:
                 raise IllegalActionError(f"agent {self.name!r} returned {a!r}, not an action of this "
                                          f"game (seat {seat}): {e}") from None
@@ -364,17 +364,21 @@ RECORD_FORMAT = "ddz-fast-game"
 RECORD_VERSION = 1
 
 
-def _action_id(action: object, rules: Rules) -> int:
-    from .actions import action_space
+def _action_id(action: object, game: Game) -> int:
+    from .actions import WildActionSpace, action_space
 
     if isinstance(action, AuctionAction):
         return AUCTION_ACTIONS.index(action)
-    return FIRST_MOVE_ID + action_space(rules).move_to_id(cast(Move, action))
+    space = action_space(game.rules)
+    if isinstance(space, WildActionSpace):
+        return FIRST_MOVE_ID + space.flat_id(cast(Move, action), wild=game.wild)
+    return FIRST_MOVE_ID + space.move_to_id(cast(Move, action))
 
 
 def _action_text(action: object) -> str:
     if isinstance(action, Move):
-        return "pass" if action.is_pass else f"{action.kind.name} {action.cards}"
+        # (str: the cards, and under wild cards "=" what they are read as)
+        return "pass" if action.is_pass else f"{action.kind.name} {action}"
     return str(action)
 
 
@@ -398,7 +402,7 @@ def game_record(game: Game, **extra: Any) -> Dict[str, Any]:
     if game.seed is None:
         raise ValueError("a position (Game.from_position) has no deal to record: record a Game(rules, seed)")
     rules = game.rules
-    actions = [[int(seat), _action_id(a, rules), _action_text(a)] for seat, a in game.history]
+    actions = [[int(seat), _action_id(a, game), _action_text(a)] for seat, a in game.history]
     res = game.result
     rec: Dict[str, Any] = {"format": RECORD_FORMAT, "version": RECORD_VERSION,
                            "rules": dataclasses.asdict(rules), "seed": int(game.seed),
@@ -433,7 +437,7 @@ def game_from_record(record: Dict[str, Any]) -> Game:
         for k, entry in enumerate(actions):
             if not (isinstance(entry, list) and len(entry) >= 2):
                 raise ValueError(f"action {k} must be [seat, id, ...]")
-            seat, aid = check_seat(entry[0], rules.players), check_int(entry[1], "action id", 0, 1 << 30)
+            seat, aid = check_seat(entry[0], rules.players), check_int(entry[1], "action id", 0, 1 << 62)
             if g.to_move != seat:
                 raise ValueError(f"action {k} is by seat {seat}, but seat {g.to_move} is to move")
             g.step_id(aid)

@@ -17,10 +17,24 @@ One ``Discrete(layout.size)`` space covers a whole deal, with the ids of
 
 The auction pass (``Bid(0)`` / ``DECLINE``) and the play-phase PASS are
 different ids.  Nothing here depends on PettingZoo or Gymnasium.
+
+Wild cards (``laizi``, ``tiandi``): a move is a pair (reading, cards) of
+the :class:`~ddz_fast.actions.WildActionSpace`, far too many for one
+``Discrete`` space with a mask (67 million ids under ``laizi``, 27.8
+billion under ``tiandi``).  The environments factor it: their id of a move
+is ``FIRST_MOVE_ID +`` its *reading* id (the numbering of the same rules
+without wild cards, so ``size`` is that of ``standard``), and the engine
+plays the reading with the cards of its smallest game id, which spends the
+fewest wild cards (a wild card stands in only where the hand lacks the
+natural card; with two wild ranks, the higher one's cards first).  Each
+reading is listed once, in ascending id order.  Agents that choose the
+cards too use :class:`~ddz_fast.VecGame` or :meth:`Game.legal_ids
+<ddz_fast.Game.legal_ids>`, whose ids name every pair
+(docs/actions.md, "Wild cards").
 """
 from __future__ import annotations
 
-from typing import Tuple, Union
+from typing import Any, Tuple, Union, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -28,7 +42,7 @@ import numpy.typing as npt
 from .._util.checks import check_index
 from .._core.entry import MoveList
 from .._core.move import Move
-from ..actions import FIRST_MOVE_ID, action_space
+from ..actions import FIRST_MOVE_ID, WildActionSpace, action_space
 from ..game import AuctionAction
 from ..game_values import AUCTION_ACTIONS
 from ..rules import Rules, RulesLike, resolve_rules
@@ -58,10 +72,40 @@ class ActionLayout:
         self.n_auction: int = FIRST_MOVE_ID
         self.play_offset: int = FIRST_MOVE_ID
         self.size: int = self._space.n_actions
+        #: Under wild cards, game ids of moves are flat pairs (see the module docstring).
+        self.wild: bool = isinstance(self._space, WildActionSpace)
+
+    def play_choices(self, offsets: npt.NDArray[np.int64], game_ids: npt.NDArray[Any]
+                     ) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """The environments' legal ids of rows of game ids in CSR form
+        (``game_ids[offsets[i]:offsets[i + 1]]``, the engine's lists):
+        ``(offsets, ids, played)``, ``played`` the game id each id plays.
+        Without wild cards the same ids; under wild cards each reading once,
+        in ascending order, played by its smallest game id (see the module
+        docstring)."""
+        ids = np.asarray(game_ids, dtype=np.int64)
+        off = np.asarray(offsets, dtype=np.int64)
+        if not self.wild:
+            return off, ids, ids
+        cards = cast(WildActionSpace, self._space).cards_size
+        env = np.where(ids >= FIRST_MOVE_ID, FIRST_MOVE_ID + (ids - FIRST_MOVE_ID) // cards, ids)
+        row = np.repeat(np.arange(len(off) - 1, dtype=np.int64), np.diff(off))
+        order = np.lexsort((ids, env, row))       # (by row, then reading, then game id)
+        env, row, ids = env[order], row[order], ids[order]
+        first = np.ones(len(env), dtype=bool)
+        first[1:] = (env[1:] != env[:-1]) | (row[1:] != row[:-1])
+        counts = np.bincount(row[first], minlength=len(off) - 1)
+        new_off = np.zeros(len(off), dtype=np.int64)
+        np.cumsum(counts, out=new_off[1:])
+        return new_off, env[first], ids[first]
 
     def ids(self, legal: Union[MoveList, Tuple[AuctionAction, ...]]) -> npt.NDArray[np.int64]:
         """The ids of a ``Game.legal_actions()`` result, in its order (int64;
-        ``Game.legal_ids()`` gives them without the actions)."""
+        ``Game.legal_ids()`` gives them without the actions).  Under wild
+        cards each move's reading id (a reading played with other cards
+        repeats)."""
+        if isinstance(legal, MoveList) and self.wild:
+            return np.array([self.move_id(m) for m in legal], dtype=np.int64)
         if isinstance(legal, MoveList):
             out: npt.NDArray[np.int64] = np.asarray(self._space.ids(legal), dtype=np.int64) + self.play_offset
             return out
@@ -79,6 +123,11 @@ class ActionLayout:
         """The id of a card-play move (PASS included)."""
         if not isinstance(move, Move):
             raise TypeError(f"move must be a Move, not {type(move).__name__}")
+        if self.wild:
+            # (its reading: the standard move of the represented cards)
+            readings = cast(WildActionSpace, self._space).readings
+            return self.play_offset + int(readings.move_to_id(Move(move.kind, move.represents,
+                                                                    rules=readings.rules)))
         return self.play_offset + int(self._space.move_to_id(move))
 
     def action_id(self, action: Action) -> int:
@@ -95,7 +144,8 @@ class ActionLayout:
         i = check_action_id(action_id, self.size)
         if i < self.play_offset:
             return AUCTION_ACTIONS[i]
-        move: Move = self._space.id_to_move(i - self.play_offset)
+        space = cast(WildActionSpace, self._space).readings if self.wild else self._space
+        move: Move = space.id_to_move(i - self.play_offset)
         return move
 
     def __repr__(self) -> str:

@@ -35,6 +35,7 @@ class Table:
     # (class defaults: a Table made without __init__ has no game, and says so)
     _game: Optional[Game] = None
     _legal_ids: Optional[npt.NDArray[np.int64]] = None
+    _played: Optional[npt.NDArray[np.int64]] = None
 
     def __init__(self, rules: RulesLike = "standard") -> None:
         self.rules = resolve_rules(rules)
@@ -71,7 +72,8 @@ class Table:
     # -- actions ---------------------------------------------------------------
     def legal_ids(self) -> npt.NDArray[np.int64]:
         """The ids of the legal actions of the player to move, in
-        ``Game.legal_actions()`` order (empty when the game is over).
+        ``Game.legal_actions()`` order (empty when the game is over); under
+        wild cards the reading ids, ascending (:class:`ActionLayout`).
         A new array on each call (the cached ids stay private)."""
         out: npt.NDArray[np.int64] = self._ids().copy()
         return out
@@ -79,7 +81,9 @@ class Table:
     def _ids(self) -> npt.NDArray[np.int64]:
         ids = self._legal_ids
         if ids is None:
-            ids = self._legal_ids = self.game.legal_ids()
+            game_ids = self.game.legal_ids()
+            _, ids, self._played = self.actions.play_choices(np.array([0, len(game_ids)]), game_ids)
+            self._legal_ids = ids
         return ids
 
     def action_mask(self, player: Optional[int] = None) -> npt.NDArray[np.int8]:
@@ -125,9 +129,12 @@ class Table:
         why = self.illegal_reason(i)
         if why is not None:
             raise IllegalActionError(why)
-        g.step_id(i)
-        self._legal_ids = None
-        return self.actions.action(i)
+        played = self._played
+        assert played is not None           # (set with the legal ids illegal_reason read)
+        g.step_id(int(played[np.flatnonzero(self._ids() == i)[0]]))
+        self._legal_ids = self._played = None
+        # (under wild cards the move played, with its cards; else the id's action)
+        return g.history[-1][1] if self.actions.wild else self.actions.action(i)
 
     def describe(self, action_id: int) -> str:
         """Human-readable text of an action id (``"bid 2"``, ``"33 (PAIR)"``...)."""

@@ -111,6 +111,8 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         self.observation_space = batch_space(self.single_observation_space, n)
         self._mask = np.zeros((n, size), dtype=np.int8)
         self._set_rows = np.zeros(0, dtype=np.int64)       # flat indices set in _mask
+        # the legal ids (CSR) and the game id each plays (ActionLayout.play_choices)
+        self._legal = (np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
         self._acted = np.zeros(n, dtype=bool)
         self._rng = np.random.default_rng(self._seed)
         self._ready = False
@@ -156,7 +158,7 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
                 f"{int(self.vg.to_move[i])} now; no table was changed")
         # (the illegal tables' last observations, before anything moves: their final_obs)
         illegal_obs = [self._table_obs(int(i)) for i in bad]
-        acts = a.copy()
+        acts = self._played_ids(a)
         acts[bad] = VecGame.NO_ACTION           # (those tables sit the step out, then deal again)
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminated = np.zeros(self.num_envs, dtype=bool)
@@ -179,9 +181,8 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         read from the engine's own list without scanning the masks."""
         if not self._ready:
             raise RuntimeError("call reset() before legal_ids()")
-        off = self.vg.legal_offsets.astype(np.int64)
-        ids: npt.NDArray[np.int64] = self.vg.legal_ids[:off[-1]].astype(np.int64)
-        return off, ids
+        off, ids, _ = self._legal
+        return off.copy(), ids.copy()
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of every table as booleans (for maskable policies)."""
@@ -254,6 +255,24 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
             self._play_bots(rewards, terminated)
             tables = np.flatnonzero(vg.to_move < 0)
 
+    def _played_ids(self, a: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """The game ids the environments' ids ``a`` play at each table (the
+        same ids without wild cards); tables whose id is not legal get
+        NO_ACTION."""
+        if not self.layout.wild:
+            same: npt.NDArray[np.int64] = a.copy()
+            return same
+        off, ids, played = self._legal
+        # (each row's ids are ascending and the rows in order: one search for all)
+        rows = np.repeat(np.arange(self.num_envs, dtype=np.int64), np.diff(off))
+        keys = rows * self.layout.size + ids
+        want = np.arange(self.num_envs, dtype=np.int64) * self.layout.size + a
+        at = np.minimum(np.searchsorted(keys, want), max(len(keys) - 1, 0))
+        out = np.full(self.num_envs, VecGame.NO_ACTION, dtype=np.int64)
+        found = (keys[at] == want) if len(keys) else np.zeros(self.num_envs, dtype=bool)
+        out[found] = played[at[found]]
+        return out
+
     def _table_obs(self, i: int) -> Dict[str, npt.NDArray[Any]]:
         """Table ``i``'s observation dict as it is now, the learner to act."""
         obs = self.vg.observations
@@ -293,9 +312,9 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         flat = self._mask.reshape(-1)
         flat[self._set_rows] = 0                      # clear only what was set
         off = vg.legal_offsets
-        counts = np.diff(off)
-        rows = np.repeat(np.arange(self.num_envs, dtype=np.int64), counts)
-        cols = vg.legal_ids[:off[-1]]
+        self._legal = self.layout.play_choices(off, vg.legal_ids[:off[-1]])
+        off, cols, _ = self._legal
+        rows = np.repeat(np.arange(self.num_envs, dtype=np.int64), np.diff(off))
         self._set_rows = rows * self.layout.size + cols
         flat[self._set_rows] = 1
         obs = vg.observations
