@@ -15,7 +15,13 @@ Action ids: the game's (``docs/actions.md``, the same as
     ``NO_DOUBLE``, ``DOUBLE`` (an auction uses only its own);
   * ``FIRST_MOVE_ID + k`` (``FIRST_MOVE_ID == 9``): move ``k`` of
     :func:`ddz_fast.action_space` for the rules (``n_moves`` is its
-    ``size``; ``k = 0`` is the play-phase PASS).
+    ``size``; ``k = 0`` is the play-phase PASS);
+  * under wild-card rules (``laizi``, ``tiandi``), ``FIRST_MOVE_ID + f``
+    for the flat id ``f = reading * cards_size + cards`` of the move's pair
+    of the :class:`~ddz_fast.actions.WildActionSpace` under the table's wild
+    ranks (``n_moves`` is its ``flat_size``); ``legal_ids`` and
+    ``bot_actions`` are then ``int64``, ``masks`` is refused, and
+    :meth:`VecGame.action` / :meth:`VecGame.action_id` take the ``table``.
 
 Seeds
   Table ``i``'s ``k``-th game (``k = 0`` at construction and after
@@ -161,7 +167,8 @@ cdef class VecGame:
     After construction, :meth:`reset` and every :meth:`step`:
 
     * ``to_move`` (n,) int32: the seat to act at each table (-1: over);
-    * ``legal_offsets`` (n+1,) int64 and ``legal_ids`` (capacity,) int32: the
+    * ``legal_offsets`` (n+1,) int64 and ``legal_ids`` (capacity,) int32
+      (int64 under wild cards): the
       legal action ids of table ``i`` are
       ``legal_ids[legal_offsets[i]:legal_offsets[i+1]]``, in
       ``Game.legal_actions()`` order;
@@ -572,7 +579,7 @@ cdef class VecGame:
         cdef GState* s = self.st[i]
         if a >= MOVE_ID0:
             try:
-                m = self._move_of(a, i)
+                m = self._move_of(a, i) if self.nwild else self._space.id_to_move(int(a - MOVE_ID0))
                 what = "pass" if m.is_pass else f"{m} ({m.kind.name})"
             except ValueError as e:
                 what = f"no move under the table's wild ranks: {e}"

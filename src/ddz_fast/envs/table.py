@@ -133,8 +133,9 @@ class Table:
         assert played is not None           # (set with the legal ids illegal_reason read)
         g.step_id(int(played[np.flatnonzero(self._ids() == i)[0]]))
         self._legal_ids = self._played = None
-        # (under wild cards the move played, with its cards; else the id's action)
-        return g.history[-1][1] if self.actions.wild else self.actions.action(i)
+        if self.actions.wild and i >= self.actions.play_offset:
+            return g.history[-1][1]         # (the move played, with its cards)
+        return self.actions.action(i)
 
     def describe(self, action_id: int) -> str:
         """Human-readable text of an action id (``"bid 2"``, ``"33 (PAIR)"``...)."""
