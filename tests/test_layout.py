@@ -30,7 +30,7 @@ LAYERS = [
                       "ddz_fast.encode", "ddz_fast.reference", "ddz_fast.reference_game",
                       "ddz_fast.solver_reference", "ddz_fast.bidding", "ddz_fast.arena",
                       "ddz_fast.trajectories", "ddz_fast._legacy", "ddz_fast"]),
-    ("consumers", ["ddz_fast.envs", "ddz_fast.compat", "ddz_fast.web", "ddz_fast.cli", "ddz_fast.__main__"]),
+    ("consumers", ["ddz_fast.envs", "ddz_fast.compat", "ddz_fast.web", "ddz_fast.train", "ddz_fast.cli", "ddz_fast.__main__"]),
 ]
 IMPORT = re.compile(r"^(?:from\s+(\.*[\w.]*)\s+c?import\s+(.*)|c?import\s+([\w.]+))")
 
