@@ -187,6 +187,36 @@ def test_vec_features_equal_douzero_replaying_the_same_games():
     assert finished >= 10
 
 
+def test_vec_features_with_the_auction_on_describe_the_tables_in_card_play():
+    """Tables still bidding have no rows and position -1; the others get
+    game_obs's features of the same game, whoever won the auction."""
+    n = 24
+    vec = ddz.VecGame(n, rules="douzero", seed=6)
+    feats = dz.VecFeatures(vec)
+    rng = np.random.default_rng(2)
+    bidding = playing = 0
+    landlords = set()
+    for _ in range(120):
+        feats.update()
+        off, pos = feats.offsets, feats.position
+        for i in range(n):
+            game = vec.games(i)
+            if game.phase != ddz.Phase.PLAY:
+                bidding += 1
+                assert pos[i] == -1 and off[i] == off[i + 1]
+                continue
+            playing += 1
+            landlords.add(game.landlord)
+            theirs = dz.game_obs(game)
+            _assert_same_obs(feats.obs(i), theirs, i)
+            assert POSITIONS[pos[i]] == theirs["position"]
+        scores = feats.choose(rng.random(feats.num_rows))
+        lo, count = vec.legal_offsets[:-1], np.diff(vec.legal_offsets)
+        random_ids = vec.legal_ids[lo + rng.integers(0, count)]
+        vec.step(np.where(pos >= 0, scores, random_ids))
+    assert bidding > 50 and playing > 1000 and landlords == {0, 1, 2}
+
+
 def test_vec_features_do_not_depend_on_threads():
     runs = []
     for threads in (1, 2):
@@ -313,8 +343,6 @@ def test_game_obs_rejects_other_rules_auctions_positions_and_non_games():
 def test_vec_features_reject_bad_games_scores_and_tables():
     with pytest.raises(ValueError, match="'douzero' rules preset"):
         dz.VecFeatures(ddz.VecGame(2, rules="standard", skip_auction=True))
-    with pytest.raises(ValueError, match="skip_auction=True"):
-        dz.VecFeatures(ddz.VecGame(2, rules="douzero"))
     with pytest.raises(TypeError, match="VecGame"):
         dz.VecFeatures([])
     blank = dz.VecFeatures.__new__(dz.VecFeatures)
