@@ -34,15 +34,6 @@ POSITIONS = ("landlord", "landlord_up", "landlord_down")
 TIE = 1e-5
 
 
-@pytest.fixture(autouse=True)
-def one_torch_thread():
-    # (small batches: one thread is faster than several on a shared machine)
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
-
-
 @pytest.fixture(scope="module")
 def checkpoints(tmp_path_factory):
     folder = tmp_path_factory.mktemp("douzero_ckpt")
