@@ -8,6 +8,10 @@ moves DouZeroAgent plays there.
 """
 from __future__ import annotations
 
+import io
+import json
+import sys
+
 import numpy as np
 import pytest
 
@@ -314,3 +318,31 @@ def test_bad_checkpoint_directories_and_arguments_raise_clear_errors(small, tmp_
     game = ddz.Game("douzero", seed=2)
     with pytest.raises(ValueError, match="no legal actions"):
         agent(game.observation((game.to_move + 1) % 3))
+
+
+def test_command_line_and_environment_name_douzero_agents(small, capsys, monkeypatch):
+    from ddz_fast.cli import main
+
+    code = main(["arena", f"douzero:{small}", "simple", "--rules", "douzero", "--deals", "4", "--json", "-q"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert json.loads(out)["agents"] == ["douzero", "simple"]
+    assert main(["arena", f"douzero:{small}", "simple", "--deals", "2", "-q"]) == 2
+    assert "--rules douzero" in capsys.readouterr().err
+    assert main(["arena", f"douzero:{small}/missing", "simple", "--rules", "douzero"]) == 2
+    assert "not a directory" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "stdin", io.StringIO("3\n" + "#1\n#0\n" * 300))
+    assert main(["play", "--rules", "douzero", "--opponent", f"douzero:{small}", "--seed", "2"]) == 0
+    assert "over:" in capsys.readouterr().out
+    single = require("ddz_fast.envs.single")
+    env = single.DouDizhuSingleAgentEnv(rules="douzero", seat=1, opponent=f"douzero:{small}", seed=3)
+    obs, info = env.reset(seed=3)
+    done = False
+    while not done:
+        obs, reward, done, truncated, info = env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+    agent = DouZeroAgent(small)
+    replay = ddz.Game("douzero", seed=env.game.seed)
+    for seat, action in env.game.history:
+        if seat != 1:
+            assert action == agent(replay.observation(seat))
+        replay.step(action)
