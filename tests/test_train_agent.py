@@ -346,3 +346,18 @@ def test_command_line_and_environment_name_douzero_agents(small, capsys, monkeyp
         if seat != 1:
             assert action == agent(replay.observation(seat))
         replay.step(action)
+
+
+def test_a_pickled_agent_plays_as_the_original(small):
+    import pickle
+
+    agent = DouZeroAgent(small, name="mine")
+    vec = ddz.VecGame(8, rules="douzero", seed=5, skip_auction=True, observations=False)
+    agent.act_batch(vec, np.arange(8))                  # (holds the features of vec now)
+    again = pickle.loads(pickle.dumps(agent))
+    assert again.name == "mine" and again.paths == agent.paths
+    assert np.array_equal(again.act_batch(vec, np.arange(8)), agent.act_batch(vec, np.arange(8)))
+    with pytest.raises(ValueError, match="empty"):
+        DouZeroAgent(small, name="")
+    with pytest.raises(TypeError, match="name"):
+        DouZeroAgent(small, name=3)
