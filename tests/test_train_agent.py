@@ -129,6 +129,20 @@ def test_decisions_equal_douzero_deep_agent_on_1000_positions_per_position(check
     assert ties + refused <= total // 200, (ties, refused, total)
 
 
+@pytest.mark.slow
+def test_decisions_equal_deep_agent_with_douzero_initial_weights_on_5000_positions_per_position(tmp_path):
+    """DouZero's own initialisation (values closer together than above, so
+    more near-ties), more positions, other deals."""
+    for k, pos in enumerate(POSITIONS):
+        torch.manual_seed(200 + k)
+        torch.save(douzero_models.model_dict[pos]().state_dict(), tmp_path / f"{pos}.ckpt")
+    agent = DouZeroAgent(tmp_path)
+    deep = {pos: DeepAgent(pos, str(tmp_path / f"{pos}.ckpt")) for pos in POSITIONS}
+    seen, ties, refused = _compare(agent, deep, tables=128, positions_each=5000, seed=29)
+    assert min(seen.values()) >= 5000
+    assert ties + refused <= sum(seen.values()) // 100, (ties, refused, seen)
+
+
 @pytest.fixture(scope="module")
 def small(tmp_path_factory):
     """Checkpoints of small networks of ours (an LSTM of 16, dense layers of 32)."""

@@ -119,6 +119,12 @@ def test_bad_arguments_raise_clear_errors(tmp_path):
         make_model("landlord", device="gpu9")
     with pytest.raises(TypeError, match="device"):
         make_model("landlord", device=0)
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="'cuda:0' is not available"):
+            load_checkpoint(tmp_path / "x.ckpt", "landlord", device="cuda:0")
+    with pytest.raises(ValueError, match="meta"):
+        make_model("landlord", device="meta")
+    assert models.check_device(torch.device("cpu")) == torch.device("cpu")
     for bad, error in ((0, ValueError), (2.5, TypeError), (True, TypeError), (1 << 20, ValueError)):
         with pytest.raises(error, match="hidden_size"):
             make_model("landlord", hidden_size=bad)
