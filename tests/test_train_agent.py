@@ -226,6 +226,19 @@ def test_bidders_play_the_auction(small):
     with pytest.raises(TypeError, match="batches"):
         DouZeroAgent(small, bidder=Batch())(game.observation(game.to_move))
 
+    class Wrong:
+        def __init__(self, answer):
+            self.answer = answer
+
+        def act_batch(self, vec, tables):
+            return self.answer(tables)
+
+    vec.reset(2)
+    for answer in (lambda t: np.zeros(len(t)), lambda t: np.zeros(len(t) + 1, dtype=int),
+                   lambda t: np.ma.masked_array(np.zeros(len(t), dtype=int)), lambda t: None):
+        with pytest.raises(ValueError, match="integer action ids"):
+            DouZeroAgent(small, bidder=Wrong(answer)).act_batch(vec, np.arange(8))
+
 
 def test_models_in_memory_and_explicit_paths_play_as_the_directory(small, checkpoints):
     from ddz_fast.train import load_checkpoint
