@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,7 +19,10 @@ import pytest
 import ddz_fast as ddz
 from ddz_fast.convert import counts_to_douzero
 from ddz_fast.game import simple_bot
-from optional import require
+
+# (the packaging check runs the tests with --import-mode=importlib: tests/ is not on sys.path)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from optional import require  # noqa: E402
 
 torch = require("torch")
 require("git")                      # (douzero.dmc imports GitPython)

@@ -6,9 +6,14 @@ saves its checkpoints (``torch.save(model.state_dict())``).
 """
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
-from optional import require
+# (the packaging check runs the tests with --import-mode=importlib: tests/ is not on sys.path)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from optional import require  # noqa: E402
 
 torch = require("torch")
 require("git")                      # (douzero.dmc imports GitPython)
