@@ -187,6 +187,64 @@ def test_vec_features_equal_douzero_replaying_the_same_games():
     assert finished >= 10
 
 
+def test_vec_features_with_the_auction_on_describe_the_tables_in_card_play():
+    """Tables still bidding have no rows and position -1; the others get
+    game_obs's features of the same game, whoever won the auction."""
+    n = 24
+    vec = ddz.VecGame(n, rules="douzero", seed=6)
+    feats = dz.VecFeatures(vec)
+    rng = np.random.default_rng(2)
+    bidding = playing = 0
+    landlords = set()
+    for _ in range(120):
+        feats.update()
+        off, pos = feats.offsets, feats.position
+        for i in range(n):
+            game = vec.games(i)
+            if game.phase != ddz.Phase.PLAY:
+                bidding += 1
+                assert pos[i] == -1 and off[i] == off[i + 1]
+                continue
+            playing += 1
+            landlords.add(game.landlord)
+            theirs = dz.game_obs(game)
+            _assert_same_obs(feats.obs(i), theirs, i)
+            assert POSITIONS[pos[i]] == theirs["position"]
+        scores = feats.choose(rng.random(feats.num_rows))
+        lo, count = vec.legal_offsets[:-1], np.diff(vec.legal_offsets)
+        random_ids = vec.legal_ids[lo + rng.integers(0, count)]
+        vec.step(np.where(pos >= 0, scores, random_ids))
+    assert bidding > 50 and playing > 1000 and landlords == {0, 1, 2}
+
+
+def test_observation_obs_equals_game_obs_from_what_the_player_sees():
+    """DouZero's features built from a player's Observation (its hand, the
+    unseen cards, the public history) are game_obs's, bit for bit, whoever
+    is landlord, with the auction on; they need card play in a dealt
+    3-player game without wild cards."""
+    rng = np.random.default_rng(5)
+    n = 0
+    for seed in range(40):
+        game = ddz.Game("douzero", seed=seed)
+        while not game.is_over:
+            if game.phase == ddz.Phase.PLAY:
+                n += 1
+                _assert_same_obs(dz.observation_obs(game.observation(game.to_move)), dz.game_obs(game), (seed, n))
+            legal = game.legal_actions()
+            game.step(legal[rng.integers(len(legal))])
+    assert n > 1500
+    with pytest.raises(TypeError, match="Observation"):
+        dz.observation_obs({"hand": []})
+    bidding = ddz.Game("douzero", seed=1)
+    with pytest.raises(ValueError, match="AUCTION"):
+        dz.observation_obs(bidding.observation(0))
+    four = ddz.Game("four", seed=1)
+    while four.phase != ddz.Phase.PLAY:
+        four.step(four.legal_actions()[-1])
+    with pytest.raises(ValueError, match="3-player"):
+        dz.observation_obs(four.observation(four.to_move))
+
+
 def test_vec_features_do_not_depend_on_threads():
     runs = []
     for threads in (1, 2):
@@ -313,8 +371,6 @@ def test_game_obs_rejects_other_rules_auctions_positions_and_non_games():
 def test_vec_features_reject_bad_games_scores_and_tables():
     with pytest.raises(ValueError, match="'douzero' rules preset"):
         dz.VecFeatures(ddz.VecGame(2, rules="standard", skip_auction=True))
-    with pytest.raises(ValueError, match="skip_auction=True"):
-        dz.VecFeatures(ddz.VecGame(2, rules="douzero"))
     with pytest.raises(TypeError, match="VecGame"):
         dz.VecFeatures([])
     blank = dz.VecFeatures.__new__(dz.VecFeatures)

@@ -1029,9 +1029,7 @@ cdef class VecFeatures:
         vec_states(vec, &n)          # type check (and not being stepped)
         vec_release(vec)
         check_douzero_rules(vec.rules, "VecGame")
-        if not vec.skip_auction:
-            raise ValueError("DouZero's features describe card play only: make the VecGame with "
-                             "skip_auction=True")
+        # (with the auction on, a table still bidding has no rows, like a finished one)
         self._vec = vec
         self.table = ranks_for(vec.rules)
         self.rc = rules_by_id(rules_id(vec.rules))

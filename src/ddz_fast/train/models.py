@@ -1,0 +1,232 @@
+"""DouZero's Q-network, in our own code, so that DouZero's checkpoints load
+unchanged.
+
+A position's network scores (state, action) pairs: an LSTM reads ``z``, the
+last moves of the game (5 x 162 per row), and its last output joins ``x``
+(the state and the action, :data:`X_SIZES` wide) in an MLP of six dense
+layers, ``dense1`` .. ``dense6``, the last giving one value per row.  The
+parameter names and shapes are those of ``douzero.dmc.models`` (``lstm.*``,
+``dense1.*`` .. ``dense6.*``), so a state dict of DouZero's
+(``torch.save(model.state_dict(), "landlord.ckpt")``) loads as it is, and
+ours load into DouZero.  DouZero's sizes (an LSTM of 128, dense layers of
+512) are the defaults; smaller ones make a smaller model, and a checkpoint
+records its sizes in its tensors' shapes, so :func:`load_checkpoint` reads
+them back.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, Mapping, Tuple, Union
+
+import torch
+from torch import nn
+
+from .._engine.douzero import POSITIONS, X_SIZES as _X_SIZES
+from .._util.checks import check_choice, check_int
+
+__all__ = ["POSITIONS", "X_SIZES", "Z_SHAPE", "LSTM_SIZE", "HIDDEN_SIZE", "QNetwork", "make_model",
+           "load_checkpoint", "save_checkpoint", "check_device"]
+
+#: The width of ``x`` for each position (DouZero's: 373 for the landlord, 484 for the farmers).
+X_SIZES: Dict[str, int] = dict(zip(POSITIONS, _X_SIZES))
+#: The shape of one row of ``z``: DouZero's last 20 moves, 4 to a row of 162.
+Z_SHAPE = (5, 162)
+#: DouZero's sizes: the LSTM's hidden state and the dense layers.
+LSTM_SIZE = 128
+HIDDEN_SIZE = 512
+DENSE_LAYERS = 6
+#: The largest size accepted for either (a guard against typos, far above any real model).
+MAX_SIZE = 1 << 14
+
+DeviceLike = Union[str, torch.device]
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def check_device(device: object) -> torch.device:
+    """``device`` (a string such as ``"cpu"`` or ``"cuda:0"``, or a
+    ``torch.device``) as a ``torch.device``; TypeError or ValueError otherwise."""
+    if isinstance(device, torch.device):
+        dev = device
+    elif not isinstance(device, str):
+        raise TypeError(f"device must be a str or a torch.device, not {type(device).__name__}")
+    else:
+        try:
+            dev = torch.device(device)
+        except RuntimeError:
+            raise ValueError(f"device {device!r} is not a torch device (e.g. 'cpu', 'cuda', 'cuda:0')") from None
+    if dev.type == "meta":
+        raise ValueError("device 'meta' holds no values: use 'cpu' or an accelerator")
+    try:
+        torch.empty(0, device=dev)          # (a device this machine lacks: refused here, by name)
+    except (RuntimeError, AssertionError) as e:
+        why = str(e).split(". ")[0].splitlines()[0][:160] if str(e) else type(e).__name__
+        raise ValueError(f"device {str(dev)!r} is not available here ({why})") from None
+    return dev
+
+
+class QNetwork(nn.Module):
+    """One position's Q-network: ``forward(z, x)`` gives one value per row.
+
+    ``z`` is ``(N, 5, 162)`` and ``x`` is ``(N, x_size)``, float32; the
+    value is ``(N, 1)``.  ``x_size`` is 373 for the landlord and 484 for
+    the farmers (:data:`X_SIZES`); ``lstm_size`` and ``hidden_size`` default
+    to DouZero's 128 and 512.  :meth:`state` and :meth:`values` split the
+    forward pass so that rows sharing one state (the legal actions of one
+    player) run the LSTM once: ``forward(z, x) == values(state(z), x)``.
+    """
+
+    def __init__(self, x_size: int, lstm_size: int = LSTM_SIZE, hidden_size: int = HIDDEN_SIZE) -> None:
+        super().__init__()
+        self.x_size = check_int(x_size, "x_size", 1, MAX_SIZE)
+        self.lstm_size = check_int(lstm_size, "lstm_size", 1, MAX_SIZE)
+        self.hidden_size = check_int(hidden_size, "hidden_size", 1, MAX_SIZE)
+        self.lstm = nn.LSTM(Z_SHAPE[1], self.lstm_size, batch_first=True)
+        # (attributes named as DouZero names them: its state dicts load as they are)
+        self.dense1 = nn.Linear(self.x_size + self.lstm_size, self.hidden_size)
+        self.dense2 = nn.Linear(self.hidden_size, self.hidden_size)
+        self.dense3 = nn.Linear(self.hidden_size, self.hidden_size)
+        self.dense4 = nn.Linear(self.hidden_size, self.hidden_size)
+        self.dense5 = nn.Linear(self.hidden_size, self.hidden_size)
+        self.dense6 = nn.Linear(self.hidden_size, 1)
+        self._hidden = (self.dense1, self.dense2, self.dense3, self.dense4, self.dense5)
+
+    def state(self, z: torch.Tensor) -> torch.Tensor:
+        """The LSTM's last output for each row of ``z``: ``(N, lstm_size)``."""
+        out, _ = self.lstm(z)
+        last: torch.Tensor = out[:, -1, :]
+        return last
+
+    def values(self, state: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+        """The MLP over ``[state, x]``: ``(N, 1)``."""
+        h = torch.cat([state, x], dim=-1)
+        for layer in self._hidden:
+            h = torch.relu(layer(h))
+        out: torch.Tensor = self.dense6(h)
+        return out
+
+    def forward(self, z: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+        return self.values(self.state(z), x)
+
+    def extra_repr(self) -> str:
+        return f"x_size={self.x_size}, lstm_size={self.lstm_size}, hidden_size={self.hidden_size}"
+
+
+def make_model(position: str, device: DeviceLike = "cpu", *, lstm_size: int = LSTM_SIZE,
+               hidden_size: int = HIDDEN_SIZE) -> QNetwork:
+    """A freshly initialised :class:`QNetwork` for ``position`` (one of
+    :data:`POSITIONS`) on ``device``."""
+    pos = check_choice(position, "position", POSITIONS)
+    dev = check_device(device)
+    return QNetwork(X_SIZES[pos], lstm_size, hidden_size).to(dev)
+
+
+def _expected_shapes(x_size: int, lstm_size: int, hidden_size: int) -> Dict[str, Tuple[int, ...]]:
+    """Every parameter of a QNetwork with these sizes, by name (DouZero's names)."""
+    shapes: Dict[str, Tuple[int, ...]] = {
+        "lstm.weight_ih_l0": (4 * lstm_size, Z_SHAPE[1]),
+        "lstm.weight_hh_l0": (4 * lstm_size, lstm_size),
+        "lstm.bias_ih_l0": (4 * lstm_size,),
+        "lstm.bias_hh_l0": (4 * lstm_size,),
+    }
+    fan_in = x_size + lstm_size
+    for k in range(1, DENSE_LAYERS + 1):
+        fan_out = 1 if k == DENSE_LAYERS else hidden_size
+        shapes[f"dense{k}.weight"] = (fan_out, fan_in)
+        shapes[f"dense{k}.bias"] = (fan_out,)
+        fan_in = fan_out
+    return shapes
+
+
+def _sizes_of(state: Mapping[str, torch.Tensor], where: str) -> Tuple[int, int]:
+    """(lstm_size, hidden_size) read from a state dict's shapes."""
+    try:
+        lstm_size = int(state["lstm.weight_hh_l0"].shape[1])
+        hidden_size = int(state["dense1.weight"].shape[0])
+    except KeyError as e:
+        raise ValueError(f"{where}: not a DouZero Q-network's state dict (no {e.args[0]!r})") from None
+    except IndexError:
+        raise ValueError(f"{where}: not a DouZero Q-network's state dict (lstm.weight_hh_l0 and "
+                         "dense1.weight must be matrices)") from None
+    if not (1 <= lstm_size <= MAX_SIZE and 1 <= hidden_size <= MAX_SIZE):
+        raise ValueError(f"{where}: sizes lstm={lstm_size}, hidden={hidden_size} are out of range")
+    return lstm_size, hidden_size
+
+
+def _check_state_dict(state: object, position: str, where: str) -> Tuple[int, int]:
+    """Check a loaded state dict against the network of ``position``;
+    returns its (lstm_size, hidden_size)."""
+    if not isinstance(state, Mapping):
+        raise TypeError(f"{where}: a checkpoint must hold a state dict (torch.save(model.state_dict(), "
+                        f"path)), not a {type(state).__name__}")
+    for key, value in state.items():
+        if not isinstance(key, str) or not isinstance(value, torch.Tensor):
+            raise TypeError(f"{where}: a checkpoint must hold a state dict of named tensors, not "
+                            f"{type(key).__name__} -> {type(value).__name__} (a training checkpoint? save "
+                            "each position's model.state_dict())")
+    lstm_size, hidden_size = _sizes_of(state, where)
+    want = _expected_shapes(X_SIZES[position], lstm_size, hidden_size)
+    missing = [k for k in want if k not in state]
+    extra = [k for k in state if k not in want]
+    if missing or extra:
+        raise ValueError(f"{where}: not a {position} Q-network: missing keys {missing}, unexpected keys {extra}")
+    for key, shape in want.items():
+        got = tuple(state[key].shape)
+        if got != shape:
+            hint = ""
+            if key == "dense1.weight" and got[0] == hidden_size:
+                found = [p for p in POSITIONS if X_SIZES[p] + lstm_size == got[1]]
+                if found:
+                    hint = f" (a {found[0]} network's: x is {X_SIZES[found[0]]} wide)"
+            raise ValueError(f"{where}: {key} has shape {list(got)}, a {position} network's is "
+                             f"{list(shape)}{hint}")
+        if not state[key].is_floating_point():
+            raise ValueError(f"{where}: {key} has dtype {state[key].dtype}, not a float dtype")
+    return lstm_size, hidden_size
+
+
+def _path(path: object, what: str) -> str:
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"{what} must be a str or os.PathLike, not {type(path).__name__}")
+    p = os.fspath(path)
+    if not isinstance(p, str):
+        raise TypeError(f"{what} must be a text path, not {type(p).__name__}")
+    return p
+
+
+def load_checkpoint(path: PathLike, position: str, device: DeviceLike = "cpu") -> QNetwork:
+    """The :class:`QNetwork` of ``position`` stored at ``path`` (a
+    ``torch.save(model.state_dict(), path)`` of DouZero's or of
+    :func:`save_checkpoint`), on ``device``, in eval mode.  Its sizes come
+    from the tensors' shapes.  Loading is ``weights_only`` (no code runs
+    from the file).  A missing file, an unreadable one or a state dict of
+    another network (a wrong or missing key, a wrong shape) raises
+    ValueError naming the file; a file holding something other than a state
+    dict raises TypeError."""
+    p = _path(path, "path")
+    pos = check_choice(position, "position", POSITIONS)
+    dev = check_device(device)
+    where = f"checkpoint {p!r}"
+    if not os.path.isfile(p):
+        raise ValueError(f"{where}: no such file" if not os.path.exists(p) else f"{where}: not a file")
+    try:
+        state: Any = torch.load(p, map_location=dev, weights_only=True)
+    except Exception as e:  # (torch raises pickle, zip and runtime errors for a bad file)
+        raise ValueError(f"{where}: cannot be read as a PyTorch state dict ({type(e).__name__}: "
+                         f"{str(e).splitlines()[0] if str(e) else ''})") from None
+    lstm_size, hidden_size = _check_state_dict(state, pos, where)
+    model = QNetwork(X_SIZES[pos], lstm_size, hidden_size)
+    model.load_state_dict(state)
+    model.to(dev)
+    model.eval()
+    return model
+
+
+def save_checkpoint(model: QNetwork, path: PathLike) -> None:
+    """Write ``model``'s state dict to ``path`` as DouZero writes its
+    checkpoints (``torch.save(model.state_dict(), path)``, tensors moved to
+    the CPU so that the file loads on any machine)."""
+    if not isinstance(model, QNetwork):
+        raise TypeError(f"save_checkpoint takes a QNetwork, not {type(model).__name__}")
+    p = _path(path, "path")
+    state = {k: v.detach().cpu() for k, v in model.state_dict().items()}
+    torch.save(state, p)

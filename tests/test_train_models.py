@@ -1,0 +1,143 @@
+"""DouZero's Q-network in ddz_fast.train.models against DouZero's own classes.
+
+The answer is the installed ``douzero`` package (1.1.0): its
+``douzero.dmc.models`` networks, with seeded random weights, saved as DouZero
+saves its checkpoints (``torch.save(model.state_dict())``).
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+# (the packaging check runs the tests with --import-mode=importlib: tests/ is not on sys.path)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from optional import require  # noqa: E402
+
+torch = require("torch")
+require("git")                      # (douzero.dmc imports GitPython)
+douzero_models = require("douzero.dmc.models")
+from douzero.evaluation.deep_agent import _load_model as douzero_load_model  # noqa: E402
+
+from ddz_fast.train import models  # noqa: E402
+from ddz_fast.train.models import (POSITIONS, QNetwork, load_checkpoint, make_model,  # noqa: E402
+                                   save_checkpoint)
+
+
+def _douzero_net(position, seed):
+    torch.manual_seed(seed)
+    return douzero_models.model_dict[position]()
+
+
+def _inputs(x_size, n, seed):
+    g = torch.Generator().manual_seed(seed)
+    z = (torch.rand(n, 5, 162, generator=g) < 0.1).float()
+    x = (torch.rand(n, x_size, generator=g) < 0.2).float()
+    return z, x
+
+
+def test_positions_are_douzero_feature_positions():
+    from ddz_fast.compat import douzero as dz
+
+    assert POSITIONS == dz.POSITIONS == ("landlord", "landlord_up", "landlord_down")
+    assert [models.X_SIZES[p] for p in POSITIONS] == [373, 484, 484]
+
+
+@pytest.mark.parametrize("position", POSITIONS)
+def test_douzero_checkpoint_loads_unchanged_and_gives_its_values(tmp_path, position):
+    theirs = _douzero_net(position, seed=POSITIONS.index(position)).eval()
+    path = tmp_path / f"{position}.ckpt"
+    torch.save(theirs.state_dict(), path)
+    ours = load_checkpoint(path, position)
+    assert not ours.training
+    assert (ours.lstm_size, ours.hidden_size) == (128, 512)
+    want = {k: tuple(v.shape) for k, v in theirs.state_dict().items()}
+    assert {k: tuple(v.shape) for k, v in ours.state_dict().items()} == want
+    assert list(make_model(position).state_dict()) == list(want)
+    z, x = _inputs(ours.x_size, 40, seed=5)
+    with torch.no_grad():
+        expected = theirs.forward(z, x, return_value=True)["values"]
+        got = ours(z, x)
+        split = ours.values(ours.state(z), x)
+    assert got.shape == (40, 1)
+    assert torch.equal(got, expected)
+    assert torch.equal(split, expected)
+
+
+@pytest.mark.parametrize("position", POSITIONS)
+def test_our_checkpoints_load_into_douzero_and_keep_small_sizes(tmp_path, position):
+    torch.manual_seed(3)
+    small = make_model(position, lstm_size=16, hidden_size=32)
+    path = tmp_path / "small.ckpt"
+    save_checkpoint(small, path)
+    again = load_checkpoint(str(path), position)
+    assert (again.x_size, again.lstm_size, again.hidden_size) == (small.x_size, 16, 32)
+    z, x = _inputs(small.x_size, 9, seed=1)
+    with torch.no_grad():
+        assert torch.equal(small(z, x), again(z, x))
+    full = make_model(position)
+    save_checkpoint(full, path)
+    loaded = douzero_load_model(position, str(path))        # DeepAgent's own loader
+    with torch.no_grad():
+        assert torch.equal(loaded.forward(z, x, return_value=True)["values"], full(z, x))
+
+
+def test_load_checkpoint_refuses_other_networks_and_files_naming_them(tmp_path):
+    landlord = _douzero_net("landlord", seed=0)
+    path = tmp_path / "landlord.ckpt"
+    torch.save(landlord.state_dict(), path)
+    with pytest.raises(ValueError, match=r"landlord\.ckpt.*dense1\.weight.*a landlord network's"):
+        load_checkpoint(path, "landlord_up")
+    state = landlord.state_dict()
+    for change, match in ((lambda s: s.pop("dense6.bias"), r"missing keys \['dense6\.bias'\]"),
+                          (lambda s: s.update(extra=torch.zeros(1)), r"unexpected keys \['extra'\]"),
+                          (lambda s: s.update({"dense3.weight": torch.zeros(512, 511)}), "dense3.weight"),
+                          (lambda s: s.pop("lstm.weight_hh_l0"), "lstm.weight_hh_l0"),
+                          (lambda s: s.update({"dense2.bias": torch.zeros(512, dtype=torch.int64)}), "dtype")):
+        bad = dict(state)
+        change(bad)
+        torch.save(bad, tmp_path / "bad.ckpt")
+        with pytest.raises(ValueError, match=match) as info:
+            load_checkpoint(tmp_path / "bad.ckpt", "landlord")
+        assert "bad.ckpt" in str(info.value)
+    for content, error in (([1, 2], TypeError), ({"model_state_dict": {}}, TypeError),
+                           ({1: torch.zeros(1)}, TypeError)):
+        torch.save(content, tmp_path / "odd.ckpt")
+        with pytest.raises(error, match="odd.ckpt.*state dict"):
+            load_checkpoint(tmp_path / "odd.ckpt", "landlord")
+    (tmp_path / "junk.ckpt").write_bytes(b"not a checkpoint")
+    with pytest.raises(ValueError, match="junk.ckpt.*cannot be read"):
+        load_checkpoint(tmp_path / "junk.ckpt", "landlord")
+    with pytest.raises(ValueError, match="nothing.ckpt.*no such file"):
+        load_checkpoint(tmp_path / "nothing.ckpt", "landlord")
+    with pytest.raises(ValueError, match="not a file"):
+        load_checkpoint(tmp_path, "landlord")
+
+
+def test_bad_arguments_raise_clear_errors(tmp_path):
+    with pytest.raises(ValueError, match="position"):
+        make_model("farmer")
+    with pytest.raises(TypeError, match="position"):
+        make_model(0)
+    with pytest.raises(ValueError, match="device"):
+        make_model("landlord", device="gpu9")
+    with pytest.raises(TypeError, match="device"):
+        make_model("landlord", device=0)
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="'cuda:0' is not available"):
+            load_checkpoint(tmp_path / "x.ckpt", "landlord", device="cuda:0")
+    with pytest.raises(ValueError, match="meta"):
+        make_model("landlord", device="meta")
+    assert models.check_device(torch.device("cpu")) == torch.device("cpu")
+    for bad, error in ((0, ValueError), (2.5, TypeError), (True, TypeError), (1 << 20, ValueError)):
+        with pytest.raises(error, match="hidden_size"):
+            make_model("landlord", hidden_size=bad)
+        with pytest.raises(error, match="lstm_size"):
+            QNetwork(373, lstm_size=bad)
+    with pytest.raises(TypeError, match="QNetwork"):
+        save_checkpoint(torch.nn.Linear(2, 2), tmp_path / "x.ckpt")
+    with pytest.raises(TypeError, match="path"):
+        save_checkpoint(make_model("landlord", hidden_size=4, lstm_size=4), 3)
+    with pytest.raises(TypeError, match="path"):
+        load_checkpoint(b"landlord.ckpt", "landlord")
