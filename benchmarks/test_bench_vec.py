@@ -35,6 +35,19 @@ def test_vecgame_random_steps(benchmark, rules, variant, bench_seed):
     assert (vg.episodes > 0).all()
 
 
+@pytest.mark.parametrize("rules", ["laizi", "tiandi"])
+def test_vecgame_wild_random_steps(benchmark, rules, bench_seed):
+    """VecGame(1024).step under wild cards (flat int64 ids, 32-byte rows kept
+    per table), the same NumPy random policy; ns/call = time per table-step."""
+    vg = ddz_fast.VecGame(N_TABLES, rules, bench_seed)
+    rng = np.random.default_rng(bench_seed)
+    benchmark.group = f"vecgame {rules}"
+    benchmark.extra_info.update(calls=N_TABLES * STEPS, rules=rules)
+    assert benchmark(vec_steps, vg, rng, STEPS) == N_TABLES * STEPS
+    vec_steps(vg, rng, 200)
+    assert (vg.episodes > 0).all() and vg.legal_ids.dtype == np.int64
+
+
 @pytest.mark.parametrize("policy", ["random", "bot"])
 def test_record_trajectories(benchmark, policy, bench_seed, tmp_path):
     """trajectories.record of 2,000 games (1,024 tables) to Parquet; ns/call = time per game."""
