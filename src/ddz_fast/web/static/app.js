@@ -182,7 +182,7 @@ function renderSelection() {
         b.className = "reading-choice" + (m.index === chosen ? " chosen" : "");
         b.dataset.index = String(m.index);
         b.dataset.text = m.text;
-        b.textContent = m.reads ? readingText(m, view.wild) : kindText(m, view.wild);
+        b.textContent = view.wild ? readingText(m, view.wild) : kindText(m, view.wild);
         b.addEventListener("click", () => { chosen = m.index; renderSelection(); });
         info.appendChild(b);
       });
