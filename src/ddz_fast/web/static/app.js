@@ -152,10 +152,22 @@ function roleOf(s) {
   return s === view.landlord ? "landlord" : "farmer";
 }
 
+// The view's legal moves by their cards (a wild lead may list thousands):
+// built once a view, on the first selection.
+let movesByCards = null;
+
 // The legal moves whose cards are exactly the selected cards.
 function matchingMoves() {
-  const chosen = [...selected].map((i) => view.hand[i]).sort().join(",");
-  return view.legal.filter((m) => m.kind !== "PASS" && [...m.cards].sort().join(",") === chosen);
+  if (!movesByCards) {
+    movesByCards = new Map();
+    view.legal.forEach((m) => {
+      if (m.kind === "PASS") return;
+      const key = [...m.cards].sort().join(",");
+      if (!movesByCards.has(key)) movesByCards.set(key, []);
+      movesByCards.get(key).push(m);
+    });
+  }
+  return movesByCards.get([...selected].map((i) => view.hand[i]).sort().join(",")) || [];
 }
 
 function renderSelection() {
@@ -196,6 +208,7 @@ function renderSelection() {
 }
 
 function render() {
+  movesByCards = null;
   document.body.dataset.phase = view.phase;
   document.body.dataset.yourTurn = view.your_turn ? "1" : "0";
   $("setup").hidden = view.result === null;
@@ -328,7 +341,7 @@ async function startGame() {
   if (seed !== null && /^[0-9]+$/.test(seed)) body.seed = Number(seed);
   if ($("auction").value) body.auction = $("auction").value;
   const v = await api("POST", "/api/games", body);
-  if (v) { view = v; selected.clear(); render(); }
+  if (v) { view = v; selected.clear(); chosen = null; render(); }
 }
 
 function fillSeats() {
