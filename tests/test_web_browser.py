@@ -195,7 +195,11 @@ def _play_deal(d, played=None):
                            for li in d.find_elements(By.CSS_SELECTOR, "#log li"))
             continue
         _click(d, "hint")
-        if d.find_element(By.ID, "play").is_enabled():
+        hinted = d.find_element(By.ID, "message").text
+        assert hinted.startswith("hint: ")
+        if hinted != "hint: pass":
+            # the hinted move is selected, its reading chosen when its cards have several
+            assert d.find_element(By.ID, "play").is_enabled(), hinted
             _click(d, "play")
         else:
             _click(d, "pass")
