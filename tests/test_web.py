@@ -21,13 +21,13 @@ from starlette.testclient import TestClient  # noqa: E402
 from ddz_fast import Game, arena, cli, game_seed  # noqa: E402
 from ddz_fast.cards import RANKS  # noqa: E402
 from ddz_fast.web import create_app  # noqa: E402
-from ddz_fast.web.views import cards_json  # noqa: E402
+from ddz_fast.web.views import cards_json, wild_json  # noqa: E402
 
 # Every field a playing client may receive (the seat view and its session fields).
-VIEW_KEYS = {"seat", "phase", "to_move", "your_turn", "hand", "hand_sizes", "landlord", "kitty", "base", "bombs",
-             "doubles", "stake", "deal_number", "auction_level", "last_move", "last_player", "played", "history",
-             "trick", "legal", "options", "can_pass", "result", "id", "preset", "auction", "players", "names",
-             "ply", "totals", "deals", "finished"}
+VIEW_KEYS = {"seat", "phase", "to_move", "your_turn", "hand", "hand_sizes", "wild", "landlord", "kitty", "base",
+             "bombs", "doubles", "stake", "deal_number", "auction_level", "last_move", "last_player", "played",
+             "history", "trick", "legal", "options", "can_pass", "result", "id", "preset", "auction", "players",
+             "names", "ply", "totals", "deals", "finished"}
 
 
 @pytest.fixture
@@ -42,10 +42,12 @@ def _card_lists(obj, path=""):
         if obj and all(isinstance(x, str) and len(x) == 1 and x in RANKS for x in obj):
             yield path, obj
         for i, x in enumerate(obj):
-            yield from _card_lists(x, f"{path}[{i}]")
+            if isinstance(x, (list, dict)):         # (a wild lead lists thousands of moves: skip the leaves)
+                yield from _card_lists(x, f"{path}[{i}]")
     elif isinstance(obj, dict):
         for k, v in obj.items():
-            yield from _card_lists(v, f"{path}.{k}")
+            if isinstance(v, (list, dict)):
+                yield from _card_lists(v, f"{path}.{k}")
 
 
 def _key(cards):
@@ -54,15 +56,19 @@ def _key(cards):
 
 def assert_seat_safe(view, game, seat):
     """``view`` (sent to ``seat``) shows only what the seat may see: every
-    card list in it is the seat's own hand, a legal move from it, the
-    revealed kitty, a move played, or a seat's played cards; the other hands
-    appear only as their counts."""
+    card list in it is the seat's own hand, a legal move from it or what it
+    reads as, the revealed kitty, a move played or its reading, a seat's
+    played cards, or the drawn wild ranks; the other hands appear only as
+    their counts."""
     assert set(view) <= VIEW_KEYS, set(view) - VIEW_KEYS
     assert view["seat"] == seat
     own = cards_json(game.hand(seat))
     assert view["hand"] == own
     assert view["hand_sizes"] == list(game.hand_sizes)
     allowed = {_key(own)}
+    assert view["wild"] == wild_json(game.wild)          # (public once drawn, None before)
+    if game.wild is not None:
+        allowed.add(_key(view["wild"]))
     if game.kitty_revealed:
         assert view["kitty"] == cards_json(game.kitty)
         allowed.add(_key(view["kitty"]))
@@ -70,13 +76,13 @@ def assert_seat_safe(view, game, seat):
         assert view["kitty"] is None
     for _, a in game.history:
         if hasattr(a, "counts"):
-            allowed.add(_key(cards_json(a.counts)))
+            allowed.update({_key(cards_json(a.counts)), _key(cards_json(a.represents))})
     for row in game.played_cards:
         allowed.add(_key(cards_json(row)))
     legal = game.legal_actions() if game.to_move == seat else ()
     for m in legal:
         if hasattr(m, "counts"):
-            allowed.add(_key(cards_json(m.counts)))
+            allowed.update({_key(cards_json(m.counts)), _key(cards_json(m.represents))})
     hidden = {s: _key(cards_json(game.hand(s))) for s in range(game.players) if s != seat}
     for path, cards in _card_lists(view):
         assert _key(cards) in allowed, f"{path} = {cards} is no card list seat {seat} may see"
@@ -95,8 +101,10 @@ def test_a_seat_is_never_sent_another_seats_hidden_cards():
     app = create_app()
     rng = random.Random(5)
     with TestClient(app) as c:
-        for i in range(24):
-            preset = ["standard", "strict", "four"][i % 3]
+        for i in range(30):
+            # (six wild deals cover each wild preset at each level: a wild lead lists thousands of
+            # moves, and a master weighs each of them)
+            preset = ["standard", "strict", "four"][i % 3] if i < 24 else ["tiandi", "laizi"][i % 2]
             body = {"preset": preset, "level": ["leisure", "challenge", "master"][i % 3], "seed": i,
                     "seat": i % (4 if preset == "four" else 3)}
             if i % 4 == 1:
@@ -198,6 +206,54 @@ def test_a_bad_new_game_is_refused_with_a_4xx(client, body, words):
     assert words in r.json()["error"]
 
 
+def test_a_move_sent_as_text_is_checked_against_the_legal_moves(client):
+    v = _started(client, preset="laizi")
+    sid = v["id"]
+    assert v["phase"] == "AUCTION" and v["your_turn"] and v["wild"] is None
+    r = client.post(f"/api/games/{sid}/action", json={"move": "3"})
+    assert r.status_code == 400 and "play phase" in r.json()["error"]
+    v = _to_play(client, v)
+    g = _game(client.app, sid)
+    assert v["wild"] == wild_json(g.wild) and len(v["wild"]) == 1
+    legal = v["legal"]
+    # the page's premise: some selected cards make several moves, one per reading
+    readings = {}
+    for m in legal:
+        readings.setdefault(_key(m["cards"]), set()).add(tuple(m.get("reads", m["cards"])))
+    assert max(map(len, readings.values())) > 1
+    read = next(m for m in legal if "reads" in m)           # a wild card read as another rank
+    other = next(m for m in legal if m["index"] != read["index"])
+    hand = g.hand(v["seat"])
+    absent = next(RANKS[r] for r in range(12) if hand[r] == 0 and r not in g.wild)
+    bad = [
+        ({"move": 5}, 400, "move must be the text"),
+        ({"move": "7" * 101}, 400, "move must be the text"),
+        ({"move": "zz"}, 400, "move 'zz'"),
+        ({"move": read["text"], "kind": 3}, 400, "kind must be"),
+        ({"move": read["text"], "kind": "NOPE"}, 400, "unknown move kind"),
+        ({"move": read["text"], "kind": "ROCKET"}, 400, f"move {read['text']!r}"),
+        ({"move": read["cards"][0] + "=R"}, 400, "move"),                  # a wild card is no joker
+        ({"move": absent * 2}, 400, "not a legal move now"),
+        ({"move": absent * 2 + "=" + absent * 2}, 400, "move"),
+        ({"move": "pass"}, 400, "not a legal move now"),                   # (a lead)
+        ({"kind": "SOLO", "index": 0}, 400, "kind goes with a move"),
+        ({"move": read["text"], "index": other["index"]}, 409, "is not action"),
+        ({"move": read["text"], "index": len(legal)}, 400, "out of range"),
+        ({"move": read["text"], "ply": v["ply"] + 1}, 409, "stale"),
+        ({"move": read["text"], "index": "0"}, 400, "index must be an integer"),
+    ]
+    before = client.get(f"/api/games/{sid}").json()
+    for body, status, words in bad:
+        r = client.post(f"/api/games/{sid}/action", json=body)
+        assert r.status_code == status and words in r.json()["error"], (body, r.text)
+        assert client.get(f"/api/games/{sid}").json() == before
+    r = client.post(f"/api/games/{sid}/action", json={"move": read["text"], "kind": read["kind"],
+                                                      "index": read["index"], "ply": v["ply"]})
+    assert r.status_code == 200, r.text
+    mine = r.json()["history"][v["ply"]]
+    assert (mine["seat"], mine["text"], mine["reads"]) == (v["seat"], read["text"], read["reads"])
+
+
 def test_requests_out_of_turn_or_for_nothing_get_4xx(client):
     assert client.get("/api/games/nope").status_code == 404
     assert "no game" in client.post("/api/games/nope/action", json={"index": 0}).json()["error"]
@@ -226,7 +282,8 @@ async def _play_over_http(app, k, seed):
     rng = random.Random(seed)
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
-        r = await c.post("/api/games", json={"preset": ["standard", "four"][k % 2], "level": "challenge",
+        r = await c.post("/api/games", json={"preset": ["standard", "four", "laizi", "tiandi"][k % 4],
+                                              "level": "challenge",
                                               "seed": seed, "seat": k % 3})
         assert r.status_code == 201, r.text
         v = r.json()
@@ -314,6 +371,43 @@ def test_a_finished_deal_replays_face_up_to_its_result(client):
     k = next(i for i, f in enumerate(frames) if f["phase"] == "PLAY" and sum(map(len, f["hands"])) <= 20)
     late = client.get(f"/api/games/{sid}/replays/0/verdict/{k}").json()
     assert late["status"] in ("win", "loss") and late["cards"] <= 20
+
+
+def test_a_finished_wild_deal_replays_with_its_wild_ranks_and_readings(client):
+    v = _started(client, preset="tiandi", seed=5)
+    sid = v["id"]
+    while v["result"] is None:
+        h = client.post(f"/api/games/{sid}/hint").json()
+        v = client.post(f"/api/games/{sid}/action", json={"index": h["index"]}).json()
+    assert len(v["wild"]) == 2
+    frames = client.get(f"/api/games/{sid}/replays/0").json()["frames"]
+    assert frames[0]["wild"] is None and frames[-1]["wild"] == v["wild"]
+    assert frames[-1]["history"] == v["history"] and frames[-1]["result"] == v["result"]
+    k = next(i for i, f in enumerate(frames) if f["phase"] == "PLAY" and sum(map(len, f["hands"])) <= 20)
+    late = client.get(f"/api/games/{sid}/replays/0/verdict/{k}").json()
+    assert late["status"] in ("win", "loss")
+
+
+def test_arena_records_of_wild_games_replay_to_their_results(client):
+    buf = io.StringIO()
+    arena.play(["simple", "random"], deals=3, seed=2, rules="laizi", save_games=buf)
+    recs = [json.loads(x) for x in buf.getvalue().splitlines()]
+    r = client.post("/api/replays?name=laizi.jsonl", content=buf.getvalue().encode())
+    assert r.status_code == 201 and r.json()["games"] == len(recs) == 6
+    src = r.json()["id"]
+    read_seen = 0
+    for k, rec in enumerate(recs):
+        g = arena.game_from_record(rec)
+        frames = client.get(f"/api/replays/{src}/{k}").json()["frames"]
+        assert frames[-1]["result"]["scores"] == list(g.result.scores)
+        assert frames[-1]["wild"] == wild_json(g.wild)
+        moves = [a for _, a in g.history if hasattr(a, "counts")]
+        shown = [e for e in frames[-1]["history"] if e["type"] == "move"]
+        assert [e["text"] for e in shown] == ["pass" if m.is_pass else str(m) for m in moves]
+        assert [e.get("reads") for e in shown] == [cards_json(m.represents) if m.represents != m.counts else None
+                                                   for m in moves]
+        read_seen += sum("reads" in e for e in shown)
+    assert read_seen > 0                         # (some wild card was read as another rank)
 
 
 def test_arena_save_games_writes_records_that_replay_to_the_arena_scores(tmp_path, capsys):
@@ -430,7 +524,8 @@ def test_the_page_and_its_files_are_served(client):
     for name in ("app.js", "app.css"):
         assert client.get(f"/static/{name}").status_code == 200
     cfg = client.get("/api/config").json()
-    assert [p["name"] for p in cfg["presets"]] == ["standard", "strict", "four"]
+    assert [p["name"] for p in cfg["presets"]] == ["standard", "strict", "four", "laizi", "tiandi"]
+    assert [p["wild"] for p in cfg["presets"]] == [0, 0, 0, 1, 2]
     assert cfg["levels"] == {"leisure": "random", "challenge": "simple", "master": "pimc"}
     assert "".join(r["label"] for r in cfg["ranks"]) == RANKS
 

@@ -1,6 +1,7 @@
 """The web app in a real browser: headless Chromium driven by Selenium plays
-whole deals by clicking, for each preset, and replays a saved arena game;
-the page must report no JavaScript error.  Screenshots go to
+whole deals by clicking, for each preset (wild cards too: a reading chosen
+among several), and replays a saved arena game; the page must report no
+JavaScript error.  Screenshots go to
 ``$DDZ_WEB_ARTIFACTS`` (default: a temporary directory, printed).
 
 A missing browser fails these tests (it does not skip them): install
@@ -119,13 +120,35 @@ def _visible(d, css):
     return [e for e in d.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()]
 
 
-def _play_deal(d):
+def _choose_reading(d, which):
+    """When the selected cards make several moves, click the reading
+    ``which`` (an index into the buttons); returns its move text, or None
+    when the selection makes one move."""
+    choices = _visible(d, "#selection-info .reading-choice")
+    if not choices:
+        return None
+    assert len(choices) > 1
+    assert not d.find_element(By.ID, "play").is_enabled()        # (no reading chosen yet)
+    button = choices[which]
+    text = button.get_attribute("data-text")
+    button.click()
+    chosen = d.find_elements(By.CSS_SELECTOR, "#selection-info .reading-choice.chosen")
+    assert [b.get_attribute("data-text") for b in chosen] == [text]
+    assert d.find_element(By.ID, "play").is_enabled()
+    return text
+
+
+def _play_deal(d, played=None):
     """Play the seat by clicking until the deal ends: the auction's last
     option, a lead of the lowest card chosen by clicking it, else the hint.
     At the seat's first turn of play, an illegal selection is tried first.
-    Returns the number of the seat's turns of play."""
-    checked_illegal = hinted_auction = False
+    Under wild rules the first lead holding a wild card plays that card
+    alone, read as the last of its readings, and a lead of a wild card
+    takes its first reading; ``played`` collects the texts of the readings
+    chosen.  Returns the number of the seat's turns of play."""
+    checked_illegal = hinted_auction = wild_lead = False
     turns = 0
+    played = [] if played is None else played
     for _ in range(500):
         _idle(d)
         if d.find_element(By.ID, "result").is_displayed():
@@ -159,12 +182,24 @@ def _play_deal(d):
                 checked_illegal = True
                 cards = d.find_elements(By.CSS_SELECTOR, "#hand .card")
         if leading:
-            cards[0].click()                                      # a solo: always a legal lead
+            wild = [c for c in cards if c.get_attribute("data-wild") == "1"]
+            card, which = (wild[0], -1) if wild and not wild_lead else (cards[0], 0)
+            wild_lead = wild_lead or bool(wild)
+            card.click()                                          # a solo: always a legal lead
             assert "legal" in d.find_element(By.ID, "hand").get_attribute("class").split()
+            text = _choose_reading(d, which)
             _click(d, "play")
+            if text is not None:
+                played.append(text)
+                assert any(li.get_attribute("textContent").startswith(f"you: {text} (")
+                           for li in d.find_elements(By.CSS_SELECTOR, "#log li"))
             continue
         _click(d, "hint")
-        if d.find_element(By.ID, "play").is_enabled():
+        hinted = d.find_element(By.ID, "message").text
+        assert hinted.startswith("hint: ")
+        if hinted != "hint: pass":
+            # the hinted move is selected, its reading chosen when its cards have several
+            assert d.find_element(By.ID, "play").is_enabled(), hinted
             _click(d, "play")
         else:
             _click(d, "pass")
@@ -175,6 +210,7 @@ def _play_deal(d):
     ("standard", "", "master", 0),
     ("strict", "rob", "challenge", 1),
     ("four", "", "leisure", 2),
+    ("tiandi", "", "challenge", 1),
 ])
 def test_a_whole_deal_is_played_by_clicking(browser, server, artifacts, preset, auction, level, seat):
     d = browser
@@ -186,6 +222,7 @@ def test_a_whole_deal_is_played_by_clicking(browser, server, artifacts, preset, 
     Select(d.find_element(By.ID, "seat")).select_by_value(str(seat))
     _click(d, "start")
     players = 4 if preset == "four" else 3
+    assert d.find_element(By.ID, "wild-box").is_displayed() == (preset == "tiandi")
     counts = d.find_elements(By.CSS_SELECTOR, ".opponent .count")
     assert len(counts) == players - 1
     assert all(0 < int(c.text) <= (33 if players == 4 else 20) for c in counts)
@@ -201,6 +238,48 @@ def test_a_whole_deal_is_played_by_clicking(browser, server, artifacts, preset, 
     assert len(hands) == players
     _click(d, "last")
     assert d.find_element(By.ID, "replay-status").text.startswith(("The landlord wins", "The farmers win"))
+    _no_js_errors(d)
+
+
+def test_a_laizi_deal_is_played_by_clicking_with_a_reading_chosen(browser, server, artifacts):
+    """?seed=0 (laizi, seat 0, challenge opponents): the seat bids 3, becomes
+    the landlord and leads holding a wild 10, which reads as 13 solos; it
+    plays it as a 2 (seed found by playing seeds 0.. with this strategy over
+    the app's API until the first lead held a wild card)."""
+    d = browser
+    d.get(server + "/?seed=0")
+    _idle(d)
+    Select(d.find_element(By.ID, "preset")).select_by_value("laizi")
+    Select(d.find_element(By.ID, "level")).select_by_value("challenge")
+    Select(d.find_element(By.ID, "seat")).select_by_value("0")
+    _click(d, "start")
+    assert d.find_element(By.ID, "wild-box").is_displayed()
+    assert d.find_elements(By.CSS_SELECTOR, "#wild .card") == []          # (drawn after the auction)
+    options = _visible(d, "#auction-options .auction-option")
+    options[-1].click()
+    _idle(d)
+    wild = [c.get_attribute("data-rank") for c in d.find_elements(By.CSS_SELECTOR, "#wild .card")]
+    assert wild == ["T"]
+    hand = d.find_elements(By.CSS_SELECTOR, "#hand .card")
+    marked = [c.get_attribute("data-rank") for c in hand if "wild" in c.get_attribute("class").split()]
+    assert marked and marked == [c.get_attribute("data-rank") for c in hand if c.get_attribute("data-rank") in wild]
+    d.save_screenshot(str(artifacts / "laizi-start.png"))
+    played: list = []
+    assert _play_deal(d, played) > 0
+    assert played[0] == "T=2"                  # (the wild 10 read as a 2: the last of its 13 readings)
+    d.save_screenshot(str(artifacts / "laizi-result.png"))
+    # the deal watched face up: the wild ranks, and the chosen reading shown beside the card played
+    texts = [li.get_attribute("textContent") for li in d.find_elements(By.CSS_SELECTOR, "#log li")]
+    k = next(i for i, t in enumerate(texts) if t.startswith("you: T=2 ("))
+    _click(d, "watch-deal")
+    box = d.find_element(By.ID, "ply-input")
+    box.clear()
+    box.send_keys(str(k + 1))
+    _click(d, "jump")
+    assert [c.get_attribute("data-rank") for c in d.find_elements(By.CSS_SELECTOR, "#replay-wild .card")] == ["T"]
+    mine = d.find_element(By.CSS_SELECTOR, "#replay-seat-0 .trick")
+    assert [c.get_attribute("data-rank") for c in mine.find_elements(By.CSS_SELECTOR, ".card")] == ["T"]
+    assert mine.find_element(By.CSS_SELECTOR, ".reads").text == "= 2"
     _no_js_errors(d)
 
 

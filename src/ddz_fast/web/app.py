@@ -85,8 +85,8 @@ def create_app(agents: Union[Sequence[str], Mapping[str, Any]] = (), *, replays:
         return FileResponse(_static_file("index.html"), media_type="text/html")
 
     async def config(request: Request) -> Response:
-        return JSONResponse({"presets": [{"name": p, "players": PRESETS[p].players, "auction": PRESETS[p].auction}
-                                         for p in GAME_PRESETS],
+        return JSONResponse({"presets": [{"name": p, "players": PRESETS[p].players, "auction": PRESETS[p].auction,
+                                          "wild": PRESETS[p].wild_ranks} for p in GAME_PRESETS],
                              "auctions": list(AUCTIONS), "levels": LEVELS, "opponents": choices.names,
                              "ranks": rank_table()})
 

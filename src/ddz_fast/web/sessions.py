@@ -18,6 +18,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 from ..errors import AgentError
 from ..arena import game_record, load_agent, observation_agent
 from ..game import Game, Phase, Session, simple_bot
+from ..moves import parse_move
 from ..rules import PRESETS, Rules, check_rules
 from .views import LogEntry, action_json, seat_view
 
@@ -26,7 +27,7 @@ __all__ = ["LEVELS", "GAME_PRESETS", "RequestError", "PlaySession", "SessionStor
 #: The opponent levels the page offers, as arena agent names.
 LEVELS: Dict[str, str] = {"leisure": "random", "challenge": "simple", "master": "pimc"}
 #: The rules presets the page offers.
-GAME_PRESETS = ("standard", "strict", "four")
+GAME_PRESETS = ("standard", "strict", "four", "laizi", "tiandi")
 AUCTIONS = ("bid", "rob")
 
 
@@ -147,14 +148,19 @@ class PlaySession:
     # -- requests ----------------------------------------------------------
     def act(self, body: object) -> None:
         """The person's action: ``{"index": i}`` (the i-th of the view's
-        ``legal`` or ``options``), optionally with ``"ply"`` (how many actions
-        of the deal the client has seen: a stale page is refused).  Every
-        check comes before the step: a refused request changes nothing."""
+        ``legal`` or ``options``), or in play ``{"move": text}`` (a move's
+        ``text``, such as ``"5577=5555"`` under wild rules, with its ``"kind"``
+        when the cards read as several kinds), or both (they must name the
+        same move); optionally with ``"ply"`` (how many actions of the deal
+        the client has seen: a stale page is refused).  A move is checked
+        against the legal moves, never taken on trust, and every check comes
+        before the step: a refused request changes nothing."""
         if not isinstance(body, dict):
             raise RequestError("the body must be a JSON object such as {\"index\": 0}")
-        unknown = set(body) - {"index", "ply"}
+        unknown = set(body) - {"index", "move", "kind", "ply"}
         if unknown:
-            raise RequestError(f"unknown field(s) {', '.join(sorted(map(str, unknown)))}: send index (and ply)")
+            raise RequestError(f"unknown field(s) {', '.join(sorted(map(str, unknown)))}: "
+                               "send index or move (and kind, ply)")
         g = self.game
         if g.is_over:
             raise RequestError("the deal is over: start the next one", 409)
@@ -163,14 +169,42 @@ class PlaySession:
         ply = body.get("ply")
         if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool) or ply != len(self.log)):
             raise RequestError(f"stale request: the deal is at action {len(self.log)}, not {ply!r}", 409)
-        index = body.get("index")
+        index, text = body.get("index"), body.get("move")
         acts = g.legal_actions()
-        if not isinstance(index, int) or isinstance(index, bool):
-            raise RequestError(f"index must be an integer, not {index!r}")
-        if not 0 <= index < len(acts):
-            raise RequestError(f"index {index} is out of range: there are {len(acts)} legal actions")
-        self._step(acts[index])
+        action: object = None
+        if index is not None or text is None:
+            if not isinstance(index, int) or isinstance(index, bool):
+                raise RequestError(f"index must be an integer (or send a move as text), not {index!r}")
+            if not 0 <= index < len(acts):
+                raise RequestError(f"index {index} is out of range: there are {len(acts)} legal actions")
+            action = acts[index]
+        if text is not None:
+            move = self._legal_move(text, body.get("kind"))
+            if action is not None and move != action:
+                raise RequestError(f"move {text!r} is not action {index} ({action}): reload the page", 409)
+            action = move
+        elif "kind" in body:
+            raise RequestError("kind goes with a move (text), not alone")
+        self._step(action)
         self.touched = time.monotonic()
+
+    def _legal_move(self, text: object, kind: object) -> object:
+        """The legal move the text names (checked against the legal moves)."""
+        g = self.game
+        if g.phase != Phase.PLAY:
+            raise RequestError(f"a move is played in the play phase, not in the {g.phase.name.lower()}: "
+                               "send the index of an option")
+        if not isinstance(text, str) or len(text) > 100:
+            raise RequestError(f"move must be the text of a move such as \"5577=5555\", not {text!r:.100}")
+        if kind is not None and not isinstance(kind, str):
+            raise RequestError(f"kind must be the name of a kind such as \"BOMB\", not {kind!r}")
+        try:
+            move = parse_move(text, kind, rules=self.rules, wild=g.wild)
+        except ValueError as e:            # (InvalidMoveError, AmbiguousMoveError, an unknown kind)
+            raise RequestError(f"move {text!r}: {e}") from None
+        if move not in g.legal_actions():
+            raise RequestError(f"move {text!r} is not a legal move now")
+        return move
 
     def hint(self) -> Dict[str, Any]:
         """A suggested action (the simple bot's) as its index and action."""

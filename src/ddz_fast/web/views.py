@@ -11,10 +11,13 @@ hand (replays, and finished games only).
 Cards travel as lists of rank labels (``"3"`` .. ``"2"``, ``"B"`` the black
 joker, ``"R"`` the red one), one label per card, lowest rank first; the page
 draws them from the labels of :func:`rank_table` alone, so a new rank needs
-only its label there.
+only its label there.  Under wild-card rules the deal's wild ranks (public
+once drawn) travel as labels too, and a move read as other cards than it
+plays carries that reading (``reads``) beside its cards.
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, cast
 
@@ -25,7 +28,7 @@ from ..cards import RANKS
 from ..game import Game, GameResult, Observation, Phase
 from ..game_values import AuctionAction
 
-__all__ = ["LogEntry", "rank_table", "cards_json", "action_json", "seat_view", "table_view", "result_json"]
+__all__ = ["LogEntry", "rank_table", "cards_json", "wild_json", "action_json", "seat_view", "table_view", "result_json"]
 
 _RANK_NAMES = {"T": "10", "B": "Black joker", "R": "Red joker"}
 
@@ -37,16 +40,30 @@ def rank_table() -> List[Dict[str, Any]]:
 
 def cards_json(counts: Any) -> List[str]:
     """A count vector as one rank label per card, lowest rank first."""
-    return [RANKS[r] for r, c in enumerate(np.asarray(counts).tolist()) for _ in range(int(c))]
+    if not isinstance(counts, tuple):          # (a move's counts are a tuple already: thousands per view)
+        counts = np.asarray(counts).tolist()
+    return list("".join(map(operator.mul, RANKS, map(int, counts))))
+
+
+def wild_json(wild: Optional[Sequence[int]]) -> Optional[List[str]]:
+    """The wild ranks as labels (None before the draw, or without wild cards)."""
+    return None if wild is None else [RANKS[r] for r in wild]
 
 
 def action_json(action: object) -> Dict[str, Any]:
-    """A move (kind, cards, text) or an auction action (text)."""
+    """A move (kind, cards, text; a bomb's or rocket's ``bomb_class``; and
+    ``reads``, the cards it is read as, when a wild card makes them differ
+    from those played) or an auction action (text).  The text is the move's own (``parse_move``
+    reads it back): the cards, then ``=`` and the reading for a wild reading."""
     if isinstance(action, Move):
         if action.is_pass:
             return {"type": "move", "kind": "PASS", "cards": [], "text": "pass"}
-        return {"type": "move", "kind": action.kind.name, "cards": cards_json(action.counts),
-                "text": action.cards}
+        out = {"type": "move", "kind": action.kind.name, "cards": cards_json(action.counts), "text": str(action)}
+        if action.represents != action.counts:
+            out["reads"] = cards_json(action.represents)
+        if action.bomb_class is not None:
+            out["bomb_class"] = action.bomb_class
+        return out
     if isinstance(action, AuctionAction):
         return {"type": "auction", "text": str(action)}
     raise TypeError(f"not an action: {type(action).__name__}")
@@ -114,6 +131,7 @@ def seat_view(obs: Observation, log: Sequence[LogEntry], *, result: Optional[Gam
         "your_turn": obs.to_move == obs.player and bool(legal or options),
         "hand": cards_json(obs.hand),
         "hand_sizes": list(obs.hand_sizes),
+        "wild": wild_json(obs.wild),
         "landlord": obs.landlord,
         "kitty": None if obs.kitty is None else cards_json(obs.kitty),
         "base": obs.base,
@@ -145,6 +163,7 @@ def table_view(game: Game, log: Sequence[LogEntry]) -> Dict[str, Any]:
         "to_move": game.to_move,
         "hands": [cards_json(game.hand(s)) for s in range(game.players)],
         "hand_sizes": list(game.hand_sizes),
+        "wild": wild_json(game.wild),
         "landlord": game.landlord,
         "kitty": None if kitty is None else cards_json(kitty),
         "base": game.base,

@@ -1,6 +1,7 @@
 // ddz-fast serve: the page.  Plain JavaScript, no build step.  The server
 // decides everything (legal moves, the agents, the score); the page draws
-// what its seat is sent and posts the index of the chosen action.
+// what its seat is sent and posts the index of the chosen action (and, for a
+// move, its text, which the server checks against its own list).
 "use strict";
 
 // JavaScript errors are collected and shown (the browser tests read them).
@@ -18,6 +19,7 @@ const SUITS = [["\u2660", false], ["\u2665", true], ["\u2663", false], ["\u2666"
 let config = null;      // /api/config
 let view = null;        // the current seat view
 let selected = new Set();   // indices into view.hand
+let chosen = null;      // the index of the reading chosen when the selected cards make several moves
 
 // ---------------------------------------------------------------------------
 // Requests
@@ -58,12 +60,14 @@ function rankInfo(label) {
   return (config && config.ranks.find((r) => r.label === label)) || { label, name: label, joker: false };
 }
 
-// One card element; ``copy`` (the k-th card of its rank) picks the suit drawn.
-function cardEl(label, copy) {
+// One card element; ``copy`` (the k-th card of its rank) picks the suit drawn;
+// ``wild`` marks a card of a wild rank.
+function cardEl(label, copy, wild) {
   const info = rankInfo(label);
   const el = document.createElement("div");
   el.className = "card";
   el.dataset.rank = label;
+  if (wild) { el.classList.add("wild"); el.dataset.wild = "1"; }
   const rank = document.createElement("span");
   rank.className = "rank";
   if (info.joker) {
@@ -85,27 +89,52 @@ function cardEl(label, copy) {
   return el;
 }
 
-function drawCards(container, labels) {
+// Cards from their labels; those of the ``wild`` ranks (labels) are marked.
+function drawCards(container, labels, wild) {
   container.textContent = "";
   const seen = {};
   (labels || []).forEach((label, i) => {
     seen[label] = (seen[label] || 0) + 1;
-    const el = cardEl(label, seen[label] - 1);
+    const el = cardEl(label, seen[label] - 1, !!wild && wild.includes(label));
     el.dataset.i = String(i);
     container.appendChild(el);
   });
 }
 
-function actionText(a) {
+// Labels as text (10 for T), e.g. the reading of a wild move.
+function labelsText(labels) { return labels.map((l) => rankInfo(l).joker ? l : rankInfo(l).name).join(" "); }
+
+// A move's kind in words; under wild rules a bomb says its class (soft, hard, wild).
+function kindText(a, wild) {
+  const kind = a.kind.toLowerCase().replace(/_/g, " ");
+  return wild && a.kind === "BOMB" && a.bomb_class ? a.bomb_class + " bomb" : kind;
+}
+
+// An action in words: a move's text (cards=reading for a wild reading) and kind.
+function actionText(a, wild) {
   if (!a) return "";
-  if (a.type === "move") return a.kind === "PASS" ? "pass" : a.text + " (" + a.kind.toLowerCase().replace(/_/g, " ") + ")";
+  if (a.type === "move") return a.kind === "PASS" ? "pass" : a.text + " (" + kindText(a, wild) + ")";
   return a.text;
 }
 
-function drawAction(container, a) {
+// What a reading reads as, in words: "as 5 5 5 5 (soft bomb)".
+function readingText(m, wild) {
+  return "as " + labelsText(m.reads || m.cards) + " (" + kindText(m, wild) + ")";
+}
+
+function drawAction(container, a, wild) {
   container.textContent = "";
   if (!a) return;
-  if (a.type === "move" && a.kind !== "PASS") { drawCards(container, a.cards); return; }
+  if (a.type === "move" && a.kind !== "PASS") {
+    drawCards(container, a.cards, wild);
+    if (a.reads) {                   // a wild card stood in: what the cards were read as
+      const r = document.createElement("span");
+      r.className = "reads";
+      r.textContent = "= " + labelsText(a.reads);
+      container.appendChild(r);
+    }
+    return;
+  }
   const s = document.createElement("span");
   s.className = "passed";
   s.textContent = a.type === "move" ? "pass" : a.text;
@@ -123,10 +152,22 @@ function roleOf(s) {
   return s === view.landlord ? "landlord" : "farmer";
 }
 
+// The view's legal moves by their cards (a wild lead may list thousands):
+// built once a view, on the first selection.
+let movesByCards = null;
+
 // The legal moves whose cards are exactly the selected cards.
 function matchingMoves() {
-  const chosen = [...selected].map((i) => view.hand[i]).sort().join(",");
-  return view.legal.filter((m) => m.kind !== "PASS" && [...m.cards].sort().join(",") === chosen);
+  if (!movesByCards) {
+    movesByCards = new Map();
+    view.legal.forEach((m) => {
+      if (m.kind === "PASS") return;
+      const key = [...m.cards].sort().join(",");
+      if (!movesByCards.has(key)) movesByCards.set(key, []);
+      movesByCards.get(key).push(m);
+    });
+  }
+  return movesByCards.get([...selected].map((i) => view.hand[i]).sort().join(",")) || [];
 }
 
 function renderSelection() {
@@ -142,26 +183,32 @@ function renderSelection() {
     hand.classList.add(moves.length ? "legal" : "illegal");
     if (moves.length === 1) {
       info.innerHTML = '<span class="ok"></span>';
-      info.firstChild.textContent = actionText(moves[0]);
+      info.firstChild.textContent = actionText(moves[0], view.wild);
     } else if (moves.length > 1) {
-      info.textContent = "these cards make several moves: ";
+      // several moves (kinds, or readings of wild cards): the player picks one, then Play
+      if (!moves.some((m) => m.index === chosen)) chosen = null;
+      info.textContent = chosen === null ? "these cards make several moves, choose one: " : "these cards make several moves: ";
       moves.forEach((m) => {
         const b = document.createElement("button");
         b.type = "button";
-        b.className = "kind-choice";
-        b.textContent = m.kind.toLowerCase().replace(/_/g, " ");
-        b.addEventListener("click", () => sendAction(m.index));
+        b.className = "reading-choice" + (m.index === chosen ? " chosen" : "");
+        b.dataset.index = String(m.index);
+        b.dataset.text = m.text;
+        b.textContent = view.wild ? readingText(m, view.wild) : kindText(m, view.wild);
+        b.addEventListener("click", () => { chosen = m.index; renderSelection(); });
         info.appendChild(b);
       });
     } else {
       info.innerHTML = '<span class="bad">not a legal move now</span>';
     }
   }
-  $("play").disabled = !(playing && moves.length >= 1);
-  $("play").dataset.index = moves.length ? String(moves[0].index) : "";
+  const move = moves.length === 1 ? moves[0] : moves.find((m) => m.index === chosen);
+  $("play").disabled = !(playing && move);
+  $("play").dataset.index = move ? String(move.index) : "";
 }
 
 function render() {
+  movesByCards = null;
   document.body.dataset.phase = view.phase;
   document.body.dataset.yourTurn = view.your_turn ? "1" : "0";
   $("setup").hidden = view.result === null;
@@ -198,16 +245,17 @@ function render() {
   if (view.phase === "AUCTION" || view.phase === "DOUBLING") view.history.forEach((e) => { latest[e.seat] = e; });
   for (let s = 0; s < n; s++) {
     const box = s === me ? $("my-trick") : $("trick-" + s);
-    drawAction(box, latest[s]);
+    drawAction(box, latest[s], view.wild);
   }
   $("my-name").textContent = "You (seat " + me + ")";
   const myRole = roleOf(me);
   $("my-role").textContent = myRole;
   $("my-role").classList.toggle("landlord", myRole === "landlord");
   document.querySelector(".me").classList.toggle("to-move", view.to_move === me);
-  drawCards($("hand"), view.hand);
-  drawCards($("kitty"), view.kitty || []);
+  drawCards($("hand"), view.hand, view.wild);
+  drawCards($("kitty"), view.kitty || [], view.wild);
   if (!view.kitty) $("kitty").textContent = "(face down)";
+  drawWild($("wild-box"), $("wild"), view.wild, config.presets.find((p) => p.name === view.preset.split("+")[0]));
   $("stake").textContent = (view.base ? "stake " + view.stake + " (base " + view.base + ", bombs " + view.bombs +
     (view.doubles ? ", doubles " + view.doubles : "") + ")" : "stake: set by the auction") +
     (view.deal_number ? "; redeal " + view.deal_number : "");
@@ -241,7 +289,7 @@ function render() {
   log.textContent = "";
   view.history.forEach((e) => {
     const li = document.createElement("li");
-    li.textContent = seatName(e.seat) + ": " + actionText(e);
+    li.textContent = seatName(e.seat) + ": " + actionText(e, view.wild);
     log.appendChild(li);
   });
   // the session score
@@ -270,15 +318,30 @@ function render() {
 
 async function sendAction(index) {
   if (!view) return;
-  const v = await api("POST", "/api/games/" + view.id + "/action", { index, ply: view.ply });
-  if (v) { view = v; selected.clear(); render(); }
+  const body = { index, ply: view.ply };
+  // a move goes with its text and kind: the server checks both name the same legal move
+  const m = view.phase === "PLAY" && view.legal.find((x) => x.index === index);
+  if (m && m.kind !== "PASS") { body.move = m.text; body.kind = m.kind; }
+  const v = await api("POST", "/api/games/" + view.id + "/action", body);
+  if (v) { view = v; selected.clear(); chosen = null; render(); }
+}
+
+// The wild ranks (shown once drawn; before the draw, that the rules will draw them).
+function drawWild(box, cards, wild, preset) {
+  const drawing = preset && preset.wild > 0;
+  box.hidden = !wild && !drawing;
+  drawCards(cards, wild || [], wild);
+  if (!wild && drawing) cards.textContent = "(drawn when the landlord takes the kitty)";
 }
 
 async function startGame() {
   const body = { preset: $("preset").value, level: $("level").value, seat: Number($("seat").value) };
+  // ?seed=N in the page's address replays the same deals (for tests, or to share a deal)
+  const seed = new URLSearchParams(window.location.search).get("seed");
+  if (seed !== null && /^[0-9]+$/.test(seed)) body.seed = Number(seed);
   if ($("auction").value) body.auction = $("auction").value;
   const v = await api("POST", "/api/games", body);
-  if (v) { view = v; selected.clear(); render(); }
+  if (v) { view = v; selected.clear(); chosen = null; render(); }
 }
 
 function fillSeats() {
@@ -293,6 +356,7 @@ function onHandClick(ev) {
   if (!el || !view || !view.your_turn || view.phase !== "PLAY") return;
   const i = Number(el.dataset.i);
   if (selected.has(i)) selected.delete(i); else selected.add(i);
+  chosen = null;
   renderSelection();
 }
 
@@ -305,13 +369,14 @@ async function onHint() {
     return;
   }
   if (h.kind === "PASS") { selected.clear(); renderSelection(); say("hint: pass"); return; }
-  // select the hinted cards in the hand, lowest copies first
+  // select the hinted cards in the hand, lowest copies first, and the hinted reading
   selected.clear();
+  chosen = h.index;
   const want = {};
   h.cards.forEach((c) => { want[c] = (want[c] || 0) + 1; });
   view.hand.forEach((c, i) => { if (want[c]) { want[c] -= 1; selected.add(i); } });
   renderSelection();
-  say("hint: " + actionText(h));
+  say("hint: " + actionText(h, view.wild));
 }
 
 function onPass() {
@@ -321,7 +386,7 @@ function onPass() {
 
 async function nextDeal() {
   const v = await api("POST", "/api/games/" + view.id + "/next");
-  if (v) { view = v; selected.clear(); render(); }
+  if (v) { view = v; selected.clear(); chosen = null; render(); }
 }
 
 // ---------------------------------------------------------------------------
@@ -384,14 +449,15 @@ async function showFrame(ply) {
       ": " + h.length;
     const cards = document.createElement("span");
     cards.className = "cards small";
-    drawCards(cards, h);
+    drawCards(cards, h, f.wild);
     const last = document.createElement("span");
     last.className = "cards small trick";
-    drawAction(last, latest[s]);
+    drawAction(last, latest[s], f.wild);
     row.append(name, cards, last);
     hands.appendChild(row);
   });
-  drawCards($("replay-kitty"), f.kitty || []);
+  drawCards($("replay-kitty"), f.kitty || [], f.wild);
+  drawWild($("replay-wild-box"), $("replay-wild"), f.wild, null);
   $("replay-stake").textContent = "stake " + f.stake + " (base " + f.base + ", bombs " + f.bombs + ")";
   $("replay-status").textContent = f.result ? (f.result.landlord_won ? "The landlord wins. " : "The farmers win. ") +
     f.result.explain : (f.to_move === null ? "" : replay.data.seats[f.to_move] + " to move");
@@ -399,7 +465,7 @@ async function showFrame(ply) {
   log.textContent = "";
   f.history.forEach((e) => {
     const li = document.createElement("li");
-    li.textContent = replay.data.seats[e.seat] + ": " + actionText(e);
+    li.textContent = replay.data.seats[e.seat] + ": " + actionText(e, f.wild);
     log.appendChild(li);
   });
   $("back").disabled = ply === 0;
@@ -452,7 +518,7 @@ async function init() {
   $("play").addEventListener("click", () => { if ($("play").dataset.index) sendAction(Number($("play").dataset.index)); });
   $("pass").addEventListener("click", onPass);
   $("hint").addEventListener("click", onHint);
-  $("clear").addEventListener("click", () => { selected.clear(); renderSelection(); });
+  $("clear").addEventListener("click", () => { selected.clear(); chosen = null; renderSelection(); });
   $("next-deal").addEventListener("click", nextDeal);
   $("watch-deal").addEventListener("click", () => watch("/api/games/" + view.id + "/replays/" + (view.finished - 1)));
   $("tab-play").addEventListener("click", () => showTab("play"));
