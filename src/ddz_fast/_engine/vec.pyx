@@ -115,11 +115,9 @@ cdef Py_ssize_t _check_size(object n, Py_ssize_t per_table) except -1:
                      f"VecGame.MAX_TABLES = {MAX_TABLES:,} tables (use several VecGames for more)")
 
 
-cdef bint _push(Part* p, int64_t v, const uint8_t* row, bint wild) noexcept nogil:
-    """Append one legal id (with wild rules also its 32-byte row, or none
-    for an auction id) to the part's list; False when out of memory."""
+cdef inline bint _push(Part* p, int64_t v) noexcept nogil:
+    """Append one legal id to the part's list; False when out of memory."""
     cdef int64_t* grown
-    cdef uint8_t* grown_rows
     cdef Py_ssize_t cap
     if p.nids == p.cap:
         cap = 2 * p.cap if p.cap else 1024
@@ -129,17 +127,26 @@ cdef bint _push(Part* p, int64_t v, const uint8_t* row, bint wild) noexcept nogi
             return False
         p.ids = grown
         p.cap = cap
-    if wild and p.nids == p.wcap:
-        grown_rows = <uint8_t*>realloc(p.wrows, p.cap * WROW)
-        if grown_rows == NULL:
+    p.ids[p.nids] = v
+    p.nids += 1
+    return True
+
+
+cdef bint _push_wild(Part* p, int64_t v, const uint8_t* row) noexcept nogil:
+    """_push under wild rules: the id and its 32-byte row (none for an
+    auction id), the rows kept beside the ids."""
+    cdef uint8_t* grown
+    if not _push(p, v):
+        return False
+    if p.nids > p.wcap:
+        grown = <uint8_t*>realloc(p.wrows, p.cap * WROW)
+        if grown == NULL:
             p.oom = True
             return False
-        p.wrows = grown_rows
+        p.wrows = grown
         p.wcap = p.cap
-    p.ids[p.nids] = v
     if row != NULL:
-        memcpy(p.wrows + p.nids * WROW, row, WROW)
-    p.nids += 1
+        memcpy(p.wrows + (p.nids - 1) * WROW, row, WROW)
     return True
 
 
@@ -673,7 +680,7 @@ cdef class VecGame:
                 at += self.counts[i]
                 if not self.redo[i]:
                     for j in range(at - self.counts[i], at):
-                        if not _push(p, kept[j], kept_rows + j * WROW if self.nwild else NULL, self.nwild):
+                        if not (_push_wild(p, kept[j], kept_rows + j * WROW) if self.nwild else _push(p, kept[j])):
                             free(kept)
                             free(kept_rows)
                             return
@@ -746,12 +753,13 @@ cdef class VecGame:
                     continue
                 if k == pick:
                     self._set_bot(i, MOVE_ID0 + p.ranks[k])
-                if not _push(p, MOVE_ID0 + p.ranks[k], NULL, False):
+                if not _push(p, MOVE_ID0 + p.ranks[k]):
                     return False
         elif s.phase != PH_OVER:
             nc = gs_choices(s, codes)
             for c in range(nc):
-                if not _push(p, codes[c], NULL, self.nwild):   # (an auction action's id is its code)
+                # (an auction action's id is its code)
+                if not (_push_wild(p, codes[c], NULL) if self.nwild else _push(p, codes[c])):
                     return False
             if self.want_bot:
                 self._set_bot(i, codes[bot_auction(s.hands[s.to_move], codes, nc)])
@@ -795,7 +803,7 @@ cdef class VecGame:
                 continue
             if k == pick:
                 self._set_bot(i, MOVE_ID0 + p.ranks[k])
-            if not _push(p, MOVE_ID0 + p.ranks[k], p.out.data + k * WROW, True):
+            if not _push_wild(p, MOVE_ID0 + p.ranks[k], p.out.data + k * WROW):
                 return False
         return True
 
