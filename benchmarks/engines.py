@@ -57,6 +57,7 @@ class Engine:
 
     name = "?"
     dist = None          # distribution name, for the version
+    returns = "?"        # what one call returns (the single-call tables' column)
 
     def __init__(self):
         self._loaded = False
@@ -104,6 +105,7 @@ _OUR_KIND = {"solo": "SOLO", "pair": "PAIR", "trio": "TRIO", "trio_solo": "TRIO_
 class DdzFast(Engine):
     name = "ddz-fast"
     dist = "ddz-fast"
+    returns = "MoveList (rows; Moves made when read)"
 
     def _load(self):
         import ddz_fast
@@ -165,6 +167,7 @@ def openspiel_string_to_counts(s: str) -> list:
 class OpenSpiel(Engine):
     name = "OpenSpiel"
     dist = "open-spiel"
+    returns = "list of int action ids"
 
     def _load(self):
         import pyspiel
@@ -300,6 +303,7 @@ def _load_douzero_game():
 class DouZero(Engine):
     name = "DouZero"
     dist = "douzero"
+    returns = "list of lists of card ints"
 
     def _load(self):
         self.GameEnv = _load_douzero_game().GameEnv
@@ -339,6 +343,7 @@ _RL_SUITS = "SHDC"
 class RLCard(Engine):
     name = "RLCard"
     dist = "rlcard"
+    returns = "set (lead) / list (response) of str"
 
     def _load(self):
         from rlcard.games.base import Card
