@@ -59,6 +59,10 @@ class Engine:
     dist = None          # distribution name, for the version
     returns = "?"        # what one call returns (the single-call tables' column)
 
+    def returned(self, scenario: str) -> str:
+        """What a call of the scenario ("lead", "resp-...") returns."""
+        return self.returns
+
     def __init__(self):
         self._loaded = False
         self.error = None
@@ -343,7 +347,10 @@ _RL_SUITS = "SHDC"
 class RLCard(Engine):
     name = "RLCard"
     dist = "rlcard"
-    returns = "set (lead) / list (response) of str"
+    returns = "list of str"
+
+    def returned(self, scenario: str) -> str:
+        return "set of str" if scenario.startswith("lead") else self.returns
 
     def _load(self):
         from rlcard.games.base import Card
