@@ -32,8 +32,10 @@ Install and run (from the repository root):
     pip install --no-deps douzero        # DouZero (its deps are torch + rlcard)
     python benchmarks/compare.py --markdown
 
-Options: --quick (about 15 s), --hands N, --seed S, --markdown, --strict
-(exit status 1 when a target fails); see --help for the rest.
+Options: --quick (about a minute; the full run takes about 5 min, 15 with
+--solver-anchors, on a loaded 2-core machine), --hands N, --seed S,
+--markdown, --strict (exit status 1 when a target fails); see --help for the
+rest.
 
 Kernel against kernel with DLE (zizhang-qiu/doudizhu_learning_environment,
 C++): set DDZ_DLE_DIR to a checkout of it; its move library and
@@ -1154,7 +1156,7 @@ def main(argv=None):
     ap.add_argument("--engines", default="openspiel,douzero,rlcard",
                     help="other engines to compare (default: openspiel,douzero,rlcard)")
     ap.add_argument("--quick", action="store_true",
-                    help="40 deals, 1024 batch deals, 100 hands per size, fewer timings (about 15 s)")
+                    help="256 deals, 1024 batch deals, 100 hands per size, fewer timings (about a minute)")
     ap.add_argument("--markdown", action="store_true", help="print the tables as markdown")
     ap.add_argument("--strict", action="store_true", help="exit with status 1 when a target fails")
     ap.add_argument("--no-engine", action="store_true", help="skip the game-engine section (engine_compare.py)")
