@@ -103,7 +103,8 @@ cdef enum:
 #   19-21 seat that made the move to beat + 1, 22 occupied,
 #   23 value (the side of the seat to move wins), 24-29 log2 of the
 #   subtree's node count (the replacement priority), 30 some hand can still
-#   make a chain (the renumbering kept empty slots).
+#   make a chain (the renumbering kept empty slots), 32-63 the table's tag
+#   (Ctx.live): an entry of another tag is empty.
 cdef extern from *:
     """
     #define DDZ_CHAINS_BIT (1ULL << 30)
@@ -111,12 +112,14 @@ cdef extern from *:
     #define DDZ_OCCUPIED (1ULL << 22)
     #define DDZ_VALUE_BIT (1ULL << 23)
     #define DDZ_WORK_SHIFT 24
+    #define DDZ_TAG_MASK 0xFFFFFFFF00000000ULL
     """
     unsigned long long KEY_MASK "DDZ_KEY_MASK"
     unsigned long long CHAINS_BIT "DDZ_CHAINS_BIT"
     unsigned long long OCCUPIED "DDZ_OCCUPIED"
     unsigned long long VALUE_BIT "DDZ_VALUE_BIT"
     int WORK_SHIFT "DDZ_WORK_SHIFT"
+    unsigned long long TAG_MASK "DDZ_TAG_MASK"
 
 
 cdef struct Ply:
@@ -176,6 +179,11 @@ cdef struct Ctx:
     size_t cl_cap               # bytes of cl_memo's block
     # (last: the standard search's fields keep their places)
     unsigned int wmask          # the wild ranks (bit r: rank r; 0: no wild cards, the standard search)
+    # the tag of the table's and clears_leading memo's live entries (bits
+    # 32-63 of an entry's last word; live_tag): a new table or memo takes a
+    # new tag instead of being zeroed, so the entries of earlier ones in its
+    # block read as empty
+    unsigned long long live
 
 
 cdef extern from *:
@@ -436,7 +444,8 @@ cdef inline unsigned long long* tt_bucket(Ctx* c, unsigned long long h) noexcept
 # engine per call): a block of a few hundred KiB that goes back to the
 # system costs a page fault per 4 KiB page when the next table or memo
 # touches it again (~8% of a 4 ms solve).  The contents are not reused:
-# pool_take zeroes what it hands out.  Blocks over POOL_MAX_BYTES are freed.
+# the table and the memo that take a block take a new tag (live_tag), so
+# what their block held reads as empty.  Blocks over POOL_MAX_BYTES are freed.
 cdef enum:
     POOL_SLOTS = 4
 
@@ -446,15 +455,54 @@ cdef size_t _pool_cap[POOL_SLOTS]
 cdef PyThread_type_lock _pool_lock = PyThread_allocate_lock()
 if _pool_lock == NULL:
     raise MemoryError()
+cdef unsigned long long _last_tag = 0     # the last tag handed out (under _pool_lock)
+cdef bint _tags_wrapped = False         # they ran out once: pool_take zeroes every block since
+
+
+cdef unsigned long long live_tag() noexcept nogil:
+    """A tag for a new table and memo (Ctx.live).  Bit 63 is set in every
+    tag, never in the other words of an entry (a packed hand uses bits
+    0..59; a key's last word bits 0..30), and a block is written only with
+    whole entries or zeroed: so in the block a new table takes, zeros, the
+    entries of earlier tags, and words of an earlier use with another entry
+    size all read as empty.  After 2^31 tags they start again, and from then
+    on pool_take zeroes what it hands out (a kept block may hold a tag
+    given again)."""
+    global _last_tag, _tags_wrapped
+    cdef unsigned long long t
+    PyThread_acquire_lock(_pool_lock, WAIT_LOCK)
+    _last_tag += 1
+    if _last_tag >= (<unsigned long long>1 << 31):
+        _last_tag = 1
+        _tags_wrapped = True
+    t = _last_tag
+    PyThread_release_lock(_pool_lock)
+    return (t | (<unsigned long long>1 << 31)) << 32
+
+
+def _set_tags(unsigned long long last, bint wrapped):
+    """(For tests) Set the last tag handed out (below 2^31) and whether the
+    tags ran out; returns what they were."""
+    global _last_tag, _tags_wrapped
+    if last >= (<unsigned long long>1 << 31):
+        raise ValueError("the last tag must be below 2**31")
+    PyThread_acquire_lock(_pool_lock, WAIT_LOCK)
+    was = (_last_tag, _tags_wrapped)
+    _last_tag = last
+    _tags_wrapped = wrapped
+    PyThread_release_lock(_pool_lock)
+    return was
 
 
 cdef void* pool_take(size_t size, bint largest, size_t* cap) noexcept nogil:
-    """A zeroed block of at least size bytes (its capacity in cap): a kept
-    one (the largest, or the smallest that fits) or a new one; NULL when
-    out of memory."""
+    """A block of at least size bytes (its capacity in cap): a kept one (the
+    largest, or the smallest that fits; as it was, see live_tag) or a new
+    one (zeroed); NULL when out of memory."""
     cdef int i, k = -1
     cdef void* x = NULL
+    cdef bint zero
     PyThread_acquire_lock(_pool_lock, WAIT_LOCK)
+    zero = _tags_wrapped
     for i in range(POOL_SLOTS):
         if _pool_ptr[i] != NULL and _pool_cap[i] >= size and (
                 k < 0 or (_pool_cap[i] > _pool_cap[k]) == largest):
@@ -465,7 +513,8 @@ cdef void* pool_take(size_t size, bint largest, size_t* cap) noexcept nogil:
         _pool_ptr[k] = NULL
     PyThread_release_lock(_pool_lock)
     if x != NULL:
-        memset(x, 0, size)
+        if zero:
+            memset(x, 0, size)
         return x
     cap[0] = size
     return calloc(size, 1)
@@ -507,17 +556,19 @@ cdef void tt_grow(Ctx* c) noexcept nogil:
         if t == NULL:
             c.max_nbuckets = nb         # stay at this size
             return
+        # (what realloc added is not ours yet: zeroed; within the block, the
+        # new half holds only entries of other tags or zeros)
+        memset(<char*>t + c.tt_cap, 0, need - c.tt_cap)
         c.tt_cap = need
-    memset(t + nb * stride, 0, nb * stride * sizeof(unsigned long long))
     c.tt = t
     c.nbuckets = 2 * nb
     for b in range(nb):
         e = t + b * stride
         dst = t + (b + nb) * stride
         for _i in range(BUCKET):
-            if (e[c.n] & OCCUPIED) and (tt_hash(c, e) & nb):
+            if (e[c.n] & TAG_MASK) == c.live and (tt_hash(c, e) & nb):
                 memcpy(dst, e, c.W * sizeof(unsigned long long))
-                memset(e, 0, c.W * sizeof(unsigned long long))
+                e[c.n] = 0
                 dst += c.W
             e += c.W
 
@@ -528,7 +579,7 @@ cdef int tt_probe(Ctx* c, const unsigned long long* key, unsigned long long* e) 
     if e == NULL:
         return -1
     for _i in range(BUCKET):
-        if (e[c.n] & OCCUPIED) and (e[c.n] & KEY_MASK) == key[c.n]:
+        if (e[c.n] & (TAG_MASK | KEY_MASK)) == (c.live | key[c.n]):
             ok = 1
             for j in range(c.n):
                 if e[j] != key[j]:
@@ -552,7 +603,7 @@ cdef void tt_store(Ctx* c, const unsigned long long* key, unsigned long long h, 
     e = tt_bucket(c, h)         # (again: the table may have grown since the probe)
     victim = e
     for _i in range(BUCKET):
-        if not (e[c.n] & OCCUPIED):
+        if (e[c.n] & TAG_MASK) != c.live:
             victim = e
             c.nstored += 1
             break
@@ -563,7 +614,7 @@ cdef void tt_store(Ctx* c, const unsigned long long* key, unsigned long long h, 
         e += c.W
     for _i in range(c.n):           # (a loop: memcpy of a size known only at run time is a call)
         victim[_i] = key[_i]
-    victim[c.n] = (key[c.n] | OCCUPIED | (VALUE_BIT if value else 0)
+    victim[c.n] = (key[c.n] | c.live | OCCUPIED | (VALUE_BIT if value else 0)
                    | ((<unsigned long long>log2_work(work)) << WORK_SHIFT))
     if c.nstored * 4 > c.nbuckets * (3 * BUCKET) and c.nbuckets < c.max_nbuckets:
         tt_grow(c)
@@ -867,7 +918,7 @@ cdef bint clears_leading(Ctx* c, int p, const unsigned char* h, int total, int b
             hsh = mix(hsh ^ key[s])
     key[c.n] = <unsigned long long>(p + 1 + 16 * beatable)
     e = c.cl_memo + (hsh & (CL_SLOTS - 1)) * (c.n + 1)
-    if (e[c.n] & 255) == key[c.n]:
+    if (e[c.n] & (TAG_MASK | 255)) == (c.live | key[c.n]):
         for s in range(c.n):
             if e[s] != key[s]:
                 break
@@ -875,7 +926,7 @@ cdef bint clears_leading(Ctx* c, int p, const unsigned char* h, int total, int b
             return (e[c.n] >> 8) & 1
     v = clears_leading_search(c, p, h, total, beatable, depth, leads)
     memcpy(e, key, c.n * sizeof(unsigned long long))
-    e[c.n] = key[c.n] | ((<unsigned long long>v) << 8)
+    e[c.n] = key[c.n] | ((<unsigned long long>v) << 8) | c.live
     return v
 
 
@@ -1530,6 +1581,7 @@ cdef class _Engine:
         if self.c.cl_memo == NULL:
             # (n + 1 words an entry; entries of a clashing n never meet:
             # the memo is cleared with the config)
+            # (the table's tag: _setup_table gave a new one with the config)
             self.c.cl_memo = <unsigned long long*>pool_take(
                 CL_SLOTS * (self.c.n + 1) * sizeof(unsigned long long), False, &self.c.cl_cap)
             if self.c.cl_memo == NULL:
@@ -1573,6 +1625,7 @@ cdef class _Engine:
         cdef size_t nb = 1, first
         pool_give(self.c.tt, self.c.tt_cap)
         self.c.tt = NULL
+        self.c.live = live_tag()
         self.c.nbuckets = 0
         self.c.max_nbuckets = 0
         self.c.nstored = 0
