@@ -71,6 +71,36 @@ def python_rollout(game, seed):
     return g.plies
 
 
+def rollout_plies(game, seed):
+    """The positions python_rollout(game, seed) generates moves for: (hands
+    of the player to move, the move to beat or None), one per ply."""
+    from ddz_fast._util.rng import SplitMix64, game_seed, policy_seed
+    g = game.clone()
+    rng = SplitMix64(policy_seed(game_seed(seed, 0)))
+    out = []
+    while not g.is_over:
+        out.append((g.hands[g.to_move].copy(), g.last_move))
+        acts = g.legal_actions()
+        g.step(acts[rng.below(len(acts))])
+    return out
+
+
+def generation_chunk(games):
+    """Self-timed: the move kernel alone (from C, one reused buffer:
+    ddz_fast._core.testing.time_kernel) on every ply of the Python-loop
+    rollouts of ``games`` (the games of Game.rollout(1)), and the
+    closed-form counter on the same plies; returns the two callables (one
+    pass, seconds) and the number of plies."""
+    from ddz_fast._core.testing import time_kernel
+    plies = [p for i, g in enumerate(games) for p in rollout_plies(g, i)]
+    hands = np.array([h for h, _ in plies], dtype=np.uint8)
+    rows = np.zeros((len(plies), 16), dtype=np.uint8)       # PASS rows (kind 0): a lead
+    answers = [i for i, (_, m) in enumerate(plies) if m is not None]
+    rows[answers] = D.lasts_as_rows([plies[i][1] for i in answers])
+    return ((lambda: time_kernel(hands, rows, repeat=1)[0]),
+            (lambda: time_kernel(hands, rows, repeat=1, count=True)[0]), len(plies))
+
+
 def openspiel_rollout(state, seed):
     """One random rollout of a pyspiel state in a Python loop (clone, then
     ``legal_actions`` / ``apply_action`` with the same generator as
@@ -221,8 +251,12 @@ def engine_section(out, args, results):
     if have_os:
         chunks["os legal_actions (fresh)"] = [fresh_os_legal_chunk(states[k:k + LEGAL_CHUNK])
                                               for k in range(0, n, LEGAL_CHUNK)]
+    gen, count, gen_plies = zip(*[generation_chunk(games[k:k + LEGAL_CHUNK]) for k in range(0, n, LEGAL_CHUNK)])
+    chunks["move generation"], chunks["move count"] = list(gen), list(count)
     legal = {k: v / n for k, v in C.best_self_timed(chunks, args).items()}
     best.update(legal)
+    gen_ply = best.pop("move generation") * n / sum(gen_plies)    # seconds a ply
+    count_ply = best.pop("move count") * n / sum(gen_plies)
 
     def os_cell(key):
         return (C.fmt_us(best[key]), C.fmt_ratio(best[key] / ours)) if key in best else ("-", "-")
@@ -245,13 +279,17 @@ def engine_section(out, args, results):
               rows, right={1, 3, 4})
 
     loop = best["python loop"]
+    loop_ply = loop / float(plies_py.mean())       # seconds a ply (every ratio below is per ply)
     os_loop = best.get("os python loop")
+    os_ply = os_loop / plies_os if os_loop else None
     rrows = []
 
     def rrow(label, per_rollout, plies, comparable=True):
-        vs_loop = C.fmt_ratio(loop / per_rollout) if comparable else "-"
-        vs_os = C.fmt_ratio(os_loop / per_rollout) if os_loop and comparable else "-"
-        rrows.append([label, C.fmt_us(per_rollout), f"{plies:.1f}", f"{1 / per_rollout:,.0f}", vs_loop, vs_os])
+        ply = per_rollout / plies if per_rollout is not None else None
+        vs_loop = C.fmt_ratio(loop_ply / ply) if comparable else "-"
+        vs_os = C.fmt_ratio(os_ply / ply) if os_ply and comparable else "-"
+        rrows.append([label, C.fmt_us(per_rollout) if per_rollout else "-", f"{plies:.1f}",
+                      f"{ply * 1e9:,.1f}", f"{1 / per_rollout:,.0f}" if per_rollout else "-", vs_loop, vs_os])
 
     if os_loop:
         rrow("OpenSpiel: Python loop (clone, legal_actions, apply_action)", os_loop, plies_os)
@@ -264,16 +302,26 @@ def engine_section(out, args, results):
             per[key] = best[key] / rpc
             rrow(f"ddz-fast: Game.rollout({rpc}), {policy}, threads={threads}", per[key],
                  plies_cn if policy == "random" else plies_bot, comparable=policy == "random")
-    out.table(["rollout", "us/rollout", "plies/rollout", "rollouts/s", "vs ddz-fast Python loop",
-               "vs OpenSpiel Python loop"], rrows, right={1, 2, 3, 4, 5})
+    for label, t in (("the move kernel alone, from C, on the plies of the Python loop's games", gen_ply),
+                     ("the closed-form move counter alone, the same plies", count_ply)):
+        rrows.append([label, "-", f"{float(plies_py.mean()):.1f}", f"{t * 1e9:,.1f}", "-", "-", "-"])
+    out.table(["rollout", "us/rollout", "plies/rollout", "ns/ply", "rollouts/s", "vs ddz-fast Python loop",
+               "vs OpenSpiel Python loop"], rrows, right={1, 2, 3, 4, 5, 6})
     out.note("Positions: one per seeded deal, 6..30 uniformly random moves into the play phase "
              "(never emptying a hand); with OpenSpiel the moves are drawn from its legal actions and "
              "the same cards are played in both engines. Every call is timed on every position in "
              "turn. Python loops: uniformly random legal actions, SplitMix64.below for both engines; "
-             "the ddz-fast loop plays exactly the games of Game.rollout(1) (checked). "
+             "the ddz-fast loop plays exactly the games of Game.rollout(1) (checked); Game.rollout(n) "
+             "plays n other games from each position, so the ratios are per ply. "
              "plies/rollout: plies from the position to the end. OpenSpiel's legal actions differ "
              "(no four-with-two kinds, its own kicker lists), so its games differ. The bot policy "
-             "is not the random policy: its rows are not compared.")
+             f"is not the random policy: its rows are not compared. A call runs at least 16 games a "
+             f"thread, so rollout({rpc}) with threads=2 runs {'one part' if rpc < 32 else 'two parts'}. "
+             "The last two rows are floors, on the "
+             "plies of the Python loop's games (hands and moves to beat collected beforehand): the kernel "
+             "writing every legal move (what Game.rollout and the loop do at each ply), and the "
+             "closed-form counter (the least a uniform draw among the legal moves needs, before the "
+             "draw, the chosen move and the play).")
     out.note("The machine is shared and loaded: absolute times are not meaningful; the ratios, "
              "measured in the same run with the items interleaved, are.")
 
@@ -289,10 +337,16 @@ def engine_section(out, args, results):
     t = best["from_position (uint8 array)"]
     add(f"from_position <= {FROM_POSITION_US:g} us", t * 1e6 <= FROM_POSITION_US,
         f"{C.fmt_us(t)} us per call, uint8 array hands (text hands {C.fmt_us(best['from_position (text)'])} us)")
-    r = loop / per[f"rollout({rpc}) random t1"]
+    ply = per[f"rollout({rpc}) random t1"] / plies_cn
+    r = loop_ply / ply
     add(f"Game.rollout >= {ROLLOUT_VS_LOOP:g}x the Python-loop rollout", r >= ROLLOUT_VS_LOOP,
-        f"{C.fmt_ratio(r)} per rollout (rollout({rpc}), random, threads=1; rollout(1): "
-        f"{C.fmt_ratio(loop / best['rollout(1)'])})")
+        f"{C.fmt_ratio(r)} per ply (rollout({rpc}), random, threads=1: {ply * 1e9:.1f} ns a ply against the "
+        f"loop's {loop_ply * 1e9:.0f}; rollout(1), the loop's own games: "
+        f"{C.fmt_ratio(loop / best['rollout(1)'])}); {ROLLOUT_VS_LOOP:g}x would need "
+        f"{loop_ply / ROLLOUT_VS_LOOP * 1e9:.1f} ns a ply, below the move generation alone "
+        f"({gen_ply * 1e9:.1f} ns a ply on the same plies; counting alone {count_ply * 1e9:.1f}): the "
+        f"loop calls the same compiled generator and step, so the ratio is bounded by the "
+        f"interpreter's share of the loop")
     rate = wpc / best[f"sample_worlds({wpc})"]
     add(f"sample_worlds >= {WORLDS_PER_S / 1e6:g}M worlds/s", rate >= WORLDS_PER_S,
         f"{rate / 1e6:,.2f}M worlds/s = {rate / WORLDS_PER_S:.2f}x the target "

@@ -57,6 +57,11 @@ class Engine:
 
     name = "?"
     dist = None          # distribution name, for the version
+    returns = "?"        # what one call returns (the single-call tables' column)
+
+    def returned(self, scenario: str) -> str:
+        """What a call of the scenario ("lead", "resp-...") returns."""
+        return self.returns
 
     def __init__(self):
         self._loaded = False
@@ -104,6 +109,7 @@ _OUR_KIND = {"solo": "SOLO", "pair": "PAIR", "trio": "TRIO", "trio_solo": "TRIO_
 class DdzFast(Engine):
     name = "ddz-fast"
     dist = "ddz-fast"
+    returns = "MoveList (rows; Moves made when read)"
 
     def _load(self):
         import ddz_fast
@@ -165,6 +171,7 @@ def openspiel_string_to_counts(s: str) -> list:
 class OpenSpiel(Engine):
     name = "OpenSpiel"
     dist = "open-spiel"
+    returns = "list of int action ids"
 
     def _load(self):
         import pyspiel
@@ -300,6 +307,7 @@ def _load_douzero_game():
 class DouZero(Engine):
     name = "DouZero"
     dist = "douzero"
+    returns = "list of lists of card ints"
 
     def _load(self):
         self.GameEnv = _load_douzero_game().GameEnv
@@ -339,6 +347,10 @@ _RL_SUITS = "SHDC"
 class RLCard(Engine):
     name = "RLCard"
     dist = "rlcard"
+    returns = "list of str"
+
+    def returned(self, scenario: str) -> str:
+        return "set of str" if scenario.startswith("lead") else self.returns
 
     def _load(self):
         from rlcard.games.base import Card
