@@ -102,12 +102,14 @@ class DMCBidder:
         with torch.no_grad():
             q = self.net(torch.from_numpy(x).to(self.device)).float().cpu().numpy()
         q[~auction_mask(vec.legal_offsets, vec.legal_ids, t)] = -np.inf
-        return q
+        out: npt.NDArray[np.float32] = q
+        return out
 
     def act_batch(self, vec: Any, tables: npt.NDArray[np.intp]) -> npt.NDArray[np.int32]:
         if len(tables) == 0:
             return np.zeros(0, dtype=np.int32)
-        return self.values(vec, tables).argmax(axis=1).astype(np.int32)
+        ids: npt.NDArray[np.int32] = self.values(vec, tables).argmax(axis=1).astype(np.int32)
+        return ids
 
 
 def save_bidder(net: BidNetwork, path: PathLike) -> None:

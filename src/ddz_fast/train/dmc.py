@@ -38,7 +38,7 @@ import torch
 from torch import nn
 
 from .._engine.douzero import POSITIONS, X_SIZES, VecFeatures
-from .._engine.vec import N_AUCTION_IDS, VecGame
+from .._engine.vec import VecGame
 from .._util.checks import check_choice, check_int, check_number, check_seed
 from .._util.rng import game_seed
 from ..rules import PRESETS, Rules
@@ -659,7 +659,8 @@ def train(cfg: TrainConfig, *, resume: bool = False, progress: Optional[bool] = 
     return stats
 
 
-def _run_actors(cfg: TrainConfig, nets: Networks, stats: RunStats, take: Callable[[str, Dict[str, np.ndarray]], None]) -> None:
+def _run_actors(cfg: TrainConfig, nets: Networks, stats: RunStats,
+                take: Callable[[str, Dict[str, np.ndarray]], None]) -> None:
     import torch.multiprocessing as mp
 
     ctx = mp.get_context("spawn")
