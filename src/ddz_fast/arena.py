@@ -46,7 +46,9 @@ Agents
     the :class:`~ddz_fast.VecGame` and the tables where it is to act, and
     reads their observations and legal ids together), and on the command
     line ``module:attribute`` (a class there is instantiated with no
-    arguments).
+    arguments) and ``douzero:DIR`` (DouZero's checkpoints in directory
+    ``DIR`` as a :class:`~ddz_fast.train.DouZeroAgent`, the ``[train]``
+    extra; it plays under the ``douzero`` rules).
 
 Game records
     ``play(..., save_games=file)`` (``ddz-fast arena --save-games``) writes
@@ -147,18 +149,45 @@ def _builtin(spec: str) -> Optional[Tuple[str, Dict[str, Any]]]:
     return name, options
 
 
+#: Agents named by a kind and a path, ``kind:PATH``: ``douzero:DIR`` (DouZero's checkpoints).
+MODEL_AGENTS = ("douzero",)
+
+
+def _model_agent(spec: str) -> Optional[Any]:
+    """The agent of a ``douzero:DIR`` name (loaded now, so that a bad
+    directory is reported before any game); None for other names."""
+    kind, sep, path = spec.partition(":")
+    if not sep or kind.strip() not in MODEL_AGENTS:
+        return None
+    if not path.strip():
+        raise ValueError(f"agent {_shown(spec)}: name the directory of DouZero's checkpoints "
+                         "(landlord.ckpt, landlord_up.ckpt, landlord_down.ckpt), e.g. douzero:baselines/douzero_WP")
+    try:
+        from .train import DouZeroAgent     # (the [train] extra: PyTorch, imported only here)
+    except ImportError as e:
+        raise ValueError(f"agent {_shown(spec)} needs PyTorch: pip install 'ddz-fast[train]' ({e})") from None
+    try:
+        return DouZeroAgent(path)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"agent {_shown(spec)}: {e}") from None
+
+
 def load_agent(spec: str) -> Any:
     """A built-in agent name as is (``pimc`` may take options:
-    ``pimc(worlds=64)``), or the object named by ``module:attribute`` (a
-    class is instantiated with no arguments)."""
+    ``pimc(worlds=64)``), DouZero's checkpoints for ``douzero:DIR`` (a
+    :class:`~ddz_fast.train.DouZeroAgent`), or the object named by
+    ``module:attribute`` (a class is instantiated with no arguments)."""
     if not isinstance(spec, str):
         raise TypeError(f"an agent name must be a str, not {type(spec).__name__}")
     if _builtin(spec) is not None:
         return spec
+    model = _model_agent(spec)
+    if model is not None:
+        return model
     module, sep, attr = spec.partition(":")
     if not sep or not module or not attr:
-        raise ValueError(f"unknown agent {_shown(spec)}: use one of {', '.join(BUILTIN_AGENTS)} "
-                         "or module:attribute")
+        raise ValueError(f"unknown agent {_shown(spec)}: use one of {', '.join(BUILTIN_AGENTS)}, "
+                         "douzero:DIR or module:attribute")
     try:
         obj: Any = importlib.import_module(module)
     except ImportError as e:
@@ -282,6 +311,9 @@ def _player(agent: AgentLike, index: int, seed: int, rules: Rules) -> _Player:
             return _Bot()
         if name == "pimc":
             return _PerObservation(PIMCAgent(seed=game_seed(seed, index), rules=rules, **options), agent)
+        model = _model_agent(agent)
+        if model is not None:
+            return _player(model, index, seed, rules)
         raise ValueError(f"unknown agent {agent!r}: use one of {', '.join(BUILTIN_AGENTS)}, a callable "
                          "or an object with act_batch")
     if agent is simple_bot:
@@ -341,7 +373,13 @@ def observation_agent(agent: AgentLike, *, seed: int = 0, rules: RulesLike = "st
     if isinstance(agent, str):
         found = _builtin(agent)
         if found is None:
-            return observation_agent(load_agent(agent), seed=sd, rules=r)
+            loaded = load_agent(agent)
+            # (a model agent knows the rules it was trained under)
+            own = getattr(loaded, "rules", r) if agent.partition(":")[0].strip() in MODEL_AGENTS else r
+            if own != r:
+                raise ValueError(f"agent {_shown(agent)} plays under the {getattr(own, 'name', own)!r} rules, "
+                                 f"not {r.name!r}")
+            return observation_agent(loaded, seed=sd, rules=r)
         name, options = found
         if name == "random":
             return _SeededRandom(sd)

@@ -483,7 +483,8 @@ class _Human:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from .game import Session, simple_bot
+    from .arena import AgentError, observation_agent
+    from .game import Session
 
     rules = _selfplay_rules(args)
     n = rules.players
@@ -491,11 +492,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
         raise ValueError(f"--seat must be 0..{n - 1}")
     if args.deals < 1:
         raise ValueError("--deals must be >= 1")
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())         # module:attribute agents, as for the arena
     names = [("you" if s == args.seat else f"bot {s}") for s in range(n)]
     human = _Human(args.seat, names)
     human.rules = rules
     session = Session(rules, seed=args.seed)
-    print(f"ddz-fast play: you are seat {args.seat} against {n - 1} bots; rules {rules.name!r} "
+    bot = observation_agent(args.opponent, seed=session.seed, rules=rules)
+    kind = "simple bots" if args.opponent in ("simple", "bot") else f"{args.opponent} bots"
+    print(f"ddz-fast play: you are seat {args.seat} against {n - 1} {kind}; rules {rules.name!r} "
           f"({rules.auction} auction); session seed {session.seed}.  Type 'help' for help.")
     try:
         for deal in range(args.deals):
@@ -511,7 +516,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
                 if s == args.seat:
                     a = human(obs)
                 else:
-                    a = simple_bot(obs, rules)
+                    try:
+                        a = bot(obs)
+                    except Exception as e:
+                        raise AgentError(f"agent {args.opponent!r} raised {type(e).__name__}: {e}") from e
                 g.step(a)
                 if g.deal_number != seen_redeals:
                     seen_redeals = g.deal_number
@@ -650,12 +658,15 @@ def build_parser() -> argparse.ArgumentParser:
                     help="with --record: record the shards as Ray tasks (auto, local or an address)")
     sp.set_defaults(func=_cmd_selfplay)
 
-    pl = sub.add_parser("play", help="play against simple bots in the terminal")
+    pl = sub.add_parser("play", help="play against bots in the terminal (simple bots by default)")
     pl.add_argument("--seed", type=int, default=None, help="session seed (default: random)")
     pl.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
     pl.add_argument("--auction", choices=["bid", "rob"], help="override the preset's auction")
     pl.add_argument("--deals", type=int, default=1, help="deals to play (default 1)")
     pl.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    pl.add_argument("--opponent", default="simple", metavar="AGENT",
+                    help="the bots: an arena agent (simple, random, pimc, douzero:DIR with --rules douzero, "
+                         "module:attribute); default simple")
     pl.set_defaults(func=_cmd_play)
 
     so = sub.add_parser("solve", help="who wins an open-hand endgame, and a winning line")

@@ -39,25 +39,29 @@ DouZero's own list and features
 in the same order, repeats included, DouZero's reading of the move to beat
 included.  :func:`get_obs` is a drop-in for ``douzero.env.env.get_obs``
 (bit-exact arrays, same shapes and dtypes), :func:`game_obs` gives the same
-dict for a :class:`~ddz_fast.Game` under the ``douzero`` preset, and
+dict for a :class:`~ddz_fast.Game` under the ``douzero`` preset,
+:func:`observation_obs` for a player's :class:`~ddz_fast.Observation` of one,
+and
 :class:`VecFeatures` fills them for every table of a
 :class:`~ddz_fast.VecGame` at once, without the GIL (docs/douzero.md).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
 from .._engine.douzero import POSITIONS, X_SIZES, VecFeatures, game_obs, listed_actions, obs_from_lists
 from .._core.entry import classify, legal_moves
-from ..convert import DOUZERO_CARDS, douzero_to_counts
+from .._core.move import Move
+from ..convert import DOUZERO_CARDS, counts_to_douzero, douzero_to_counts
+from ..game_values import Observation, Phase
 from ..kinds import Kind
 from ..rules import PRESETS
 
 __all__ = [
     "DOUZERO_CARDS", "POSITIONS", "X_SIZES", "legal_actions", "listed_actions", "get_obs", "game_obs",
-    "VecFeatures", "accelerate", "restore", "is_accelerated",
+    "observation_obs", "VecFeatures", "accelerate", "restore", "is_accelerated",
 ]
 
 _RULES = PRESETS["douzero"]
@@ -214,3 +218,44 @@ def get_obs(infoset: Any) -> Dict[str, Any]:
     return obs_from_lists(pos, hand, other, last, [played[p] for p in POSITIONS],
                           [last_moves[p] for p in POSITIONS], [left[p] for p in POSITIONS],
                           bombs, seq, legal)
+
+
+def observation_obs(observation: Observation) -> Dict[str, Any]:
+    """get_obs for the player of an :class:`~ddz_fast.Observation` of a
+    dealt 3-player game in card play (``game.observation(seat)`` under the
+    ``douzero`` preset): the same dict as :func:`game_obs` gives for the
+    game when that player is to act, built from what the player sees (its
+    hand, the unseen cards, the public history, the hand sizes)."""
+    if not isinstance(observation, Observation):
+        raise TypeError(f"observation_obs takes an Observation, not {type(observation).__name__}")
+    o = observation
+    if o.phase != Phase.PLAY:
+        raise ValueError(f"the observation is in phase {Phase(o.phase).name}: DouZero's features describe "
+                         "card play only")
+    if len(o.hand_sizes) != 3 or o.landlord is None or o.unseen is None or o.played_cards is None:
+        raise ValueError("DouZero's features need an observation of a dealt 3-player game")
+    if o.wild is not None:
+        raise ValueError("DouZero's features have no wild cards")
+
+    def position(seat: int) -> int:
+        # 0 landlord, then seat order: the next seat is landlord_down (2), the one after landlord_up (1)
+        return (0, 2, 1)[(seat - cast(int, o.landlord)) % 3]
+
+    seq: List[List[int]] = []
+    last_moves: List[List[int]] = [[], [], []]
+    for seat, action in o.history:
+        if isinstance(action, Move):
+            cards = counts_to_douzero(action.counts, rules=_RULES)
+            seq.append(cards)
+            last_moves[position(seat)] = cards
+    rival: List[int] = []
+    if seq:
+        rival = seq[-2] if not seq[-1] and len(seq) >= 2 else seq[-1]
+    hand = counts_to_douzero(o.hand, rules=_RULES)
+    played: List[List[int]] = [[], [], []]
+    left = [0, 0, 0]
+    for seat in range(3):
+        played[position(seat)] = counts_to_douzero(o.played_cards[seat], rules=_RULES)
+        left[position(seat)] = int(o.hand_sizes[seat])
+    return obs_from_lists(POSITIONS[position(o.player)], hand, counts_to_douzero(o.unseen, rules=_RULES),
+                          rival, played, last_moves, left, int(o.bombs), seq, listed_actions(hand, rival))

@@ -16,9 +16,11 @@ Needs Gymnasium (from a clone, ``pip install ".[pettingzoo]"`` installs it)::
   ``seat="landlord"`` the bots play the whole auction and the agent then
   plays whichever seat became landlord.  The other seats are played by
   ``opponent``: ``"random"`` (uniform over the legal actions, drawn from the
-  environment's seeded generator), ``"simple"`` (:func:`ddz_fast.game.simple_bot`)
-  or any callable taking a :class:`~ddz_fast.Observation` and returning one of
-  its ``legal_actions``.
+  environment's seeded generator), ``"simple"`` (:func:`ddz_fast.game.simple_bot`),
+  another arena agent name (``"pimc(worlds=64)"``, ``"douzero:DIR"`` for
+  DouZero's checkpoints under the ``douzero`` rules, ``"module:attribute"``:
+  :func:`ddz_fast.arena.observation_agent`) or any callable taking a
+  :class:`~ddz_fast.Observation` and returning one of its ``legal_actions``.
 * Actions, observations and the action mask are those of the PettingZoo
   environment (:mod:`ddz_fast.envs.aec`): ``Discrete`` ids laid out by
   :class:`~ddz_fast.envs.action_layout.ActionLayout`, and
@@ -121,11 +123,24 @@ class DouDizhuSingleAgentEnv(gym.Env[Obs, np.int64]):
             def simple(game: Game, seat: int) -> object:
                 return simple_bot(game.observation(seat), game.rules)
             return simple
+        if isinstance(opponent, str):
+            from ..arena import observation_agent      # (agents by name: douzero:DIR loads PyTorch)
+
+            try:
+                agent = observation_agent(opponent, rules=self.rules)
+            except ValueError as e:
+                raise ValueError(f"opponent must be 'random', 'simple', an arena agent name or a callable: {e}"
+                                 ) from None
+
+            def named(game: Game, seat: int) -> object:
+                return agent(game.observation(seat))
+            return named
         if callable(opponent):
             def custom(game: Game, seat: int) -> object:
                 return opponent(game.observation(seat))
             return custom
-        raise ValueError(f"opponent must be 'random', 'simple' or a callable, not {opponent!r}")
+        raise TypeError(f"opponent must be 'random', 'simple', an arena agent name or a callable, "
+                        f"not {type(opponent).__name__}")
 
     @property
     def game(self) -> Game:
