@@ -24,8 +24,8 @@ from torch import nn
 from .._engine.vec import N_AUCTION_IDS
 from .._util.checks import check_int
 
-__all__ = ["BidNetwork", "DMCBidder", "bid_inputs", "auction_mask", "OBS_SIZE", "IN_SIZE", "BID_HIDDEN",
-           "load_bidder", "save_bidder"]
+__all__ = ["BidNetwork", "DMCBidder", "bid_inputs", "auction_mask", "auction_vector", "OBS_SIZE", "IN_SIZE",
+           "BID_HIDDEN", "load_bidder", "save_bidder"]
 
 #: The width of the engine's observation under 3-player rules, and the bidding network's input (+ the rob flag).
 OBS_SIZE = 131
@@ -91,6 +91,7 @@ class DMCBidder:
             raise TypeError(f"DMCBidder takes a BidNetwork, not {type(net).__name__}")
         self.net = net
         self.device = torch.device(device)
+        self._layout: Any = None
 
     def values(self, vec: Any, tables: npt.NDArray[np.intp]) -> npt.NDArray[np.float32]:
         """(len(tables), 9) values, -inf where an id is not legal."""
@@ -105,11 +106,62 @@ class DMCBidder:
         out: npt.NDArray[np.float32] = q
         return out
 
+    def __call__(self, observation: Any) -> Any:
+        """The auction or doubling action for one seat of a Game (its
+        :class:`~ddz_fast.Observation`), as :meth:`act_batch` picks it."""
+        from ..game_values import AUCTION_ACTIONS
+        from ..observation import ObservationLayout
+
+        legal = list(observation.legal_actions)
+        if not legal:
+            raise ValueError("no legal actions: it is not this player's turn")
+        ids = [AUCTION_ACTIONS.index(a) for a in legal]
+        if self._layout is None:
+            self._layout = ObservationLayout("douzero")
+        # the rob auction's ids (DECLINE, CALL, ROB) and its doubling (NO_DOUBLE, DOUBLE) are 4..8
+        x = bid_inputs(auction_vector(observation, self._layout)[None], min(ids) >= 4)
+        with torch.no_grad():
+            q = self.net(torch.from_numpy(x).to(self.device)).float().cpu().numpy()[0]
+        return legal[int(np.argmax(q[ids]))]
+
     def act_batch(self, vec: Any, tables: npt.NDArray[np.intp]) -> npt.NDArray[np.int32]:
         if len(tables) == 0:
             return np.zeros(0, dtype=np.int32)
         ids: npt.NDArray[np.int32] = self.values(vec, tables).argmax(axis=1).astype(np.int32)
         return ids
+
+
+def auction_vector(observation: Any, layout: Any) -> npt.NDArray[np.float32]:
+    """The engine's observation vector of ``observation`` (a
+    :class:`~ddz_fast.Observation` in the auction or the doubling) laid out
+    by ``layout`` (an :class:`~ddz_fast.observation.ObservationLayout`):
+    what ``VecGame.observations`` holds for that seat.  Before play no card
+    has been played and no move is on the table, so the vector is the
+    observation's named values in their fields (tests check it against
+    ``Game.observation_tensor`` at every auction and doubling step)."""
+    phase = int(observation.phase)
+    if phase > 1:
+        raise ValueError("auction_vector: the observation is not in the auction or the doubling")
+    out = np.zeros(layout.size, dtype=np.float32)
+    f = layout.fields
+    out[f["hand"]] = observation.hand
+    out[f["hand_sizes"]] = observation.hand_sizes
+    if observation.kitty is not None:
+        out[f["kitty"]] = observation.kitty
+    me = observation.player
+    out[f["me"].start + me] = 1.0
+    if observation.to_move is not None:
+        out[f["to_move"].start + observation.to_move] = 1.0
+    if observation.landlord is not None:
+        out[f["landlord"].start + observation.landlord] = 1.0
+    out[f["phase"].start + phase] = 1.0
+    out[f["auction_level"].start] = observation.auction_level
+    if observation.auction_leader is not None:
+        out[f["auction_leader"].start + observation.auction_leader] = 1.0
+    out[f["base"].start] = observation.base
+    out[f["bombs"].start] = observation.bombs
+    out[f["doubles"].start] = observation.doubles
+    return out
 
 
 def save_bidder(net: BidNetwork, path: PathLike) -> None:

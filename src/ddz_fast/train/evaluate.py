@@ -5,29 +5,13 @@ from __future__ import annotations
 
 import csv
 import os
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Dict, List, Optional, Tuple, Union
 
 from .._util.checks import check_int, check_seed
 
-__all__ = ["agent_of", "wp_vs_simple", "snapshots", "read_log", "plot_log"]
+__all__ = ["wp_vs_simple", "snapshots", "read_log", "plot_log"]
 
 PathLike = Union[str, "os.PathLike[str]"]
-
-
-def agent_of(directory: PathLike, *, name: str = "dmc", bidder: bool = True, device: str = "cpu") -> Any:
-    """The :class:`~ddz_fast.train.agent.DouZeroAgent` of a checkpoint
-    directory of ``ddz-fast train`` (its three ``.ckpt`` files), bidding
-    with the directory's ``bidder.ckpt`` when ``bidder`` is true (and it
-    exists), else as the simple bot."""
-    from .agent import DouZeroAgent
-    from .bidder import DMCBidder, load_bidder
-    from .dmc import BIDDER_FILE
-
-    d = os.fspath(directory)
-    hook = None
-    if bidder and os.path.isfile(os.path.join(d, BIDDER_FILE)):
-        hook = DMCBidder(load_bidder(os.path.join(d, BIDDER_FILE), device), device)
-    return DouZeroAgent(d, bidder=hook, name=name, device=device)
 
 
 def wp_vs_simple(directory: PathLike, deals: int = 200, seed: int = 0, tables: int = 256) -> Tuple[float, float]:
@@ -35,9 +19,10 @@ def wp_vs_simple(directory: PathLike, deals: int = 200, seed: int = 0, tables: i
     against the simple bot, on ``deals`` duplicate deals of the ``douzero``
     rules with the landlord fixed (the arena's method, as DouZero evaluates)."""
     from ..arena import play
+    from .shipped import trained_agent
 
     n = check_int(deals, "deals", 1, 1 << 24)
-    res = play([agent_of(directory), "simple"], deals=n, seed=check_seed(seed), rules="douzero",
+    res = play([trained_agent(directory), "simple"], deals=n, seed=check_seed(seed), rules="douzero",
                tables=tables, progress=False)
     return res.stat(0, "wp", "landlord").mean, res.stat(0, "wp", "farmer").mean
 
