@@ -527,7 +527,7 @@ class RunStats:
 
 _LOG_FIELDS = ("seconds", "frames", "actor_frames", "deals", "frames_per_s", "loss_landlord",
                "loss_landlord_up", "loss_landlord_down", "loss_bid", "landlord_return", "wp_landlord",
-               "wp_farmer")
+               "wp_farmer", "unix_time")
 
 
 def _write_config(cfg: TrainConfig, out: str) -> None:
@@ -622,7 +622,7 @@ def train(cfg: TrainConfig, *, resume: bool = False, progress: Optional[bool] = 
         with open(log_path, "a", newline="") as f:
             csv.writer(f).writerow([f"{stats.seconds:.1f}", stats.frames, stats.actor_frames, stats.deals,
                                     f"{fps:.1f}", *(learner.loss.get(k, "") for k in (*POSITIONS, "bid")),
-                                    ret, *wp])
+                                    ret, *wp, f"{time.time():.1f}"])
         last_save = time.perf_counter()
 
     def take(key: str, batch: Dict[str, np.ndarray]) -> None:
