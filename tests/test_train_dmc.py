@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 
 import numpy as np
@@ -236,3 +237,25 @@ def test_the_bidder_reads_an_observation_as_the_engine_encodes_it_and_bids_as_in
             legal = game.legal_actions()
             game.step(legal[int(rng.integers(len(legal)))])
     assert checked > 50
+
+
+def test_the_shipped_model_is_agent_dmc_in_the_arena_environments_and_play():
+    from ddz_fast import arena
+    from ddz_fast.arena import load_agent, observation_agent
+    from ddz_fast.train.shipped import MODEL_DIR
+
+    size = sum(os.path.getsize(os.path.join(MODEL_DIR, f)) for f in os.listdir(MODEL_DIR))
+    assert size < 4_000_000                               # a few MB at most
+    agent = load_agent("dmc")
+    assert agent.name == "dmc" and agent.bidder is not None
+    res = arena.play(["dmc", "simple"], deals=6, seed=2, rules=auction_rules("rob"), landlord="auction")
+    assert res.labels == ("dmc", "simple")
+    for rules in ("douzero", auction_rules("rob")):      # one seat at a time, auction and play
+        bot = observation_agent("dmc", rules=rules)
+        game = ddz.Game(rules, seed=4)
+        while game.phase.name != "OVER":
+            action = bot(game.observation(game.to_move))
+            assert action in game.legal_actions()
+            game.step(action)
+    with pytest.raises(ValueError, match="douzero"):
+        observation_agent("dmc", rules="standard")
