@@ -259,3 +259,19 @@ def test_the_shipped_model_is_agent_dmc_in_the_arena_environments_and_play():
             game.step(action)
     with pytest.raises(ValueError, match="douzero"):
         observation_agent("dmc", rules="standard")
+
+
+def test_an_interrupted_run_keeps_a_checkpoint_that_resumes(tmp_path):
+    seen = []
+
+    def stop_after_two(key, loss, stats):
+        seen.append(key)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        train(_cfg(tmp_path, frames=10_000, save_every=1e6), on_batch=stop_after_two)
+    state = torch.load(tmp_path / "run" / STATE_FILE, weights_only=False)
+    assert state["frames"] == 200                       # two batches of 2 x 50 frames
+    more = train(_cfg(tmp_path, frames=400, save_every=1e6), resume=True)
+    assert more.frames >= 400

@@ -608,7 +608,12 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
         def evaluate(directory: str) -> Any:
             return wp_vs_simple(directory, deals=args.eval_deals, seed=args.seed)
-    stats = train(cfg, resume=args.resume, progress=False if args.quiet else None, evaluate=evaluate)
+    try:
+        stats = train(cfg, resume=args.resume, progress=False if args.quiet else None, evaluate=evaluate)
+    except KeyboardInterrupt:
+        print(f"ddz-fast train: interrupted; checkpoint written in {args.out} (--resume continues it)",
+              file=sys.stderr)
+        return 130
     print(f"ddz-fast train: {stats.frames:,} frames ({stats.actor_frames:,} actor decisions, {stats.deals:,} deals) "
           f"in {stats.seconds / 3600:.2f} h; checkpoints in {args.out}")
     if args.plot:

@@ -565,7 +565,8 @@ def train(cfg: TrainConfig, *, resume: bool = False, progress: Optional[bool] = 
     ``train.json``), a row of ``log.csv`` at each checkpoint, and a
     snapshot of the networks in ``snapshots/<frames>/`` every
     ``cfg.snapshot_every`` frames.  ``resume=True`` continues the run in
-    ``cfg.out``.  ``evaluate(directory)`` (optional) gives (WP as landlord,
+    ``cfg.out``.  A KeyboardInterrupt (Ctrl-C) writes a checkpoint, then
+    propagates.  ``evaluate(directory)`` (optional) gives (WP as landlord,
     WP as farmers) of the checkpoint in ``directory``, logged with it."""
     from .._util.progress import Progress
 
@@ -653,6 +654,11 @@ def train(cfg: TrainConfig, *, resume: bool = False, progress: Optional[bool] = 
                 stats.returns = actor.returns[-200:]
         else:
             _run_actors(cfg, nets, stats, take)
+    except KeyboardInterrupt:
+        # Ctrl-C: keep what was learnt (a resume goes on from here), then stop as asked
+        bar.close()
+        checkpoint()
+        raise
     finally:
         bar.close()
     checkpoint()
