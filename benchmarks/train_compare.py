@@ -227,6 +227,33 @@ def bidding(run: str, deals: int) -> Dict[str, Any]:
     return out
 
 
+def bid_values(run: str, hands: int, samples: int) -> Dict[str, Any]:
+    """The bidder's value of bidding 3 over passing, for the first bidder of
+    ``hands`` deals, against ``ddz_fast.bidding.landlord_value``'s estimate
+    of the hand as landlord (the simple bot at every seat, ``samples``
+    deals of the unseen cards): their rank correlation."""
+    import ddz_fast as ddz
+    from ddz_fast.bidding import landlord_value
+    from ddz_fast.train.bidder import DMCBidder, load_bidder
+
+    hook = DMCBidder(load_bidder(os.path.join(run, "bidder.ckpt")))
+    vec = ddz.VecGame(hands, rules="douzero", seed=7)
+    tables = np.arange(hands)
+    q = hook.values(vec, tables)
+    gain = q[:, 3] - q[:, 0]                      # Bid(3) against Bid(0), the pass
+    seats = np.asarray(vec.to_move)
+    value = np.array([landlord_value(vec.observations[i, :15].astype(np.uint8), seat=int(seats[i]),
+                                     samples=samples, rules="douzero", seed=i).adp.mean for i in tables])
+
+    def ranks(a: np.ndarray) -> np.ndarray:
+        return np.argsort(np.argsort(a)).astype(float)
+
+    rho = float(np.corrcoef(ranks(gain), ranks(value))[0, 1])
+    print(f"bidder's value of bid 3 over pass against landlord_value's ADP on {hands} hands: "
+          f"Spearman {rho:+.3f}", flush=True)
+    return {"spearman": rho, "hands": hands, "samples": samples}
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seconds", type=float, default=300.0, help="seconds of each training measurement")
@@ -269,6 +296,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         res["curve"] = curve(args.run, args.deals, args.pimc_deals, args.pimc)
     if args.run and "bidding" not in skip:
         res["bidding"] = bidding(args.run, args.deals)
+        res["bid_values"] = bid_values(args.run, 300, 200)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(res, f, indent=1, default=str)

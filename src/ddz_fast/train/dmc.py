@@ -9,10 +9,10 @@ all tables), every table in the auction or the doubling by the bidding
 network (:mod:`ddz_fast.train.bidder`), each picks its best action (a random
 one with probability ``epsilon``), and one ``vec.step`` moves them all.
 When a deal ends, every decision of it gets its Monte-Carlo return: for
-card play DouZero's ADP target (the landlord's score over the stake before
-play, halved for the landlord's two opponents' worth; a farmer's its own
-score over the stake), for the auction the seat's whole score of the deal
-(0 for a deal everyone passed, which is dealt again).  The learner fits
+card play DouZero's ADP target (the seat's score over the stake before
+play, halved for the landlord, who is paid by two farmers: +-2^bombs, x2 for
+a spring), for the auction the seat's whole score of the deal (0 for an
+auction everyone passed, after which the cards are dealt again).  The learner fits
 each network to these returns by mean squared error with RMSprop, as
 DouZero's ``dmc`` does, on batches of ``batch_size * unroll_length`` frames
 a position.
