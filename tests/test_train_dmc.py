@@ -188,7 +188,11 @@ def test_the_command_line_trains_resumes_and_reports_bad_arguments(tmp_path, cap
     assert main(args) == 0
     said = re.search(r"ddz-fast train: ([\d,]+) frames", capsys.readouterr().out)
     assert said and int(said.group(1).replace(",", "")) >= 200
-    assert main([*args[:2], "300", *args[3:], "--resume"]) == 0
+    assert main([*args[:2], "300", *args[3:], "--resume", "--eval-deals", "10", "--plot", str(tmp_path / "c.png")]) == 0
+    with open(os.path.join(out, LOG_FILE)) as f:
+        last = list(csv.DictReader(f))[-1]
+    assert 0 <= float(last["wp_landlord"]) <= 1 and 0 <= float(last["wp_farmer"]) <= 1
+    assert (tmp_path / "c.png").stat().st_size > 1000
     assert main(["train", "--frames", "0", "--out", str(tmp_path / "x")]) == 2
     assert "frames" in capsys.readouterr().err
     assert main(args) == 2
