@@ -184,11 +184,12 @@ def test_bad_settings_are_refused_with_clear_errors(tmp_path):
 def test_the_command_line_trains_resumes_and_reports_bad_arguments(tmp_path, capsys):
     out = str(tmp_path / "cli")
     args = ["train", "--frames", "200", "--out", out, "--actors", "0", "--tables", "8", "--batch-size", "2",
-            "--unroll-length", "50", "--lstm-size", "8", "--hidden-size", "16", "--bid-hidden", "16", "-q"]
+            "--unroll-length", "50", "--lstm-size", "8", "--hidden-size", "16", "--bid-hidden", "16", "-q",
+            "--eval-deals", "0"]
     assert main(args) == 0
     said = re.search(r"ddz-fast train: ([\d,]+) frames", capsys.readouterr().out)
     assert said and int(said.group(1).replace(",", "")) >= 200
-    assert main([*args[:2], "300", *args[3:], "--resume", "--eval-deals", "10", "--plot", str(tmp_path / "c.png")]) == 0
+    assert main([*args[:2], "300", *args[3:], "--resume", "--eval-deals=10", "--plot", str(tmp_path / "c.png")]) == 0
     with open(os.path.join(out, LOG_FILE)) as f:
         last = list(csv.DictReader(f))[-1]
     assert 0 <= float(last["wp_landlord"]) <= 1 and 0 <= float(last["wp_farmer"]) <= 1

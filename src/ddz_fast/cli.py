@@ -737,8 +737,9 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--save-every", type=float, default=300.0, help="seconds between checkpoints (default 300)")
     tr.add_argument("--snapshot-every", type=int, default=0, metavar="FRAMES",
                     help="also keep the networks every FRAMES frames in DIR/snapshots (default 0: never)")
-    tr.add_argument("--eval-deals", type=int, default=0, metavar="N",
-                    help="at each checkpoint, WP against the simple bot on N duplicate deals (default 0: off)")
+    tr.add_argument("--eval-deals", type=int, default=200, metavar="N",
+                    help="at each checkpoint, WP against the simple bot on N duplicate deals, logged and shown "
+                         "on the progress bar (default 200; 0: off)")
     tr.add_argument("--plot", metavar="FILE.png", help="at the end, plot log.csv (matplotlib)")
     tr.add_argument("-q", "--quiet", action="store_true", help="no progress bar (shown on a terminal)")
     tr.set_defaults(func=_cmd_train)
