@@ -9,7 +9,8 @@ Sections (each can be skipped):
   unroll_length`` frames per learning step of a position) of ``ddz-fast
   train`` and of DouZero's ``douzero.dmc.train`` (``--actor_device_cpu
   --training_device cpu``), each in its own process group for ``--seconds``,
-  with the same network (DouZero's: LSTM 128, dense 512), the same number
+  with the same network (DouZero's: LSTM 128, dense 512; and the shipped
+  model's, LSTM 64, dense 128, DouZero's classes built at those sizes), the same number
   of actor processes, the same batch settings (32 x 100) and one torch
   thread a process (``OMP_NUM_THREADS=1``).  The rate is the frames of each
   trainer's last log row over the time from its process's start to that
@@ -47,6 +48,8 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(os.path.dirname(HERE), "src")
 TARGET_VS_DOUZERO = 10.0
+#: The networks compared: DouZero's own sizes, and the shipped model's.
+NETWORKS = {"douzero": (128, 512), "small": (64, 128)}
 
 
 def _env() -> Dict[str, str]:
@@ -98,14 +101,36 @@ def train_ddz(seconds: float, actors: int, lstm: int, hidden: int, tables: int, 
     return _rate(started, pts)
 
 
-def train_douzero(seconds: float, actors: int, work: str) -> Dict[str, float]:
-    code = ("import sys; from douzero.dmc import parser, train; "
-            "train(parser.parse_args(sys.argv[1:]))")
+# DouZero's train with its two network classes built at other sizes (the
+# same layers, narrower): the same network as ddz-fast's at those sizes.
+_RESIZE = """
+import douzero.dmc.models as M
+from torch import nn
+def sized(x_size, lstm, hidden):
+    def init(self):
+        nn.Module.__init__(self)
+        self.lstm = nn.LSTM(162, lstm, batch_first=True)
+        self.dense1 = nn.Linear(x_size + lstm, hidden)
+        for k in range(2, 6):
+            setattr(self, f"dense{k}", nn.Linear(hidden, hidden))
+        self.dense6 = nn.Linear(hidden, 1)
+    return init
+M.LandlordLstmModel.__init__ = sized(373, __LSTM__, __HIDDEN__)
+M.FarmerLstmModel.__init__ = sized(484, __LSTM__, __HIDDEN__)
+"""
+
+
+def train_douzero(seconds: float, actors: int, work: str, lstm: int = 128, hidden: int = 512) -> Dict[str, float]:
+    code = "import sys\n"
+    if (lstm, hidden) != (128, 512):
+        code += _RESIZE.replace("__LSTM__", str(lstm)).replace("__HIDDEN__", str(hidden))
+    code += "from douzero.dmc import parser, train\ntrain(parser.parse_args(sys.argv[1:]))\n"
+    xpid = f"bench-{lstm}-{hidden}"
     started = _run_for([sys.executable, "-c", code, "--actor_device_cpu", "--training_device", "cpu",
-              "--num_actors", str(actors), "--batch_size", "32", "--unroll_length", "100",
-              "--savedir", os.path.join(work, "douzero"), "--xpid", "bench", "--disable_checkpoint",
-              "--save_interval", "100000"], seconds, work)
-    path = os.path.join(work, "douzero", "bench", "logs.csv")
+                        "--num_actors", str(actors), "--batch_size", "32", "--unroll_length", "100",
+                        "--savedir", os.path.join(work, "douzero"), "--xpid", xpid, "--disable_checkpoint",
+                        "--save_interval", "100000"], seconds, work)
+    path = os.path.join(work, "douzero", xpid, "logs.csv")
     with open(path) as f:        # (FileWriter writes its header as a comment: "# _tick,_time,...")
         rows = list(csv.DictReader(line[2:] if line.startswith("# ") else line for line in f))
     # one row a learning step, logged with the frames counted after it
@@ -258,6 +283,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seconds", type=float, default=300.0, help="seconds of each training measurement")
     ap.add_argument("--actor-seconds", type=float, default=30.0, help="seconds of each actor measurement")
+    ap.add_argument("--networks", default="douzero,small",
+                    help="the networks of the training comparison: douzero (LSTM 128, dense 512), small (64, 128)")
     ap.add_argument("--actors", type=int, default=1, help="actor processes of both trainers (default 1)")
     ap.add_argument("--tables", type=int, default=128, help="tables of each ddz-fast actor (default 128)")
     ap.add_argument("--run", help="a run directory of ddz-fast train (snapshots: the learning curve; the bidder)")
@@ -272,18 +299,19 @@ def main(argv: Optional[List[str]] = None) -> int:
     res: Dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "load": os.getloadavg()}}
     with tempfile.TemporaryDirectory() as work:
         if "train" not in skip:
-            dz = train_douzero(args.seconds, args.actors, work)
-            ours = train_ddz(args.seconds, args.actors, 128, 512, args.tables, work)
-            small = train_ddz(args.seconds, args.actors, 64, 128, args.tables, work)
-            res["train"] = {"douzero": dz, "ddz_fast": ours, "ddz_fast_small": small,
-                            "ratio": ours["frames_per_s"] / dz["frames_per_s"]}
-            print(f"training frames/s, DouZero's network, {args.actors} actor(s), batch 32 x 100, 1 thread each:\n"
-                  f"  douzero.dmc        {dz['frames_per_s']:10,.0f}\n"
-                  f"  ddz-fast train     {ours['frames_per_s']:10,.0f}   ({res['train']['ratio']:.1f}x; "
-                  f"target {TARGET_VS_DOUZERO:.0f}x: {'PASS' if res['train']['ratio'] >= TARGET_VS_DOUZERO else 'FAIL'}"
-                  ")\n"
-                  f"  ddz-fast, small    {small['frames_per_s']:10,.0f}   (LSTM 64, dense 128: the shipped size)",
-                  flush=True)
+            res["train"] = {}
+            for net in args.networks.split(","):
+                lstm, hidden = NETWORKS[net]
+                dz = train_douzero(args.seconds, args.actors, work, lstm, hidden)
+                ours = train_ddz(args.seconds, args.actors, lstm, hidden, args.tables, work)
+                ratio = ours["frames_per_s"] / dz["frames_per_s"]
+                res["train"][net] = {"douzero": dz, "ddz_fast": ours, "ratio": ratio}
+                verdict = "PASS" if ratio >= TARGET_VS_DOUZERO else "FAIL"
+                print(f"training frames/s, {net} network (LSTM {lstm}, dense {hidden}), {args.actors} actor(s), "
+                      f"batch 32 x 100, 1 thread each:\n"
+                      f"  douzero.dmc        {dz['frames_per_s']:10,.0f}\n"
+                      f"  ddz-fast train     {ours['frames_per_s']:10,.0f}   ({ratio:.1f}x; "
+                      f"target {TARGET_VS_DOUZERO:.0f}x: {verdict})", flush=True)
     if "actor" not in skip:
         big = actor_rates(args.actor_seconds, 128, 512, args.tables)
         small_a = actor_rates(args.actor_seconds, 64, 128, args.tables)
