@@ -98,6 +98,7 @@ for m in modules:
 for n in ["ddz_fast/py.typed", "ddz_fast/_core/move.pyi", "ddz_fast/_core/entry.pyi", "ddz_fast/_engine/engine.pyi",
           "ddz_fast/_util/rng.pyi", "ddz_fast/_util/checks.pyi", "ddz_fast/_core/bits.pxd",
           "ddz_fast/web/static/index.html", "ddz_fast/web/static/app.js", "ddz_fast/web/static/app.css",
+          "ddz_fast/train/models.py", "ddz_fast/train/agent.py",
           f"ddz_fast-{version}.dist-info/licenses/LICENSE"]:
     if n not in wnames:
         problems.append(f"wheel lacks {n}")
@@ -126,7 +127,7 @@ step "fresh virtual environment: the wheel with its test extra, and mypy"
 "$PY" -m venv "$WORK/venv"
 V="$WORK/venv/bin/python"
 quiet "$V" -m pip install --upgrade pip
-quiet "$V" -m pip install "$INSTALL[test]" mypy
+quiet "$V" -m pip install "$INSTALL[test]" "torch==2.13.0" mypy   # (torch: as the README's test command)
 quiet "$V" -m pip install --no-deps "douzero==1.1.0"
 
 mkdir -p "$WORK/run" "$WORK/sdist"

@@ -26,6 +26,13 @@ settings.register_profile(
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
+# PyTorch's intra-op thread pool (ddz_fast.train's tests and docs): one thread
+# per test process.  Their batches are small, the suite runs one process per
+# core (-n auto), and on busy cores a pool of several threads waits far longer
+# than it computes (50x slower measured on a loaded 2-core machine).  Set
+# before torch is first imported; an explicit setting wins.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 
 def _describe(m):
     return f"{m!r}" if m is not None else "None"

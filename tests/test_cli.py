@@ -116,6 +116,26 @@ def test_play_whole_deals_by_numbers_and_card_text(monkeypatch, capsys):
     assert "Traceback" not in out + err
 
 
+def test_play_opponents_are_arena_agents(monkeypatch, capsys):
+    """--opponent names the bots as the arena does: simple (the default)
+    plays as before, others play their own moves, bad names are refused."""
+    stdin = "3\n" + "55555\n#1\n#0\n" * 400
+    runs = {}
+    for extra in ([], ["--opponent", "simple"], ["--opponent", "random"], ["--opponent", "pimc(worlds=4)"]):
+        code, out, err = run_main(["play", "--seed", "11", *extra], stdin, monkeypatch, capsys)
+        assert code == 0 and out.count("over:") == 1, err
+        runs[" ".join(extra)] = re.sub(r"^ddz-fast play: .*$", "", out, flags=re.M)
+    assert runs[""] == runs["--opponent simple"]
+    assert runs["--opponent random"] != runs[""]
+    code, out, err = run_main(["play", "--seed", "11", "--opponent", "random"], stdin, monkeypatch, capsys)
+    assert re.sub(r"^ddz-fast play: .*$", "", out, flags=re.M) == runs["--opponent random"]   # seeded
+    assert "against 2 random bots" in out
+    for bad, message in (("strong", "unknown agent"), ("douzero:", "name the directory"),
+                         ("nosuchmodule:x", "cannot import")):
+        code, out, err = run_main(["play", "--opponent", bad], "", monkeypatch, capsys)
+        assert code == 2 and message in err and "Traceback" not in err
+
+
 def test_play_card_text_and_ambiguity(monkeypatch, capsys):
     # Find a deal where seat 0 leads after bidding 3 and owns a pair, then
     # type the pair as card text.

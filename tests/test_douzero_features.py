@@ -217,6 +217,34 @@ def test_vec_features_with_the_auction_on_describe_the_tables_in_card_play():
     assert bidding > 50 and playing > 1000 and landlords == {0, 1, 2}
 
 
+def test_observation_obs_equals_game_obs_from_what_the_player_sees():
+    """DouZero's features built from a player's Observation (its hand, the
+    unseen cards, the public history) are game_obs's, bit for bit, whoever
+    is landlord, with the auction on; they need card play in a dealt
+    3-player game without wild cards."""
+    rng = np.random.default_rng(5)
+    n = 0
+    for seed in range(40):
+        game = ddz.Game("douzero", seed=seed)
+        while not game.is_over:
+            if game.phase == ddz.Phase.PLAY:
+                n += 1
+                _assert_same_obs(dz.observation_obs(game.observation(game.to_move)), dz.game_obs(game), (seed, n))
+            legal = game.legal_actions()
+            game.step(legal[rng.integers(len(legal))])
+    assert n > 1500
+    with pytest.raises(TypeError, match="Observation"):
+        dz.observation_obs({"hand": []})
+    bidding = ddz.Game("douzero", seed=1)
+    with pytest.raises(ValueError, match="AUCTION"):
+        dz.observation_obs(bidding.observation(0))
+    four = ddz.Game("four", seed=1)
+    while four.phase != ddz.Phase.PLAY:
+        four.step(four.legal_actions()[-1])
+    with pytest.raises(ValueError, match="3-player"):
+        dz.observation_obs(four.observation(four.to_move))
+
+
 def test_vec_features_do_not_depend_on_threads():
     runs = []
     for threads in (1, 2):

@@ -138,6 +138,19 @@ def test_simple_opponent_is_simple_bot(single):
         single.DouDizhuSingleAgentEnv(opponent="strong")
 
 
+def test_opponents_named_as_arena_agents(single):
+    from ddz_fast.pimc import PIMCAgent
+
+    env = single.DouDizhuSingleAgentEnv(seat=2, opponent="pimc(worlds=4)", seed=4)
+    _episode(env, np.random.default_rng(1))
+    pimc = PIMCAgent(worlds=4, seed=0)
+    assert _replay_bots(env, pimc) > 0
+    with pytest.raises(ValueError, match="arena agent name.*douzero"):
+        single.DouDizhuSingleAgentEnv(opponent="douzero:")
+    with pytest.raises(TypeError, match="opponent"):
+        single.DouDizhuSingleAgentEnv(opponent=3)
+
+
 def test_seeding_is_reproducible(single):
     def run(**kw):
         env = single.DouDizhuSingleAgentEnv(**kw)

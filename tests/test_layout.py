@@ -30,7 +30,8 @@ LAYERS = [
                       "ddz_fast.encode", "ddz_fast.reference", "ddz_fast.reference_game",
                       "ddz_fast.solver_reference", "ddz_fast.bidding", "ddz_fast.arena",
                       "ddz_fast.trajectories", "ddz_fast._legacy", "ddz_fast"]),
-    ("consumers", ["ddz_fast.envs", "ddz_fast.compat", "ddz_fast.web", "ddz_fast.train", "ddz_fast.cli", "ddz_fast.__main__"]),
+    ("consumers", ["ddz_fast.envs", "ddz_fast.compat", "ddz_fast.web", "ddz_fast.train", "ddz_fast.cli",
+                   "ddz_fast.__main__"]),
 ]
 IMPORT = re.compile(r"^(?:from\s+(\.*[\w.]*)\s+c?import\s+(.*)|c?import\s+([\w.]+))")
 
@@ -125,6 +126,16 @@ def test_the_reader_sees_the_known_imports():
 
 def test_importing_the_package_loads_no_environment_module():
     code = "import ddz_fast, sys; print([m for m in sys.modules if m.startswith('ddz_fast.envs')])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ})
+    assert out.stdout.strip() == "[]"
+
+
+def test_importing_the_package_loads_no_torch():
+    """ddz_fast.train (PyTorch) is imported on demand only: not by the
+    package, the arena, the command line or the environments."""
+    code = ("import ddz_fast, ddz_fast.arena, ddz_fast.cli, ddz_fast.envs, sys; "
+            "print([m for m in sys.modules if m == 'torch' or m.startswith('ddz_fast.train')])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ})
     assert out.stdout.strip() == "[]"

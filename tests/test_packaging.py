@@ -127,6 +127,7 @@ def test_runs_against_the_installed_package():
     for name in ("ddz_fast/py.typed", "ddz_fast/_core/move.pyi", "ddz_fast/_core/registry.pyi",
                  "ddz_fast/_core/movelist.pyi", "ddz_fast/_core/entry.pyi", "ddz_fast/_engine/engine.pyi",
                  "ddz_fast/_util/rng.pyi", "ddz_fast/_util/checks.pyi",
-                 "ddz_fast/envs/__init__.py", "ddz_fast/envs/aec.py", "ddz_fast/envs/single.py"):
+                 "ddz_fast/envs/__init__.py", "ddz_fast/envs/aec.py", "ddz_fast/envs/single.py",
+                 "ddz_fast/train/__init__.py", "ddz_fast/train/models.py", "ddz_fast/train/agent.py"):
         assert name in files, f"{name} is not in the wheel's RECORD"
     assert any(f.startswith("ddz_fast-") and f.endswith(".dist-info/licenses/LICENSE") for f in files), files

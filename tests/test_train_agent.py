@@ -8,13 +8,21 @@ moves DouZeroAgent plays there.
 """
 from __future__ import annotations
 
+import io
+import json
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import ddz_fast as ddz
 from ddz_fast.convert import counts_to_douzero
 from ddz_fast.game import simple_bot
-from optional import require
+
+# (the packaging check runs the tests with --import-mode=importlib: tests/ is not on sys.path)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from optional import require  # noqa: E402
 
 torch = require("torch")
 require("git")                      # (douzero.dmc imports GitPython)
@@ -32,15 +40,6 @@ POSITIONS = ("landlord", "landlord_up", "landlord_down")
 # make-up, so DeepAgent (one position's rows per call) and DouZeroAgent
 # (every table's rows at once) may break such a tie differently.
 TIE = 1e-5
-
-
-@pytest.fixture(autouse=True)
-def one_torch_thread():
-    # (small batches: one thread is faster than several on a shared machine)
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
 
 
 @pytest.fixture(scope="module")
@@ -134,6 +133,20 @@ def test_decisions_equal_douzero_deep_agent_on_1000_positions_per_position(check
     assert ties + refused <= total // 200, (ties, refused, total)
 
 
+@pytest.mark.slow
+def test_decisions_equal_deep_agent_with_douzero_initial_weights_on_5000_positions_per_position(tmp_path):
+    """DouZero's own initialisation (values closer together than above, so
+    more near-ties), more positions, other deals."""
+    for k, pos in enumerate(POSITIONS):
+        torch.manual_seed(200 + k)
+        torch.save(douzero_models.model_dict[pos]().state_dict(), tmp_path / f"{pos}.ckpt")
+    agent = DouZeroAgent(tmp_path)
+    deep = {pos: DeepAgent(pos, str(tmp_path / f"{pos}.ckpt")) for pos in POSITIONS}
+    seen, ties, refused = _compare(agent, deep, tables=128, positions_each=5000, seed=29)
+    assert min(seen.values()) >= 5000
+    assert ties + refused <= sum(seen.values()) // 100, (ties, refused, seen)
+
+
 @pytest.fixture(scope="module")
 def small(tmp_path_factory):
     """Checkpoints of small networks of ours (an LSTM of 16, dense layers of 32)."""
@@ -216,6 +229,19 @@ def test_bidders_play_the_auction(small):
     assert DouZeroAgent(small, bidder=last)(game.observation(game.to_move)) == game.legal_actions()[-1]
     with pytest.raises(TypeError, match="batches"):
         DouZeroAgent(small, bidder=Batch())(game.observation(game.to_move))
+
+    class Wrong:
+        def __init__(self, answer):
+            self.answer = answer
+
+        def act_batch(self, vec, tables):
+            return self.answer(tables)
+
+    vec.reset(2)
+    for answer in (lambda t: np.zeros(len(t)), lambda t: np.zeros(len(t) + 1, dtype=int),
+                   lambda t: np.ma.masked_array(np.zeros(len(t), dtype=int)), lambda t: None):
+        with pytest.raises(ValueError, match="integer action ids"):
+            DouZeroAgent(small, bidder=Wrong(answer)).act_batch(vec, np.arange(8))
 
 
 def test_models_in_memory_and_explicit_paths_play_as_the_directory(small, checkpoints):
@@ -323,3 +349,46 @@ def test_bad_checkpoint_directories_and_arguments_raise_clear_errors(small, tmp_
     game = ddz.Game("douzero", seed=2)
     with pytest.raises(ValueError, match="no legal actions"):
         agent(game.observation((game.to_move + 1) % 3))
+
+
+def test_command_line_and_environment_name_douzero_agents(small, capsys, monkeypatch):
+    from ddz_fast.cli import main
+
+    code = main(["arena", f"douzero:{small}", "simple", "--rules", "douzero", "--deals", "4", "--json", "-q"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert json.loads(out)["agents"] == ["douzero", "simple"]
+    assert main(["arena", f"douzero:{small}", "simple", "--deals", "2", "-q"]) == 2
+    assert "--rules douzero" in capsys.readouterr().err
+    assert main(["arena", f"douzero:{small}/missing", "simple", "--rules", "douzero"]) == 2
+    assert "not a directory" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "stdin", io.StringIO("3\n" + "#1\n#0\n" * 300))
+    assert main(["play", "--rules", "douzero", "--opponent", f"douzero:{small}", "--seed", "2"]) == 0
+    assert "over:" in capsys.readouterr().out
+    single = require("ddz_fast.envs.single")
+    env = single.DouDizhuSingleAgentEnv(rules="douzero", seat=1, opponent=f"douzero:{small}", seed=3)
+    obs, info = env.reset(seed=3)
+    done = False
+    while not done:
+        obs, reward, done, truncated, info = env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+    agent = DouZeroAgent(small)
+    replay = ddz.Game("douzero", seed=env.game.seed)
+    for seat, action in env.game.history:
+        if seat != 1:
+            assert action == agent(replay.observation(seat))
+        replay.step(action)
+
+
+def test_a_pickled_agent_plays_as_the_original(small):
+    import pickle
+
+    agent = DouZeroAgent(small, name="mine")
+    vec = ddz.VecGame(8, rules="douzero", seed=5, skip_auction=True, observations=False)
+    agent.act_batch(vec, np.arange(8))                  # (holds the features of vec now)
+    again = pickle.loads(pickle.dumps(agent))
+    assert again.name == "mine" and again.paths == agent.paths
+    assert np.array_equal(again.act_batch(vec, np.arange(8)), agent.act_batch(vec, np.arange(8)))
+    with pytest.raises(ValueError, match="empty"):
+        DouZeroAgent(small, name="")
+    with pytest.raises(TypeError, match="name"):
+        DouZeroAgent(small, name=3)

@@ -692,7 +692,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     ar = sub.add_parser("arena", help="agents against each other on duplicate deals: WP and ADP with 95%% CIs")
     ar.add_argument("agents", nargs="+", metavar="AGENT",
-                    help="random, simple, pimc, or module:attribute (2 agents, or one per seat)")
+                    help="random, simple, pimc, douzero:DIR (DouZero's checkpoints, with --rules douzero), "
+                         "or module:attribute (2 agents, or one per seat)")
     ar.add_argument("--deals", type=int, default=1000, help="duplicate deals (default 1000)")
     ar.add_argument("--seed", type=int, default=0, help="run seed (default 0): deal k is game_seed(seed, k)")
     ar.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")

@@ -27,6 +27,7 @@ import torch
 from .._core.entry import classify
 from .._core.move import Move
 from ..compat.douzero import VecFeatures, observation_obs
+from ..convert import douzero_to_counts
 from ..game import simple_bot
 from ..game_values import AuctionAction, Observation, Phase
 from ..rules import PRESETS
@@ -104,8 +105,10 @@ class DouZeroAgent:
                  models: Optional[Mapping[str, QNetwork]] = None, device: DeviceLike = "cpu",
                  bidder: Optional[Bidder] = None, name: str = "douzero") -> None:
         self.device = check_device(device)
-        if not isinstance(name, str) or not name:
-            raise TypeError(f"name must be a non-empty str, not {name!r}")
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a str, not {type(name).__name__}")
+        if not name:
+            raise ValueError("name must not be empty")
         self.name = name
         if bidder is not None and not callable(bidder) and not callable(getattr(bidder, "act_batch", None)):
             raise TypeError(f"bidder must be callable or have act_batch, not {type(bidder).__name__}")
@@ -140,6 +143,12 @@ class DouZeroAgent:
     def rules(self) -> Any:
         """The rules the agent plays under (the ``douzero`` preset)."""
         return _RULES
+
+    def __getstate__(self) -> Dict[str, Any]:
+        # (a pickle, e.g. for Ray workers, carries the networks, not the features of a VecGame)
+        state = dict(self.__dict__)
+        state["_feats"] = None
+        return state
 
     def __repr__(self) -> str:
         where = self.paths["landlord"]
@@ -268,8 +277,6 @@ def _reading(by_cards: Dict[bytes, List[Move]], cards: List[int]) -> Optional[Mo
     """The legal move playing DouZero's ``cards`` (None if none): when the
     cards read as several legal kinds, the first reading in the rules'
     classification order, as the batched path takes it."""
-    from ..convert import douzero_to_counts
-
     counts = douzero_to_counts(cards)
     found = by_cards.get(counts.astype(np.uint8).tobytes())
     if not found:

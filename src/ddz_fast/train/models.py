@@ -46,13 +46,22 @@ def check_device(device: object) -> torch.device:
     """``device`` (a string such as ``"cpu"`` or ``"cuda:0"``, or a
     ``torch.device``) as a ``torch.device``; TypeError or ValueError otherwise."""
     if isinstance(device, torch.device):
-        return device
-    if not isinstance(device, str):
+        dev = device
+    elif not isinstance(device, str):
         raise TypeError(f"device must be a str or a torch.device, not {type(device).__name__}")
+    else:
+        try:
+            dev = torch.device(device)
+        except RuntimeError:
+            raise ValueError(f"device {device!r} is not a torch device (e.g. 'cpu', 'cuda', 'cuda:0')") from None
+    if dev.type == "meta":
+        raise ValueError("device 'meta' holds no values: use 'cpu' or an accelerator")
     try:
-        return torch.device(device)
-    except RuntimeError:
-        raise ValueError(f"device {device!r} is not a torch device (e.g. 'cpu', 'cuda', 'cuda:0')") from None
+        torch.empty(0, device=dev)          # (a device this machine lacks: refused here, by name)
+    except (RuntimeError, AssertionError) as e:
+        why = str(e).split(". ")[0].splitlines()[0][:160] if str(e) else type(e).__name__
+        raise ValueError(f"device {str(dev)!r} is not available here ({why})") from None
+    return dev
 
 
 class QNetwork(nn.Module):
