@@ -76,7 +76,8 @@ with tarfile.open(sdist) as tf:
     prefix = f"ddz_fast-{version}/"
     names = {n[len(prefix):] for n in tf.getnames() if n.startswith(prefix)}
 want = {"README.md", "LICENSE", "CHANGELOG.md", "CONTRIBUTING.md", "pyproject.toml", "setup.py", "MANIFEST.in",
-        "src/ddz_fast/web/static/index.html", "src/ddz_fast/web/static/app.js", "src/ddz_fast/web/static/app.css"}
+        "src/ddz_fast/web/static/index.html", "src/ddz_fast/web/static/app.js", "src/ddz_fast/web/static/app.css",
+        "src/ddz_fast/train/model/landlord.ckpt", "src/ddz_fast/train/model/bidder.ckpt"}
 for f in tracked.read_text().split():
     if (f.startswith("src/ddz_fast/") and (f.endswith((".py", ".pyx", ".pxd", ".pyi")) or f.endswith("py.typed"))) \
             or (f.startswith("tests/") and f.endswith((".py", ".txt", ".json"))):
@@ -98,7 +99,10 @@ for m in modules:
 for n in ["ddz_fast/py.typed", "ddz_fast/_core/move.pyi", "ddz_fast/_core/entry.pyi", "ddz_fast/_engine/engine.pyi",
           "ddz_fast/_util/rng.pyi", "ddz_fast/_util/checks.pyi", "ddz_fast/_core/bits.pxd",
           "ddz_fast/web/static/index.html", "ddz_fast/web/static/app.js", "ddz_fast/web/static/app.css",
-          "ddz_fast/train/models.py", "ddz_fast/train/agent.py",
+          "ddz_fast/train/models.py", "ddz_fast/train/agent.py", "ddz_fast/train/dmc.py",
+          "ddz_fast/train/model/landlord.ckpt", "ddz_fast/train/model/landlord_up.ckpt",
+          "ddz_fast/train/model/landlord_down.ckpt", "ddz_fast/train/model/bidder.ckpt",
+          "ddz_fast/train/model/train.json",
           f"ddz_fast-{version}.dist-info/licenses/LICENSE"]:
     if n not in wnames:
         problems.append(f"wheel lacks {n}")

@@ -23,11 +23,12 @@ from optional import require  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
 NEEDS = {"envs.md": ["gymnasium", "pettingzoo"], "datasets.md": ["pyarrow", "pandas"],
-         "douzero.md": ["douzero.env.env", "torch"], "web.md": ["starlette", "httpx"]}
+         "douzero.md": ["douzero.env.env", "torch"], "web.md": ["starlette", "httpx"],
+         "train.md": ["torch"]}
 # Documents that must hold examples (the others may be prose only).
 MIN_EXAMPLES = {"envs.md": 50, "interop.md": 20, "solver.md": 15, "datasets.md": 10, "README.md": 5,
                 "douzero.md": 25, "arena.md": 25, "moves.md": 20, "game.md": 10, "actions.md": 20, "web.md": 10,
-                "rules.md": 20}
+                "rules.md": 20, "train.md": 8}
 
 
 @pytest.mark.skipif(not (ROOT / "docs").exists(), reason="docs/ is not next to the tests (installed wheel run)")

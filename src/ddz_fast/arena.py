@@ -153,9 +153,20 @@ def _builtin(spec: str) -> Optional[Tuple[str, Dict[str, Any]]]:
 MODEL_AGENTS = ("douzero",)
 
 
+#: Trained models that ship with the package, by name: ``dmc`` (ddz_fast.train.shipped).
+SHIPPED_AGENTS = ("dmc",)
+
+
 def _model_agent(spec: str) -> Optional[Any]:
-    """The agent of a ``douzero:DIR`` name (loaded now, so that a bad
-    directory is reported before any game); None for other names."""
+    """The agent of a ``douzero:DIR`` name or of a shipped model (``dmc``;
+    loaded now, so that a bad directory is reported before any game); None
+    for other names."""
+    if spec.strip() in SHIPPED_AGENTS:
+        try:
+            from .train.shipped import dmc_agent     # (the [train] extra: PyTorch, imported only here)
+        except ImportError as e:
+            raise ValueError(f"agent {_shown(spec)} needs PyTorch: pip install 'ddz-fast[train]' ({e})") from None
+        return dmc_agent()
     kind, sep, path = spec.partition(":")
     if not sep or kind.strip() not in MODEL_AGENTS:
         return None
@@ -187,7 +198,7 @@ def load_agent(spec: str) -> Any:
     module, sep, attr = spec.partition(":")
     if not sep or not module or not attr:
         raise ValueError(f"unknown agent {_shown(spec)}: use one of {', '.join(BUILTIN_AGENTS)}, "
-                         "douzero:DIR or module:attribute")
+                         "dmc, douzero:DIR or module:attribute")
     try:
         obj: Any = importlib.import_module(module)
     except ImportError as e:
@@ -375,8 +386,9 @@ def observation_agent(agent: AgentLike, *, seed: int = 0, rules: RulesLike = "st
         if found is None:
             loaded = load_agent(agent)
             # (a model agent knows the rules it was trained under)
-            own = getattr(loaded, "rules", r) if agent.partition(":")[0].strip() in MODEL_AGENTS else r
-            if own != r:
+            model = agent.partition(":")[0].strip() in MODEL_AGENTS or agent.strip() in SHIPPED_AGENTS
+            own = getattr(loaded, "rules", r) if model else r
+            if dataclasses.replace(own, auction=r.auction) != r:      # (a model bids in either auction)
                 raise ValueError(f"agent {_shown(agent)} plays under the {getattr(own, 'name', own)!r} rules, "
                                  f"not {r.name!r}")
             return observation_agent(loaded, seed=sd, rules=r)

@@ -4,8 +4,9 @@ Subcommands: ``moves`` (the legal moves of a hand), ``selfplay`` (many seeded
 random games in compiled code, with a summary table, or a recorded
 dataset), ``play`` (you against simple bots in the terminal), ``solve`` (who
 wins an open-hand endgame, with a winning line), ``arena`` (agents
-against each other on duplicate deals, WP and ADP with 95% intervals) and
-``serve`` (a local web app: play against agents, watch replays).
+against each other on duplicate deals, WP and ADP with 95% intervals),
+``train`` (Deep Monte-Carlo training of card play and bidding, the train
+extra) and ``serve`` (a local web app: play against agents, watch replays).
 """
 from __future__ import annotations
 
@@ -587,6 +588,40 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_train(args: argparse.Namespace) -> int:
+    try:
+        from .train.dmc import TrainConfig, train
+    except ImportError as e:
+        raise ImportError(f"ddz-fast train needs the train extra: pip install \"ddz-fast[train]\" ({e})") from None
+    if args.plot:
+        from ._util.plot import require_matplotlib
+        require_matplotlib()
+    cfg = TrainConfig(frames=args.frames, out=args.out, auction=args.auction, lstm_size=args.lstm_size,
+                      hidden_size=args.hidden_size, bid_hidden=args.bid_hidden, actors=args.actors,
+                      tables=args.tables, batch_size=args.batch_size, unroll_length=args.unroll_length,
+                      learning_rate=args.lr, bid_learning_rate=args.bid_lr, epsilon=args.epsilon,
+                      bid_epsilon=args.bid_epsilon, seed=args.seed, device=args.device, threads=args.threads,
+                      save_every=args.save_every, snapshot_every=args.snapshot_every, eval_deals=args.eval_deals)
+    evaluate = None
+    if args.eval_deals:
+        from .train.evaluate import wp_vs_simple
+
+        def evaluate(directory: str) -> Any:
+            return wp_vs_simple(directory, deals=args.eval_deals, seed=args.seed)
+    try:
+        stats = train(cfg, resume=args.resume, progress=False if args.quiet else None, evaluate=evaluate)
+    except KeyboardInterrupt:
+        print(f"ddz-fast train: interrupted; checkpoint written in {args.out} (--resume continues it)",
+              file=sys.stderr)
+        return 130
+    print(f"ddz-fast train: {stats.frames:,} frames ({stats.actor_frames:,} actor decisions, {stats.deals:,} deals) "
+          f"in {stats.seconds / 3600:.2f} h; checkpoints in {args.out}")
+    if args.plot:
+        from .train.evaluate import plot_log
+        plot_log(args.out, args.plot)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ddz-fast", description="Fast, exact Dou Dizhu move generation.")
     p.add_argument("--version", action="version", version=f"ddz-fast {__version__}")
@@ -676,6 +711,39 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("--json", action="store_true", help="print the results as JSON")
     ar.add_argument("-q", "--quiet", action="store_true", help="no progress bar (shown on a terminal)")
     ar.set_defaults(func=_cmd_arena)
+
+    tr = sub.add_parser("train", help="train card play and bidding by Deep Monte-Carlo, as DouZero (the train extra)")
+    tr.add_argument("--frames", type=int, required=True, help="card-play frames to learn from (DouZero's count)")
+    tr.add_argument("--out", required=True, metavar="DIR",
+                    help="checkpoints, log.csv and train.json (DouZero's .ckpt layout plus bidder.ckpt)")
+    tr.add_argument("--resume", action="store_true", help="continue the run in DIR")
+    tr.add_argument("--auction", choices=["bid", "rob", "both"], default="both",
+                    help="the auction the bidder learns (default both: half the tables each)")
+    tr.add_argument("--lstm-size", type=int, default=64, help="LSTM size (default 64; DouZero's is 128)")
+    tr.add_argument("--hidden-size", type=int, default=128, help="dense layer size (default 128; DouZero's is 512)")
+    tr.add_argument("--bid-hidden", type=int, default=256, help="the bidding network's layer size (default 256)")
+    tr.add_argument("--actors", type=int, default=1,
+                    help="actor processes (default 1; 0: one actor in the learner's process)")
+    tr.add_argument("--tables", type=int, default=128, help="tables each actor steps together (default 128)")
+    tr.add_argument("--batch-size", type=int, default=32, help="DouZero's batch size (default 32)")
+    tr.add_argument("--unroll-length", type=int, default=100,
+                    help="DouZero's unroll length (default 100): a batch is batch size x unroll length frames")
+    tr.add_argument("--lr", type=float, default=1e-4, help="card-play learning rate (RMSprop, default 1e-4)")
+    tr.add_argument("--bid-lr", type=float, default=1e-4, help="bidding learning rate (default 1e-4)")
+    tr.add_argument("--epsilon", type=float, default=0.01, help="card-play exploration (default 0.01)")
+    tr.add_argument("--bid-epsilon", type=float, default=0.1, help="auction exploration (default 0.1)")
+    tr.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    tr.add_argument("--device", default="cpu", help="torch device of the learner (default cpu; e.g. cuda)")
+    tr.add_argument("--threads", type=int, default=1, help="torch threads per process (default 1)")
+    tr.add_argument("--save-every", type=float, default=300.0, help="seconds between checkpoints (default 300)")
+    tr.add_argument("--snapshot-every", type=int, default=0, metavar="FRAMES",
+                    help="also keep the networks every FRAMES frames in DIR/snapshots (default 0: never)")
+    tr.add_argument("--eval-deals", type=int, default=200, metavar="N",
+                    help="at each checkpoint, WP against the simple bot on N duplicate deals, logged and shown "
+                         "on the progress bar (default 200; 0: off)")
+    tr.add_argument("--plot", metavar="FILE.png", help="at the end, plot log.csv (matplotlib)")
+    tr.add_argument("-q", "--quiet", action="store_true", help="no progress bar (shown on a terminal)")
+    tr.set_defaults(func=_cmd_train)
 
     se = sub.add_parser("serve", help="a local web app: play against agents, watch replays (the web extra)")
     se.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, loopback)")

@@ -908,10 +908,20 @@ cdef int check_douzero_rules(object rules, str what) except -1:
     if _DOUZERO_RULES is None:
         from ..rules import PRESETS
         _DOUZERO_RULES = PRESETS["douzero"]
-    if rules != _DOUZERO_RULES:
+    if rules != _DOUZERO_RULES and not _same_but_auction(rules, _DOUZERO_RULES):
         raise ValueError(f"DouZero's features need a {what} under the 'douzero' rules preset, "
-                         f"not {getattr(rules, 'name', rules)!r}")
+                         f"not {getattr(rules, 'name', rules)!r} (its auction may be 'bid' or 'rob')")
     return 0
+
+
+cdef bint _same_but_auction(object rules, object douzero):
+    """Are these the douzero preset's rules but for the auction (and the
+    name)?  The features describe card play, which the auction does not touch."""
+    import dataclasses
+    if type(rules) is not type(douzero):
+        return False
+    return all(getattr(rules, f.name) == getattr(douzero, f.name)
+               for f in dataclasses.fields(douzero) if f.name not in ("auction", "name"))
 
 
 cdef int check_state(const GState* s, str where) except -1:

@@ -9,7 +9,7 @@ import numpy as np
 if TYPE_CHECKING:
     from ..arena import ArenaResult
 
-__all__ = ["plot_arena", "require_matplotlib"]
+__all__ = ["plot_arena", "plot_train_log", "require_matplotlib"]
 
 
 def require_matplotlib() -> Any:
@@ -68,4 +68,29 @@ def plot_arena(res: "ArenaResult", path: Any, *, points: int = 40) -> None:
                  f"landlord {res.landlord_mode}")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def plot_train_log(rows: Any, path: Any) -> None:
+    """A training run's figure (``ddz-fast train --plot``): each network's
+    loss by frames, and WP against the simple bot where it was measured;
+    ``rows`` are ``log.csv``'s rows as dicts of floats or None."""
+    plt = _pyplot()
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    frames = [r["frames"] for r in rows]
+    for key in ("loss_landlord", "loss_landlord_up", "loss_landlord_down"):
+        axes[0].plot(frames, [r.get(key) for r in rows], label=key[len("loss_"):])
+    axes[0].set_xlabel("frames")
+    axes[0].set_ylabel("MSE loss (card play)")
+    axes[0].legend()
+    for key, label in (("wp_landlord", "as landlord"), ("wp_farmer", "as farmers")):
+        pts = [(r["frames"], r[key]) for r in rows if r.get(key) is not None]
+        if pts:
+            axes[1].plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
+    axes[1].set_xlabel("frames")
+    axes[1].set_ylabel("WP against the simple bot")
+    if any(r.get("wp_landlord") is not None for r in rows):
+        axes[1].legend()
+    fig.tight_layout()
+    fig.savefig(path)
     plt.close(fig)

@@ -70,6 +70,12 @@ class Progress:
             self._bar.update(done - self.done)
         self.done = done
 
+    def postfix(self, **values: str) -> None:
+        """Show ``key=value`` pairs after the rate (kept until replaced)."""
+        if self._bar is not None:
+            self._post = {**getattr(self, "_post", {}), **values}
+            self._bar.set_postfix(self._post, refresh=False)
+
     def close(self) -> None:
         """End the bar (a terminal), or write its final line (``enabled=True``
         elsewhere)."""

@@ -15,6 +15,8 @@ auction) the agent bids as the simple bot does, unless given a ``bidder``.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import os
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
@@ -170,7 +172,7 @@ class DouZeroAgent:
     # -- the batch protocol --------------------------------------------------
     def _features(self, vec: VecGame) -> VecFeatures:
         if self._feats is None or self._feats.vec is not vec:
-            if vec.rules != _RULES:
+            if dataclasses.replace(vec.rules, auction="bid") != _RULES:     # (either auction)
                 raise ValueError(f"DouZeroAgent plays under the 'douzero' rules, not {vec.rules.name!r} "
                                  "(the arena: --rules douzero)")
             self._feats = VecFeatures(vec)
@@ -230,12 +232,12 @@ class DouZeroAgent:
         for j, i in enumerate(tables.tolist()):
             game = vec.games(i)
             obs = game.observation(int(vec.to_move[i]))
-            out[j] = vec.action_id(self._bid(obs))
+            out[j] = vec.action_id(self._bid(obs, vec.rules))
         return out
 
-    def _bid(self, obs: Observation) -> Any:
+    def _bid(self, obs: Observation, rules: Any = _RULES) -> Any:
         if self.bidder is None:
-            return simple_bot(obs, _RULES)
+            return simple_bot(obs, rules)
         if not callable(self.bidder):
             raise TypeError("this agent's bidder plays batches (act_batch) only, not one observation")
         return self.bidder(obs)

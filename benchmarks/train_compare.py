@@ -1,0 +1,335 @@
+#!/usr/bin/env python3
+"""Training at engine speed: ``ddz-fast train`` against DouZero's own
+``douzero.dmc`` training, the actors alone, the learning curve of a run and
+the bidder, in one run on one machine (docs/train.md, "Benchmarks").
+
+Sections (each can be skipped):
+
+* ``train``: learner frames/s (DouZero's count: ``batch_size x
+  unroll_length`` frames per learning step of a position) of ``ddz-fast
+  train`` and of DouZero's ``douzero.dmc.train`` (``--actor_device_cpu
+  --training_device cpu``), each in its own process group for ``--seconds``,
+  with the same network (DouZero's: LSTM 128, dense 512; and the shipped
+  model's, LSTM 64, dense 128, DouZero's classes built at those sizes), the same number
+  of actor processes, the same batch settings (32 x 100) and one torch
+  thread a process (``OMP_NUM_THREADS=1``).  The rate is the frames of each
+  trainer's last log row over the time from its process's start to that
+  row (start-up and the first fill of the batches included).
+* ``actor``: decisions/s of one actor alone (no learner), with DouZero's
+  network and with the shipped model's size: ddz-fast's ``Actor`` (every
+  table of its VecGames, auction on) against DouZero's actor loop (``Env``
+  plus one forward of the network per decision, as ``douzero.dmc.utils.act``).
+* ``curve``: WP and ADP with 95% intervals of each snapshot of a run
+  (``--run DIR``, made with ``--snapshot-every``) against the simple bot
+  and against ``PIMCAgent`` (the arena: duplicate deals, rules ``douzero``,
+  landlord fixed, as DouZero evaluates).
+* ``bidding``: the run's final bidder against the simple bot's bids, both
+  with the same card player (the run's networks), in the arena with the
+  auction on (``landlord="auction"``), under the bid and the rob auctions.
+
+    python benchmarks/train_compare.py [--seconds 120] [--actors 1] [--run DIR]
+           [--deals 1000] [--pimc-deals 200] [--skip train,actor,curve,bidding] [--json FILE]
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any, Dict, List, Optional
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(os.path.dirname(HERE), "src")
+TARGET_VS_DOUZERO = 10.0
+#: The networks compared: DouZero's own sizes, and the shipped model's.
+NETWORKS = {"douzero": (128, 512), "small": (64, 128)}
+
+
+def _env() -> Dict[str, str]:
+    env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    env["PYTHONPATH"] = SRC + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def _run_for(cmd: List[str], seconds: float, cwd: str) -> float:
+    """Run ``cmd`` in its own process group for ``seconds``, then end the
+    group; returns the Unix time it started."""
+    started = time.time()
+    proc = subprocess.Popen(cmd, cwd=cwd, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        proc.wait(timeout=seconds)
+        err = proc.stderr.read().decode() if proc.stderr else ""
+        raise RuntimeError(f"{cmd[:4]} ended early (exit {proc.returncode}): {err[-2000:]}")
+    except subprocess.TimeoutExpired:
+        pass
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGINT)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+    return started
+
+
+def _rate(started: float, points: List[tuple]) -> Dict[str, float]:
+    """Learner frames/s from the process's start to its last log row
+    ``(unix time, frames)``: start-up and the first fill of the batches
+    included, as a user waits for them."""
+    if not points:
+        return {"frames_per_s": 0.0, "frames": 0.0, "seconds": 0.0}
+    t, f = points[-1]
+    return {"frames_per_s": f / (t - started), "frames": f, "seconds": t - started}
+
+
+def train_ddz(seconds: float, actors: int, lstm: int, hidden: int, tables: int, work: str) -> Dict[str, float]:
+    out = os.path.join(work, f"ddz-{lstm}-{hidden}")
+    started = _run_for([sys.executable, "-m", "ddz_fast", "train", "--frames", str(10 ** 12), "--out", out,
+              "--actors", str(actors), "--tables", str(tables), "--lstm-size", str(lstm), "--hidden-size",
+              str(hidden), "--threads", "1", "--save-every", "10", "-q"], seconds, work)
+    with open(os.path.join(out, "log.csv")) as f:
+        pts = [(float(r["unix_time"]), float(r["frames"])) for r in csv.DictReader(f)]
+    return _rate(started, pts)
+
+
+# DouZero's train with its two network classes built at other sizes (the
+# same layers, narrower): the same network as ddz-fast's at those sizes.
+_RESIZE = """
+import douzero.dmc.models as M
+from torch import nn
+def sized(x_size, lstm, hidden):
+    def init(self):
+        nn.Module.__init__(self)
+        self.lstm = nn.LSTM(162, lstm, batch_first=True)
+        self.dense1 = nn.Linear(x_size + lstm, hidden)
+        for k in range(2, 6):
+            setattr(self, f"dense{k}", nn.Linear(hidden, hidden))
+        self.dense6 = nn.Linear(hidden, 1)
+    return init
+M.LandlordLstmModel.__init__ = sized(373, __LSTM__, __HIDDEN__)
+M.FarmerLstmModel.__init__ = sized(484, __LSTM__, __HIDDEN__)
+"""
+
+
+def train_douzero(seconds: float, actors: int, work: str, lstm: int = 128, hidden: int = 512) -> Dict[str, float]:
+    code = "import sys\n"
+    if (lstm, hidden) != (128, 512):
+        code += _RESIZE.replace("__LSTM__", str(lstm)).replace("__HIDDEN__", str(hidden))
+    code += "from douzero.dmc import parser, train\ntrain(parser.parse_args(sys.argv[1:]))\n"
+    xpid = f"bench-{lstm}-{hidden}"
+    started = _run_for([sys.executable, "-c", code, "--actor_device_cpu", "--training_device", "cpu",
+                        "--num_actors", str(actors), "--batch_size", "32", "--unroll_length", "100",
+                        "--savedir", os.path.join(work, "douzero"), "--xpid", xpid, "--disable_checkpoint",
+                        "--save_interval", "100000"], seconds, work)
+    path = os.path.join(work, "douzero", xpid, "logs.csv")
+    with open(path) as f:        # (FileWriter writes its header as a comment: "# _tick,_time,...")
+        rows = list(csv.DictReader(line[2:] if line.startswith("# ") else line for line in f))
+    # one row a learning step, logged with the frames counted after it
+    pts = [(float(r["_time"]), float(r["frames"])) for r in rows]
+    return _rate(started, pts)
+
+
+def actor_rates(seconds: float, lstm: int, hidden: int, tables: int) -> Dict[str, float]:
+    import torch
+
+    from ddz_fast.train.dmc import Actor, Networks, TrainConfig
+
+    torch.set_num_threads(1)
+    cfg = TrainConfig(tables=tables, lstm_size=lstm, hidden_size=hidden).check()
+    actor = Actor(Networks.fresh(cfg), cfg)
+    for _ in range(20):
+        actor.step()
+    f0, t0 = actor.frames, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        actor.step()
+        for _ in actor.batches():
+            pass
+    return {"decisions_per_s": (actor.frames - f0) / (time.perf_counter() - t0)}
+
+
+def douzero_actor_rate(seconds: float) -> Dict[str, float]:
+    """DouZero's actor loop: Env + one forward of its network a decision."""
+    import torch
+    from douzero.dmc.env_utils import Environment
+    from douzero.dmc.models import Model
+    from douzero.env.env import Env
+
+    torch.set_num_threads(1)
+    np.random.seed(0)
+    model = Model(device="cpu")
+    env = Environment(Env("adp"), "cpu")
+    position, obs, out = env.initial()
+
+    class Flags:
+        exp_epsilon = 0.01
+
+    n, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        with torch.no_grad():
+            agent_output = model.forward(position, obs["z_batch"], obs["x_batch"], flags=Flags)
+        action = obs["legal_actions"][int(agent_output["action"].cpu().numpy())]
+        position, obs, out = env.step(action)
+        n += 1
+    return {"decisions_per_s": n / (time.perf_counter() - t0)}
+
+
+def _stat(s: Any) -> Dict[str, float]:
+    return {"mean": s.mean, "low": s.low, "high": s.high}
+
+
+def curve(run: str, deals: int, pimc_deals: int, pimc: str) -> List[Dict[str, Any]]:
+    from ddz_fast import arena
+    from ddz_fast.train.evaluate import snapshots
+    from ddz_fast.train.shipped import trained_agent
+
+    rows: List[Dict[str, Any]] = []
+    # the simple bot's own result in each seat, on the same deals: what the model must beat
+    base = arena.play(["simple", "simple"], deals=deals, seed=1, rules="douzero", progress=False)
+    rows.append({"frames": "simple vs simple", "simple": {role: {m: _stat(base.stat(0, m, role)) for m in ("wp", "adp")}
+                                                          for role in ("landlord", "farmer")}})
+    print(_curve_line(rows[-1], pimc), flush=True)
+    for frames, d in snapshots(run) + [(_final_frames(run), run)]:
+        row: Dict[str, Any] = {"frames": frames, "dir": d}
+        for opp, n in (("simple", deals), (pimc, pimc_deals)):
+            if n <= 0:
+                continue
+            res = arena.play([trained_agent(d, bidder=False), opp], deals=n, seed=1, rules="douzero", progress=False)
+            row[opp] = {role: {m: _stat(res.stat(0, m, role)) for m in ("wp", "adp")}
+                        for role in ("landlord", "farmer")}
+        rows.append(row)
+        print(_curve_line(row, pimc), flush=True)
+    return rows
+
+
+def _final_frames(run: str) -> int:
+    import torch
+
+    return int(torch.load(os.path.join(run, "train_state.pt"), weights_only=False)["frames"])
+
+
+def _fmt(s: Dict[str, float], pct: bool) -> str:
+    if pct:
+        return f"{100 * s['mean']:.1f}% [{100 * s['low']:.1f}, {100 * s['high']:.1f}]"
+    return f"{s['mean']:+.3f} [{s['low']:+.3f}, {s['high']:+.3f}]"
+
+
+def _curve_line(row: Dict[str, Any], pimc: str) -> str:
+    parts = [f"{row['frames']:>12,}" if isinstance(row["frames"], int) else str(row["frames"])]
+    for opp in ("simple", pimc):
+        if opp in row:
+            for role in ("landlord", "farmer"):
+                parts.append(f"{opp} {role}: WP {_fmt(row[opp][role]['wp'], True)} "
+                             f"ADP {_fmt(row[opp][role]['adp'], False)}")
+    return " | ".join(parts)
+
+
+def bidding(run: str, deals: int) -> Dict[str, Any]:
+    from ddz_fast import arena
+    from ddz_fast.train.dmc import auction_rules
+    from ddz_fast.train.shipped import trained_agent
+
+    out = {}
+    for auction in ("bid", "rob"):
+        ours = trained_agent(run, name="dmc-bids")
+        theirs = trained_agent(run, bidder=False, name="simple-bids")
+        res = arena.play([ours, theirs], deals=deals, seed=2, rules=auction_rules(auction), landlord="auction",
+                         progress=False)
+        out[auction] = {"wp": _stat(res.stat(0, "wp")), "adp": _stat(res.stat(0, "adp")),
+                        "landlord_share": float(np.mean([g["landlord"] is not None and
+                                                         g["seats"][g["landlord"]] == "dmc-bids"
+                                                         for g in res.games()]))}
+        print(f"bidding ({auction}): dmc bids vs simple bids, same card player: "
+              f"WP {_fmt(out[auction]['wp'], True)}, ADP {_fmt(out[auction]['adp'], False)}", flush=True)
+    return out
+
+
+def bid_values(run: str, hands: int, samples: int) -> Dict[str, Any]:
+    """The bidder's value of bidding 3 over passing, for the first bidder of
+    ``hands`` deals, against ``ddz_fast.bidding.landlord_value``'s estimate
+    of the hand as landlord (the simple bot at every seat, ``samples``
+    deals of the unseen cards): their rank correlation."""
+    import ddz_fast as ddz
+    from ddz_fast.bidding import landlord_value
+    from ddz_fast.train.bidder import DMCBidder, load_bidder
+
+    hook = DMCBidder(load_bidder(os.path.join(run, "bidder.ckpt")))
+    vec = ddz.VecGame(hands, rules="douzero", seed=7)
+    tables = np.arange(hands)
+    q = hook.values(vec, tables)
+    gain = q[:, 3] - q[:, 0]                      # Bid(3) against Bid(0), the pass
+    seats = np.asarray(vec.to_move)
+    value = np.array([landlord_value(vec.observations[i, :15].astype(np.uint8), seat=int(seats[i]),
+                                     samples=samples, rules="douzero", seed=i).adp.mean for i in tables])
+
+    def ranks(a: np.ndarray) -> np.ndarray:
+        return np.argsort(np.argsort(a)).astype(float)
+
+    rho = float(np.corrcoef(ranks(gain), ranks(value))[0, 1])
+    print(f"bidder's value of bid 3 over pass against landlord_value's ADP on {hands} hands: "
+          f"Spearman {rho:+.3f}", flush=True)
+    return {"spearman": rho, "hands": hands, "samples": samples}
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seconds", type=float, default=300.0, help="seconds of each training measurement")
+    ap.add_argument("--actor-seconds", type=float, default=30.0, help="seconds of each actor measurement")
+    ap.add_argument("--networks", default="douzero,small",
+                    help="the networks of the training comparison: douzero (LSTM 128, dense 512), small (64, 128)")
+    ap.add_argument("--actors", type=int, default=1, help="actor processes of both trainers (default 1)")
+    ap.add_argument("--tables", type=int, default=128, help="tables of each ddz-fast actor (default 128)")
+    ap.add_argument("--run", help="a run directory of ddz-fast train (snapshots: the learning curve; the bidder)")
+    ap.add_argument("--deals", type=int, default=1000, help="duplicate deals against the simple bot, and bidding")
+    ap.add_argument("--pimc-deals", type=int, default=100, help="duplicate deals against PIMC (0: skip)")
+    ap.add_argument("--pimc", default="pimc(worlds=16)", help="the PIMC agent (arena name)")
+    ap.add_argument("--skip", default="", help="sections to skip: train,actor,curve,bidding")
+    ap.add_argument("--json", help="write the results as JSON")
+    args = ap.parse_args(argv)
+    skip = set(filter(None, args.skip.split(",")))
+    sys.path.insert(0, SRC)
+    res: Dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "load": os.getloadavg()}}
+    with tempfile.TemporaryDirectory() as work:
+        if "train" not in skip:
+            res["train"] = {}
+            for net in args.networks.split(","):
+                lstm, hidden = NETWORKS[net]
+                dz = train_douzero(args.seconds, args.actors, work, lstm, hidden)
+                ours = train_ddz(args.seconds, args.actors, lstm, hidden, args.tables, work)
+                ratio = ours["frames_per_s"] / dz["frames_per_s"]
+                res["train"][net] = {"douzero": dz, "ddz_fast": ours, "ratio": ratio}
+                verdict = "PASS" if ratio >= TARGET_VS_DOUZERO else "FAIL"
+                print(f"training frames/s, {net} network (LSTM {lstm}, dense {hidden}), {args.actors} actor(s), "
+                      f"batch 32 x 100, 1 thread each:\n"
+                      f"  douzero.dmc        {dz['frames_per_s']:10,.0f}\n"
+                      f"  ddz-fast train     {ours['frames_per_s']:10,.0f}   ({ratio:.1f}x; "
+                      f"target {TARGET_VS_DOUZERO:.0f}x: {verdict})", flush=True)
+    if "actor" not in skip:
+        big = actor_rates(args.actor_seconds, 128, 512, args.tables)
+        small_a = actor_rates(args.actor_seconds, 64, 128, args.tables)
+        dz_a = douzero_actor_rate(args.actor_seconds)
+        res["actor"] = {"ddz_fast": big, "ddz_fast_small": small_a, "douzero": dz_a}
+        print(f"actor decisions/s, one process, one thread: ddz-fast {big['decisions_per_s']:,.0f} "
+              f"(DouZero's network), {small_a['decisions_per_s']:,.0f} (small); "
+              f"douzero {dz_a['decisions_per_s']:,.0f} (its network)", flush=True)
+    if args.run and "curve" not in skip:
+        res["curve"] = curve(args.run, args.deals, args.pimc_deals, args.pimc)
+    if args.run and "bidding" not in skip:
+        res["bidding"] = bidding(args.run, args.deals)
+        res["bid_values"] = bid_values(args.run, 300, 200)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(res, f, indent=1, default=str)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

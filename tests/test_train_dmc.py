@@ -1,0 +1,282 @@
+"""The Deep Monte-Carlo trainer (ddz_fast.train.dmc) and its bidding network:
+the actor's bookkeeping against the engine, a short run whose loss moves,
+checkpoints that round-trip (save, resume, load as an agent) and clear
+errors for bad settings."""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+
+import numpy as np
+import pytest
+
+from optional import require
+
+torch = require("torch")
+
+import ddz_fast as ddz  # noqa: E402
+from ddz_fast.cli import main  # noqa: E402
+from ddz_fast.compat import douzero as dz  # noqa: E402
+from ddz_fast.train import bidder as bidmod  # noqa: E402
+from ddz_fast.train.dmc import (BIDDER_FILE, LOG_FILE, STATE_FILE, Actor, Networks, TrainConfig,  # noqa: E402
+                                auction_rules, train)
+
+SMALL = dict(lstm_size=8, hidden_size=16, bid_hidden=16, tables=16, batch_size=2, unroll_length=50, actors=0)
+
+
+def _cfg(tmp_path, **kw):
+    args = {**SMALL, "out": str(tmp_path / "run"), "frames": 300, **kw}
+    return TrainConfig(**args)
+
+
+def test_auction_rules_are_douzero_with_either_auction_and_features_accept_both():
+    assert auction_rules("bid") == ddz.PRESETS["douzero"]
+    rob = auction_rules("rob")
+    assert rob.auction == "rob" and rob.four_two_solo_distinct is False
+    feats = dz.VecFeatures(ddz.VecGame(4, rules=rob, seed=1))
+    assert (np.asarray(feats.position) == -1).all()          # everyone still in the auction
+    with pytest.raises(ValueError, match="douzero"):
+        dz.VecFeatures(ddz.VecGame(2, rules=ddz.Rules(auction="rob"), seed=1))
+    with pytest.raises(ValueError, match="auction"):
+        auction_rules("both")
+
+
+def test_segments_end_exactly_when_the_engine_ends_a_deal_or_deals_again():
+    # random bids: many auctions where everyone passes, which the engine deals again
+    cfg = TrainConfig(tables=8, bid_epsilon=1.0, lstm_size=8, hidden_size=16, bid_hidden=16).check()
+    actor = Actor(Networks.fresh(cfg), cfg)
+    ends = redeals = 0
+    for g in actor.groups:
+        deal_no = [g.vec.games(i).deal_number for i in range(g.n)]
+        episodes = np.array(g.vec.episodes)
+        for _ in range(120):
+            before = g.segment.copy()
+            actor._step(g)
+            now = [g.vec.games(i).deal_number for i in range(g.n)]
+            eps = np.array(g.vec.episodes)
+            engine = np.array([a != b for a, b in zip(now, deal_no)]) | (eps != episodes)
+            redeals += int(((np.array(now) != np.array(deal_no)) & (eps == episodes)).sum())
+            assert np.array_equal(g.segment != before, engine)
+            ends += int(engine.sum())
+            deal_no, episodes = now, eps
+    assert ends > 5 and redeals > 0
+
+
+def test_card_play_targets_are_the_scores_over_the_stake_and_bid_targets_the_scores():
+    cfg = TrainConfig(tables=8, auction="rob", lstm_size=8, hidden_size=16, bid_hidden=16, bid_epsilon=0.3).check()
+    actor = Actor(Networks.fresh(cfg), cfg)
+    g = actor.groups[0]
+    checked = 0
+    for _ in range(250):
+        stake_before = g.stake.copy()
+        landlord = g.landlord.copy()
+        seg = g.segment.copy()
+        actor._step(g)
+        for t in np.flatnonzero(np.asarray(g.vec.done)):
+            sc = np.asarray(g.vec.scores)[t].astype(float)
+            slot = seg[t] % 16
+            want = sc / stake_before[t]
+            want[landlord[t]] /= 2
+            assert np.allclose(g.card_ret[t, slot], want)
+            assert np.allclose(g.bid_ret[t, slot], sc)
+            # the landlord's card-play target is DouZero's: +-2^(bombs) x 2 if spring
+            assert abs(want[landlord[t]]) in (1, 2, 4, 8, 16, 32, 64)
+            checked += 1
+    assert checked > 10
+
+
+def test_frames_hold_the_chosen_rows_features():
+    cfg = TrainConfig(tables=6, auction="bid", epsilon=0.0, lstm_size=8, hidden_size=16, bid_hidden=16).check()
+    nets = Networks.fresh(cfg)
+    actor = Actor(nets, cfg)
+    g = actor.groups[0]
+    for _ in range(30):
+        actor._step(g)
+    # Replay a fresh step by hand: the greedy action is the argmax row of each table's values.
+    feats = g.feats
+    feats.update()
+    pos = np.asarray(feats.position)
+    before = [len(s.pending) for s in actor.play]
+    actor._step(g)
+    for p in range(3):
+        if not (pos == p).any():
+            continue
+        assert len(actor.play[p].pending) == before[p] + 1
+        rows = actor.play[p].pending[-1]
+        assert rows["x"].shape[1] == dz.X_SIZES[p] and rows["z"].shape[1:] == (5, 162)
+        assert set(np.unique(rows["x"])) <= {0, 1}
+
+
+def test_a_short_run_moves_the_loss_and_its_checkpoints_round_trip(tmp_path):
+    losses = {}
+
+    def on_batch(key, loss, stats):
+        losses.setdefault(key, []).append(loss)
+
+    cfg = _cfg(tmp_path, frames=1500, save_every=1e6)
+    before = Networks.fresh(cfg.check())
+    stats = train(cfg, on_batch=on_batch)
+    out = tmp_path / "run"
+    assert stats.frames >= 1500 and stats.deals > 0
+    for p in ("landlord", "landlord_up", "landlord_down"):
+        assert len(losses[p]) >= 2 and len(set(losses[p])) > 1
+    assert "bid" in losses
+    loaded = Networks.load(str(out))
+    # the networks were trained: the saved weights are not the initial ones
+    for p in loaded.play:
+        a, b = loaded.play[p].state_dict(), before.play[p].state_dict()
+        assert any(not torch.equal(a[k], b[k]) for k in a)
+    # DouZero's layout: one state dict a position, loadable by douzero's own loader's torch.load
+    state = torch.load(out / "landlord.ckpt", weights_only=True)
+    assert set(state) >= {"lstm.weight_ih_l0", "dense1.weight", "dense6.bias"}
+    assert (out / BIDDER_FILE).exists() and (out / STATE_FILE).exists()
+    with open(out / LOG_FILE) as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 1 and int(rows[0]["frames"]) == stats.frames
+    # resume: the counts go on from the checkpoint and the log grows
+    more = train(_cfg(tmp_path, frames=1800, save_every=1e6), resume=True)
+    assert more.frames >= 1800 and more.deals > stats.deals
+    with open(out / LOG_FILE) as f:
+        assert len(list(csv.DictReader(f))) == 2
+    with open(out / "train.json") as f:
+        assert json.load(f)["lstm_size"] == 8
+
+
+def test_a_trained_directory_plays_as_an_agent_with_its_bidder(tmp_path):
+    train(_cfg(tmp_path, frames=200, save_every=1e6))
+    from ddz_fast.train.shipped import trained_agent
+
+    agent = trained_agent(tmp_path / "run")
+    from ddz_fast import arena
+
+    res = arena.play([agent, "simple"], deals=4, seed=1, rules="douzero", landlord="auction", progress=False)
+    assert len(res) > 0
+    vec = ddz.VecGame(3, rules="douzero", seed=5)
+    ids = agent.bidder.act_batch(vec, np.arange(3))
+    legal = [set(vec.legal_ids[vec.legal_offsets[i]:vec.legal_offsets[i + 1]].tolist()) for i in range(3)]
+    assert all(int(a) in s for a, s in zip(ids, legal))
+
+
+def test_actor_processes_train_through_shared_memory(tmp_path):
+    stats = train(_cfg(tmp_path, actors=1, frames=300, save_every=1e6))
+    assert stats.frames >= 300 and stats.actor_frames >= stats.frames
+    Networks.load(str(tmp_path / "run"))
+
+
+def test_bad_settings_are_refused_with_clear_errors(tmp_path):
+    bad = [(dict(frames=0), ValueError, "frames"), (dict(frames=1.5), TypeError, "frames"),
+           (dict(auction="dutch"), ValueError, "auction"), (dict(actors=-1), ValueError, "actors"),
+           (dict(epsilon=2.0), ValueError, "epsilon"), (dict(learning_rate=0.0), ValueError, "learning rate"),
+           (dict(device="gpu9"), ValueError, "device"), (dict(tables=1), ValueError, "tables"),
+           (dict(out=3), TypeError, "out")]
+    for kw, error, match in bad:
+        with pytest.raises(error, match=match):
+            _cfg(tmp_path, **kw).check()
+    with pytest.raises(ValueError, match="no training state"):
+        train(_cfg(tmp_path), resume=True)
+    train(_cfg(tmp_path, frames=100))
+    with pytest.raises(ValueError, match="already holds a run"):
+        train(_cfg(tmp_path, frames=100))
+
+
+def test_the_command_line_trains_resumes_and_reports_bad_arguments(tmp_path, capsys):
+    out = str(tmp_path / "cli")
+    args = ["train", "--frames", "200", "--out", out, "--actors", "0", "--tables", "8", "--batch-size", "2",
+            "--unroll-length", "50", "--lstm-size", "8", "--hidden-size", "16", "--bid-hidden", "16", "-q",
+            "--eval-deals", "0"]
+    assert main(args) == 0
+    said = re.search(r"ddz-fast train: ([\d,]+) frames", capsys.readouterr().out)
+    assert said and int(said.group(1).replace(",", "")) >= 200
+    assert main([*args[:2], "300", *args[3:], "--resume", "--eval-deals=10", "--plot", str(tmp_path / "c.png")]) == 0
+    with open(os.path.join(out, LOG_FILE)) as f:
+        last = list(csv.DictReader(f))[-1]
+    assert 0 <= float(last["wp_landlord"]) <= 1 and 0 <= float(last["wp_farmer"]) <= 1
+    assert (tmp_path / "c.png").stat().st_size > 1000
+    assert main(["train", "--frames", "0", "--out", str(tmp_path / "x")]) == 2
+    assert "frames" in capsys.readouterr().err
+    assert main(args) == 2
+    assert "--resume" in capsys.readouterr().err
+
+
+def test_bidder_checkpoints_round_trip_and_refuse_other_files(tmp_path):
+    net = bidmod.BidNetwork(16)
+    bidmod.save_bidder(net, tmp_path / "b.ckpt")
+    back = bidmod.load_bidder(tmp_path / "b.ckpt")
+    x = torch.rand(5, bidmod.IN_SIZE)
+    assert torch.equal(net(x), back(x))
+    with pytest.raises(ValueError, match="no such file"):
+        bidmod.load_bidder(tmp_path / "missing.ckpt")
+    torch.save({"w": torch.zeros(2)}, tmp_path / "other.ckpt")
+    with pytest.raises(ValueError, match="not a bidding network"):
+        bidmod.load_bidder(tmp_path / "other.ckpt")
+    with pytest.raises(TypeError, match="BidNetwork"):
+        bidmod.DMCBidder("net")
+
+
+@pytest.mark.parametrize("auction", ["bid", "rob"])
+def test_the_bidder_reads_an_observation_as_the_engine_encodes_it_and_bids_as_in_batches(auction):
+    from ddz_fast.observation import ObservationLayout
+
+    layout = ObservationLayout("douzero")
+    rules = auction_rules(auction)
+    hook = bidmod.DMCBidder(bidmod.BidNetwork(16))
+    torch.manual_seed(3)
+    checked = 0
+    rng = np.random.default_rng(0)
+    for seed in range(40):
+        game = ddz.Game(rules, seed=seed)
+        while game.phase.name in ("AUCTION", "DOUBLING"):
+            seat = game.to_move
+            obs = game.observation(seat)
+            assert np.array_equal(bidmod.auction_vector(obs, layout), game.observation_tensor(seat))
+            if game.deal_number == 0 and rng.random() < 0.3:     # (a redeal starts a new history)
+                vec = ddz.VecGame(1, rules=rules, seed=0)
+                vec.set_games([0], [seed])
+                for a in game.history:
+                    vec.step([vec.action_id(a[1])])
+                assert np.array_equal(vec.observations[0], game.observation_tensor(seat))
+                assert vec.action_id(hook(obs)) == hook.act_batch(vec, np.array([0]))[0]
+            checked += 1
+            legal = game.legal_actions()
+            game.step(legal[int(rng.integers(len(legal)))])
+    assert checked > 50
+
+
+def test_the_shipped_model_is_agent_dmc_in_the_arena_environments_and_play():
+    from ddz_fast import arena
+    from ddz_fast.arena import load_agent, observation_agent
+    from ddz_fast.train.shipped import MODEL_DIR
+
+    size = sum(os.path.getsize(os.path.join(MODEL_DIR, f)) for f in os.listdir(MODEL_DIR))
+    assert size < 4_000_000                               # a few MB at most
+    agent = load_agent("dmc")
+    assert agent.name == "dmc" and agent.bidder is not None
+    res = arena.play(["dmc", "simple"], deals=6, seed=2, rules=auction_rules("rob"), landlord="auction")
+    assert res.labels == ("dmc", "simple")
+    for rules in ("douzero", auction_rules("rob")):      # one seat at a time, auction and play
+        bot = observation_agent("dmc", rules=rules)
+        game = ddz.Game(rules, seed=4)
+        while game.phase.name != "OVER":
+            action = bot(game.observation(game.to_move))
+            assert action in game.legal_actions()
+            game.step(action)
+    with pytest.raises(ValueError, match="douzero"):
+        observation_agent("dmc", rules="standard")
+
+
+def test_an_interrupted_run_keeps_a_checkpoint_that_resumes(tmp_path):
+    seen = []
+
+    def stop_after_two(key, loss, stats):
+        seen.append(key)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        train(_cfg(tmp_path, frames=10_000, save_every=1e6), on_batch=stop_after_two)
+    state = torch.load(tmp_path / "run" / STATE_FILE, weights_only=False)
+    assert state["frames"] == 200                       # two batches of 2 x 50 frames
+    more = train(_cfg(tmp_path, frames=400, save_every=1e6), resume=True)
+    assert more.frames >= 400
