@@ -9,6 +9,7 @@ Python layer at the same time; with the GIL the same test still interleaves
 the GIL-free kernels and the validation code.  Budget: well under 20 s.
 """
 import sys
+import threading
 import time
 from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
@@ -180,6 +181,40 @@ def test_run_parts_runs_every_part_and_reraises_the_first_error():
     done.clear()
     run_parts([part(i) for i in (0, 1, 3)])
     assert sorted(done) == [0, 1, 3]
+
+
+def test_an_interrupt_that_cpython_reports_as_an_unlocked_lock_is_reraised_as_the_interrupt(monkeypatch):
+    """A signal handler's exception raised while Condition.wait takes its
+    lock back comes out of Event.wait as RuntimeError("release unlocked
+    lock") with the interrupt as context (CPython): run_parts still waits
+    for every part, cancels, and re-raises the interrupt itself."""
+    import time
+    from ddz_fast._util import parallel
+
+    class FlakyEvent(threading.Event):
+        raised = False
+
+        def wait(self, timeout=None):
+            if not FlakyEvent.raised:
+                FlakyEvent.raised = True
+                try:
+                    raise KeyboardInterrupt
+                except KeyboardInterrupt:
+                    raise RuntimeError("release unlocked lock")  # noqa: B904 (CPython chains it so)
+            return super().wait(timeout)
+
+    monkeypatch.setattr(parallel.threading, "Event", FlakyEvent)
+    done, cancelled = [], []
+
+    def part(i):
+        def run():
+            time.sleep(0.05 if i else 0)
+            done.append(i)
+        return run
+
+    with pytest.raises(KeyboardInterrupt):
+        parallel.run_parts([part(0), part(1)], cancel=lambda: cancelled.append(True))
+    assert sorted(done) == [0, 1] and cancelled
 
 
 def test_threads_beyond_the_kept_idle_ones_end_with_the_call():

@@ -92,6 +92,17 @@ def _give_back(workers: List[_Worker]) -> None:
         w.thread.join()
 
 
+def _signalled(e: BaseException) -> BaseException:
+    """The exception a signal handler raised in ``Event.wait``.  When it
+    arrives while CPython's ``Condition.wait`` takes its lock back, the
+    lock is not held and leaving the ``with`` raises RuntimeError("release
+    unlocked lock") with the handler's exception as its context: that is the
+    interrupt to re-raise (the lock is left free, so the next wait works)."""
+    if isinstance(e, RuntimeError) and "unlocked lock" in str(e) and e.__context__ is not None:
+        return e.__context__
+    return e
+
+
 def run_parts(parts: Sequence[Callable[[], None]], cancel: Optional[Callable[[], None]] = None) -> None:
     """Call every part and wait for all: the first runs on the calling
     thread, the others on persistent worker threads, one each (when threads
@@ -126,7 +137,7 @@ def run_parts(parts: Sequence[Callable[[], None]], cancel: Optional[Callable[[],
             except BaseException as e:
                 if cancel is not None:
                     cancel()
-                interrupted = interrupted or e
+                interrupted = interrupted or _signalled(e)
     _give_back(workers)
     if interrupted is not None:
         raise interrupted
