@@ -629,8 +629,10 @@ cdef class Game:
         self._check()
         cdef MoveRanks ranks = self._space()
         cdef int64_t n_moves = ranks.n_rows
+        cdef WildIds w
         if self.st.nwild:
-            n_moves = self._wild_ids().readings.n_rows * self._wild_ids().cards_size
+            w = self._wild_ids()
+            n_moves = w.readings.n_rows * w.cards_size
         cdef int64_t a = as_int(action_id, "action id", 0, MOVE_ID0 + n_moves - 1)
         cdef const unsigned char* row
         cdef MoveInfo mi

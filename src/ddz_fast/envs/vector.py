@@ -262,10 +262,10 @@ class DouDizhuVectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         if not self.layout.wild:
             same: npt.NDArray[np.int64] = a.copy()
             return same
-        off, ids, played = self._legal
-        # (each row's ids are ascending and the rows in order: one search for all)
-        rows = np.repeat(np.arange(self.num_envs, dtype=np.int64), np.diff(off))
-        keys = rows * self.layout.size + ids
+        played = self._legal[2]
+        # (_obs set these keys, row * size + id, from the same legal lists: each
+        # row's ids are ascending and the rows in order, so one search for all)
+        keys = self._set_rows
         want = np.arange(self.num_envs, dtype=np.int64) * self.layout.size + a
         at = np.minimum(np.searchsorted(keys, want), max(len(keys) - 1, 0))
         out = np.full(self.num_envs, VecGame.NO_ACTION, dtype=np.int64)
