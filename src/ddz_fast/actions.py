@@ -401,7 +401,18 @@ class WildActionSpace(ActionSpace):
         """The move of a flat id under the wild ranks (:meth:`flat_id`'s
         inverse); ``ValueError`` when it names no move under them."""
         flat = check_index(flat_id, self.flat_size, "flat id")
-        return self.id_to_move(divmod(flat, self.cards_size), wild=wild)
+        return self.id_to_move(self.split_flat(flat), wild=wild)
+
+    def split_flat(self, flat: Any) -> Any:
+        """The pair ``(reading id, cards id)`` of flat ids (ints or NumPy
+        integer arrays, unchecked: the one place a flat id is taken apart).
+
+        >>> from ddz_fast.actions import action_space
+        >>> space = action_space("laizi")
+        >>> space.split_flat(5 * space.cards_size + 7)
+        (5, 7)
+        """
+        return divmod(flat, self.cards_size)
 
     def __repr__(self) -> str:
         return (f"WildActionSpace(rules={self._rules.name!r}, reading_size={self.reading_size}, "

@@ -87,8 +87,8 @@ class ActionLayout:
         off = np.asarray(offsets, dtype=np.int64)
         if not self.wild:
             return off, ids, ids
-        cards = cast(WildActionSpace, self._space).cards_size
-        env = np.where(ids >= FIRST_MOVE_ID, FIRST_MOVE_ID + (ids - FIRST_MOVE_ID) // cards, ids)
+        reading, _ = cast(WildActionSpace, self._space).split_flat(ids - FIRST_MOVE_ID)
+        env = np.where(ids >= FIRST_MOVE_ID, FIRST_MOVE_ID + reading, ids)
         row = np.repeat(np.arange(len(off) - 1, dtype=np.int64), np.diff(off))
         order = np.lexsort((ids, env, row))       # (by row, then reading, then game id)
         env, row, ids = env[order], row[order], ids[order]
