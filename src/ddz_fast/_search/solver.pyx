@@ -1331,6 +1331,44 @@ cdef struct Root:
     unsigned char last_row[32]  # ... and then the move to beat as its 32-byte row (_core/wild.pxd)
 
 
+cdef Py_ssize_t root_order(Ctx* c, const Root* pos, const unsigned char* only, Py_ssize_t nonly,
+                           const Beat* last) noexcept nogil:
+    # The root's moves (every allowed move, or those among the nonly rows
+    # `only`) in search order, in plies[0].order (indices of rows of
+    # root_stride bytes); how many, or -1 when out of memory (c.aborted set).
+    # last: the root's move to beat in this game's format (read when
+    # pos.last_by >= 0).
+    cdef Ply* pl = &c.plies[0]
+    cdef Py_ssize_t k, j, nroot = 0, stride = row_bytes(last), nrows
+    cdef const unsigned char* row
+    cdef MoveInfo mi
+    cdef int st
+    pl.chains = 1           # (the root's children work it out)
+    pl.out.n = 0
+    nrows = gen_rows(c, c.hand[pos.to_move], last if pos.last_by >= 0 else NULL, &pl.out)
+    if pl.out.oom or not ply_reserve(pl, nrows):
+        c.aborted = AB_MEMORY
+        return -1
+    for k in range(nrows):
+        row = pl.out.data + k * stride
+        if (c.ban >> row[KIND_BYTE]) & 1:
+            continue
+        if only != NULL:
+            j = 0
+            while j < nonly and memcmp(row, only + j * stride, stride) != 0:
+                j += 1
+            if j == nonly:
+                continue
+        row_info(row, &mi)
+        if mi.ncards == c.total[pos.to_move]:
+            st = 1 << 30
+        else:
+            st = move_score(c, pos.to_move, row, pack_hand(phys(last, row)), &mi, last)
+        order_insert(pl, nroot, st, <int>k)
+        nroot += 1
+    return nroot
+
+
 cdef int root_child(Ctx* c, const Root* pos, const unsigned char* row, const Beat* last) noexcept nogil:
     # The value of root move `row` for the side of the seat to move (1 / 0,
     # -1 stopped); last: the root's move to beat in this game's format.
@@ -1655,46 +1693,10 @@ cdef class _Engine:
 
     cdef Py_ssize_t _order_root(self, const Root* pos, const unsigned char* only,
                                 Py_ssize_t nonly) noexcept nogil:
-        # The root's moves (every allowed move, or those among the nonly rows
-        # `only`) in search order, in plies[0].order (indices of rows of
-        # root_stride bytes); how many, or -1 when out of memory (c.aborted set).
-        cdef Ply* pl = &self.c.plies[0]
-        cdef const MoveInfo* lastp = &pos.last if pos.last_by >= 0 else NULL
-        cdef Py_ssize_t k, j, nroot = 0, stride = root_stride(pos), nrows
-        cdef const unsigned char* row
-        cdef MoveInfo mi
-        cdef int st
-        pl.chains = 1           # (the root's children work it out)
-        pl.out.n = 0
+        # (root_order in this game's row format)
         if pos.wmask:
-            gen_wild(self.c.hand[pos.to_move], self.c.r, pos.wmask,
-                     pos.last_row if pos.last_by >= 0 else NULL, False, &pl.out)
-        else:
-            gen_moves(self.c.hand[pos.to_move], self.c.r, lastp, &pl.out)
-        nrows = pl.out.n * ROW // stride
-        if pl.out.oom or not ply_reserve(pl, nrows):
-            self.c.aborted = AB_MEMORY
-            return -1
-        for k in range(nrows):
-            row = pl.out.data + k * stride
-            if (self.c.ban >> row[KIND_BYTE]) & 1:
-                continue
-            if only != NULL:
-                j = 0
-                while j < nonly and memcmp(row, only + j * stride, stride) != 0:
-                    j += 1
-                if j == nonly:
-                    continue
-            row_info(row, &mi)
-            if mi.ncards == self.c.total[pos.to_move]:
-                st = 1 << 30
-            elif pos.wmask:
-                st = move_score(&self.c, pos.to_move, row, pack_hand(row + W_PHYS), &mi, <const WildRow*>NULL)
-            else:
-                st = move_score(&self.c, pos.to_move, row, pack_hand(row), &mi, <const MoveInfo*>NULL)
-            order_insert(pl, nroot, st, <int>k)
-            nroot += 1
-        return nroot
+            return root_order(&self.c, pos, only, nonly, <const WildRow*>pos.last_row)
+        return root_order(&self.c, pos, only, nonly, &pos.last)
 
     cdef int _root_child(self, const Root* pos, const unsigned char* row) noexcept nogil:
         # The value of one root move for the side of the seat to move (1 /
