@@ -42,14 +42,21 @@ Two times of each solver on each puzzle:
   microseconds) is printed below the table.
 
 The target ratio is search against search: the fastest anchor's search
-time over ours, warm.  The row also shows it against our cold first solve,
-and the wall ratio (the fastest anchor's wall time over our cold process).
+time over ours, warm, each the best of its rounds.  Its spread follows: the
+ratio of each round (the fastest anchor's search that round over our best
+warm call that round; an anchor run once counts with its one time in every
+round) as min / median / max -- a best-of ratio near the top of a wide
+spread is luck of the draw.  The row also shows the best-of ratio against
+our cold first solve, and the wall ratio (the fastest anchor's wall time
+over our cold process).
 
 Timing: every solver is run REPEATS times on each puzzle, round-robin (ours
 warm -- WARM_CALLS calls back to back --, ours cold, then each anchor, then
 again), each run from a fresh table (ours: a new ``solve()`` call, whose
 table starts empty; an anchor: a new process), and the best of each is
-kept; an anchor whose run takes over a second is run once.  At equal resources, twice:
+kept; an anchor whose run takes over a second is run once.  Each anchor
+runs in a temporary directory of its own, removed after the run (the
+anchors write files where they run).  At equal resources, twice:
 
 * **one core**: ours is ``solve(..., threads=1)`` with the calling thread
   pinned to one CPU (``os.sched_setaffinity``), the cold process pinned to
@@ -81,8 +88,11 @@ import os
 import re
 import select
 import shutil
+import signal
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
@@ -166,29 +176,41 @@ def run_until(exe: Path, stdin: str, markers: Tuple[bytes, ...], timeout: float,
     """Wall seconds from start until a line holding one of `markers` is printed
     whole (None on timeout, or when the process ends first -- e.g. out of
     its memory limit), and the output read until then; the process pinned
-    to `cpu` unless None."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen([str(exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, preexec_fn=_anchor_setup(cpu))
-    assert p.stdin is not None and p.stdout is not None
-    p.stdin.write(stdin.encode())
-    p.stdin.flush()
-    buf = b""
-    found = None
-    try:
-        while time.perf_counter() - t0 < timeout:
-            r, _, _ = select.select([p.stdout], [], [], 0.05)
-            if r:
-                chunk = os.read(p.stdout.fileno(), 1 << 16)
-                if not chunk:
-                    break
-                buf += chunk
-                if any(b"\n" in buf[i:] for i in (buf.find(m) for m in markers) if i >= 0):
-                    found = time.perf_counter() - t0
-                    break
-    finally:
-        p.kill()
-        p.wait()
+    to `cpu` unless None.
+
+    The process runs in a temporary directory of its own, removed once it
+    is killed (with whatever it started: its session): anchors write files
+    where they run (WZ403809264's ``system("pause>nul")``, meant for
+    Windows, makes a file named ``nul``), and none may be left behind."""
+    with tempfile.TemporaryDirectory(prefix="ddz-anchor-") as cwd:
+        t0 = time.perf_counter()
+        p = subprocess.Popen([str(Path(exe).resolve())], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, preexec_fn=_anchor_setup(cpu), cwd=cwd,
+                             start_new_session=True)
+        assert p.stdin is not None and p.stdout is not None
+        buf = b""
+        found = None
+        try:
+            p.stdin.write(stdin.encode())
+            p.stdin.flush()
+            while time.perf_counter() - t0 < timeout:
+                r, _, _ = select.select([p.stdout], [], [], 0.05)
+                if r:
+                    chunk = os.read(p.stdout.fileno(), 1 << 16)
+                    if not chunk:
+                        break
+                    buf += chunk
+                    if any(b"\n" in buf[i:] for i in (buf.find(m) for m in markers) if i >= 0):
+                        found = time.perf_counter() - t0
+                        break
+        finally:
+            try:
+                os.killpg(p.pid, signal.SIGKILL)    # (the anchor and any shell its system() started)
+            except ProcessLookupError:
+                pass
+            p.wait()
+            p.stdin.close()
+            p.stdout.close()
     return found, buf
 
 
@@ -260,13 +282,16 @@ ANCHORS = [
 
 
 class Best:
-    """The best (least) search and wall times of one solver over the rounds."""
+    """The best (least) search and wall times of one solver over the rounds,
+    and each round's best search (per_round; None: not run that round)."""
 
     def __init__(self) -> None:
         self.search: Optional[float] = None
         self.wall: Optional[float] = None
         self.done = True            # False: a run did not finish
         self.runs = 0
+        self.per_round: List[Optional[float]] = []
+        self._round: Optional[float] = None
 
     def add(self, search: Optional[float], wall: Optional[float]) -> None:
         self.runs += 1
@@ -276,6 +301,36 @@ class Best:
         self.wall = wall if self.wall is None else min(self.wall, wall)
         if search is not None:
             self.search = search if self.search is None else min(self.search, search)
+            self._round = search if self._round is None else min(self._round, search)
+
+    def end_round(self) -> None:
+        self.per_round.append(self._round)
+        self._round = None
+
+
+def round_ratios(warm: Best, anchors: Dict[str, Best], timeout: float) -> List[float]:
+    """The search ratio of each round: the fastest anchor's search that round
+    over our warm search that round (the best of its WARM_CALLS calls).  An
+    anchor run once (over 1 s) counts with its one time in every round; when
+    no anchor finished, the fastest took `timeout` (as the best-of ratio)."""
+    finished = [b for b in anchors.values() if b.done and b.search is not None]
+    out = []
+    for r, ours in enumerate(warm.per_round):
+        if ours is None:
+            continue
+        times = [b.per_round[r] if r < len(b.per_round) and b.per_round[r] is not None else b.search
+                 for b in finished]
+        fastest = min((t for t in times if t is not None), default=timeout if anchors else None)
+        if fastest is not None:
+            out.append(fastest / ours)
+    return out
+
+
+def spread(xs: List[float]) -> str:
+    """min / median / max of ratios, as a string ("n/a" when none)."""
+    if not xs:
+        return "n/a"
+    return f"{min(xs):.1f}x / {statistics.median(xs):.1f}x / {max(xs):.1f}x"
 
 
 def run_anchor(a: Anchor, exe: Path, first: str, second: str, timeout: float,
@@ -360,6 +415,7 @@ def time_puzzle(exes: Dict[str, Path], first: str, second: str, timeout: float,
                 warm.add(search, call)
         finally:
             os.sched_setaffinity(0, saved)
+        warm.end_round()
         cs, cw = solve_cold(first, second, cpu, threads)
         cold.add(None, cw)
         cold_search = cs if cold_search is None else min(cold_search, cs)
@@ -368,9 +424,11 @@ def time_puzzle(exes: Dict[str, Path], first: str, second: str, timeout: float,
                 continue
             b = anchors[a.name]
             if b.runs and (not b.done or (b.wall or 0) >= 1.0):
+                b.end_round()
                 continue        # one run of a slow anchor
             s, w, ans = run_anchor(a, exes[a.key], first, second, timeout, cpu)
             b.add(s, w)
+            b.end_round()
             if ans is not None:
                 answers[a.name] = ans
     cold.search = cold_search
@@ -421,6 +479,7 @@ def run(anchors: Path, timeout: float, markdown: bool, modes: Tuple[str, ...] = 
                 oracle is None or oracle is published)
             rows.append(dict(puzzle=f"{ours_text(first)} vs {ours_text(second)}", mode=mode,
                              published="first wins" if published else "second wins", t=t, ratio=ratio,
+                             per_round=round_ratios(t["warm"], t["anchors"], timeout),
                              ratio_cold=_ratio(fastest, t["cold"].search),
                              ratio_wall=_ratio(fastest_wall, t["cold"].wall),
                              oracle="n/a" if oracle is None else ("agrees" if oracle is published else "DIFFERS"),
@@ -430,7 +489,8 @@ def run(anchors: Path, timeout: float, markdown: bool, modes: Tuple[str, ...] = 
     names = [a.name for a in ANCHORS if a.key in exes]
     head = (["puzzle", "published", "resources", "nodes", "ours search warm", "ours search cold",
              "ours wall warm", "ours wall cold"] + [f"{n} search / wall" for n in names]
-            + ["search: fastest anchor / ours warm", "/ ours cold", "wall: fastest anchor / ours cold",
+            + ["search: fastest anchor / ours warm (best of each)", "per round: min / median / max",
+               "/ ours cold", "wall: fastest anchor / ours cold",
                "<= 1 s", ">= 10x", "brute force", "answers agree"])
     sep = " | " if markdown else "  "
     lines = [sep.join(head)]
@@ -447,6 +507,7 @@ def run(anchors: Path, timeout: float, markdown: bool, modes: Tuple[str, ...] = 
             cells.append(f"not done (> {timeout:.0f} s or > {ANCHOR_MEMORY_GB:g} GiB)" if not b.done
                          else f"{_ms(b.search)} / {_ms(b.wall)}")
         cells += [f"{r:.1f}x" if r else "n/a" for r in (row["ratio"], row["ratio_cold"], row["ratio_wall"])]
+        cells.insert(-2, spread(row["per_round"]))
         cells += [("PASS" if row["pass_1s"] else "FAIL") if one else "",
                   "PASS" if row["pass_10x"] else "FAIL", row["oracle"] if one else "",
                   "yes" if row["agree"] else "NO"]
@@ -473,8 +534,10 @@ def run(anchors: Path, timeout: float, markdown: bool, modes: Tuple[str, ...] = 
     print(f"(one core: ours threads=1 on a thread pinned to CPU {cpu}, our cold process and each anchor process "
           f"pinned to CPU {cpu}; all cores: ours threads={ncpu}, anchors unpinned -- YunyanDeng runs one thread "
           f"per root move, the other two anchors are single-threaded; {REPEATS} rounds round-robin, best of "
-          f"each, an anchor run over 1 s once; ours: a fresh default (16 MiB) table each call; each anchor "
-          f"process limited to {ANCHOR_MEMORY_GB:g} GiB; brute force: ddz_fast.solver_reference on puzzles "
+          f"each (per round: the fastest anchor's search that round over our best of {WARM_CALLS} warm calls "
+          f"that round, an anchor run once counted in every round), an anchor run over 1 s once; ours: a "
+          f"fresh default (16 MiB) table each call; each anchor process, in a temporary directory of its own, "
+          f"limited to {ANCHOR_MEMORY_GB:g} GiB; brute force: ddz_fast.solver_reference on puzzles "
           f"of <= {ORACLE_MAX_CARDS} cards)")
     return pass_1s and pass_one and pass_all and all(r["agree"] for r in rows)
 

@@ -62,7 +62,7 @@ def test_solve_random_endgames(benchmark, seats, lo, hi):
 # Wild-card endgames: published puzzle hands with a rank made wild.  The
 # comments give each search's nodes and time at the time of writing (one
 # core of a shared 2-core machine): with many wild cards a node costs far
-# more (gen_wild's readings, and min_plays_wild's leads to order them).
+# more (gen_wild's readings, and min_plays over gen_wild's leads to order them).
 WILD_PUZZLES = [
     (("2AKT96554", "BKJT8854"), "laizi", "5"),             # win, 10,206 nodes, ~4 ms
     (("B2AK998553", "RQQJJT953"), "laizi", "9"),           # win, 2,566 nodes, ~1 ms

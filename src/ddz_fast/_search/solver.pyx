@@ -1,6 +1,6 @@
 # cython: language_level=3
 """The compiled perfect-information solver (see ddz_fast.solver for the API).
-Under wild cards, search_wild (below search) plays gen_wild's moves instead.
+Under wild cards the same search plays gen_wild's moves (Beat, above search).
 
 A position is every seat's hand, the seat to move, the move on the table (as
 its MoveInfo: kind, rank, length, and size for a bomb -- the cards of a move
@@ -676,19 +676,79 @@ cdef bint mp_grow(Ctx* c) noexcept nogil:
     return True
 
 
+# The search, its move ordering (move_score, min_plays) and the root's
+# children are written once for both kinds of game and compiled twice,
+# over Beat, the type of the move to beat as a node is given it:
+# * MoveInfo: the standard game.  Moves are gen_moves' rows (ROW bytes),
+#   whose counts are the cards played; the move to beat needs no more than
+#   its kind, rank, length and size.
+# * WildRow: wild cards (c.wmask != 0).  Moves are gen_wild's rows (WROW
+#   bytes: the combination represented, bytes 0..15 as a standard row; the
+#   physical cards leaving the hand, W_PHYS..; the bomb class, W_CLASS); the
+#   move to beat is its row, which gen_wild reads.
+# The accessors below (compile-time branches on Beat, inlined) are where the
+# two differ; a function takes a `fmt` argument only for its type (NULL).
+cdef struct WildRow:
+    unsigned char b[WROW]
+
+ctypedef fused Beat:
+    MoveInfo
+    WildRow
+
+
+cdef inline Py_ssize_t row_bytes(const Beat* fmt) noexcept nogil:
+    # bytes per move row
+    if Beat is WildRow:
+        return WROW
+    else:
+        return ROW
+
+
+cdef inline const unsigned char* phys(const Beat* fmt, const unsigned char* row) noexcept nogil:
+    # the physical cards a move row plays (15 counts, then a byte sub_row
+    # and pack_hand ignore); a standard row's counts are its cards
+    if Beat is WildRow:
+        return row + W_PHYS
+    else:
+        return row
+
+
+cdef inline Py_ssize_t gen_rows(Ctx* c, const unsigned char* h, const Beat* last, Out* o) noexcept nogil:
+    # Hand h's moves in answer to last (NULL: its leads) appended to o;
+    # returns how many rows o holds
+    if Beat is WildRow:
+        gen_wild(h, c.r, c.wmask, <const unsigned char*>last, False, o)
+        return o.n * ROW // WROW
+    else:
+        gen_moves(h, c.r, last, o)
+        return o.n
+
+
+cdef inline const Beat* beat_of(const Beat* fmt, const unsigned char* row, const MoveInfo* mi) noexcept nogil:
+    # the move to beat once move row (mi: its info) is played; valid while
+    # row and mi are (the mover's ply keeps both)
+    if Beat is WildRow:
+        return <const WildRow*>row
+    else:
+        return mi
+
+
 cdef const Out* _leads_at(Ctx* c, const unsigned char* h, int depth, const Out* leads,
-                          int* low) noexcept nogil:
+                          int* low, Py_ssize_t* nrows, const Beat* fmt) noexcept nogil:
     # The leads of a non-empty hand h in depth's buffer (or `leads`, when
-    # the caller has them already), and in low the rank of h's lowest card
-    # (a split of h into leads has a move that holds it, so min_plays and
-    # clears_leading_search try only those); NULL when the buffer cannot grow.
+    # the caller has them already) and their number in nrows, and in low the
+    # rank of h's lowest card (a split of h into leads has a move that holds
+    # it, so min_plays and clears_leading_search try only those); NULL when
+    # the buffer cannot grow.
     cdef Out* o = &c.mp_out[depth]
     if leads != NULL:
         o = <Out*>leads
+        nrows[0] = o.n * ROW // row_bytes(fmt)
     else:
         o.n = 0
-        gen_moves(h, c.r, NULL, o)
+        nrows[0] = gen_rows(c, h, <const Beat*>NULL, o)
         if o.oom:
+            o.oom = False       # (the next hand may fit)
             return NULL
     low[0] = 0
     while h[low[0]] == 0:
@@ -696,18 +756,20 @@ cdef const Out* _leads_at(Ctx* c, const unsigned char* h, int depth, const Out* 
     return o
 
 
-cdef inline bint _holds_low(const Ctx* c, const unsigned char* row, int low) noexcept nogil:
+cdef inline bint _holds_low(const Ctx* c, const unsigned char* row, int low, const Beat* fmt) noexcept nogil:
     # a lead of _leads_at worth trying: it holds the lowest card, its kind is allowed
-    return row[low] != 0 and not (c.ban >> row[KIND_BYTE]) & 1
+    return phys(fmt, row)[low] != 0 and not (c.ban >> row[KIND_BYTE]) & 1
 
 
 cdef inline int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw, int total,
-                          int depth) noexcept nogil:
+                          int depth, const Beat* fmt) noexcept nogil:
     """The fewest moves (allowed leads) that play out hand h with nobody
-    answering: some move of every such split holds h's lowest card, so only
-    those moves are tried.  Memoised; only orders moves (an estimate, the
-    number of ranks held, when the memo is full or a buffer fails).  (Inline:
-    the memo's answer, nearly every call, costs no call.)"""
+    answering: some move of every such split holds h's lowest (physical)
+    card, so only those moves are tried.  Memoised (both games share the
+    memo: it is cleared with the config, which holds the wild ranks); only
+    orders moves (an estimate, the number of ranks held, when the memo is
+    full or a buffer fails).  (Inline: the memo's answer, nearly every call,
+    costs no call.)"""
     cdef size_t j
     if total == 0:
         return 0
@@ -717,36 +779,38 @@ cdef inline int min_plays(Ctx* c, const unsigned char* h, unsigned long long hw,
             if c.mp_keys[j] == hw + 1:
                 return c.mp_vals[j]
             j = (j + 1) & (c.mp_cap - 1)
-    return min_plays_search(c, h, hw, total, depth)
+    return min_plays_search(c, h, hw, total, depth, fmt)
 
 
 cdef int min_plays_search(Ctx* c, const unsigned char* h, unsigned long long hw, int total,
-                          int depth) noexcept nogil:
+                          int depth, const Beat* fmt) noexcept nogil:
     # min_plays of a hand not in the memo (total > 0): searched, then memoised
     cdef size_t j = 0
     cdef const Out* o
-    cdef Py_ssize_t i
+    cdef Py_ssize_t i, nrows = 0
     cdef const unsigned char* row
+    cdef const unsigned char* cards
     cdef unsigned char rest[16]
     cdef unsigned long long rw
     cdef int low = 0, best = 99, v, n
     if depth >= c.mp_depth or (c.mp_n * 2 >= c.mp_cap and (c.mp_cap >= MP_MAX or not mp_grow(c))):
         return ddz_nib_count(nib_ge1(hw))       # (the ranks held)
-    o = _leads_at(c, h, depth, NULL, &low)
+    o = _leads_at(c, h, depth, NULL, &low, &nrows, fmt)
     if o == NULL:
         return ddz_nib_count(nib_ge1(hw))
-    for i in range(o.n):
-        row = o.data + i * ROW
-        if not _holds_low(c, row, low):
+    for i in range(nrows):
+        row = o.data + i * row_bytes(fmt)
+        if not _holds_low(c, row, low, fmt):
             continue
-        rw = pack_hand(row)
+        cards = phys(fmt, row)
+        rw = pack_hand(cards)
         n = nib_sum(rw)
         if n == total:
             best = 1
             break
         if best > 2:
-            sub_row(rest, h, row)
-            v = 1 + min_plays(c, rest, hw - rw, total - n, depth + 1)
+            sub_row(rest, h, cards)
+            v = 1 + min_plays(c, rest, hw - rw, total - n, depth + 1, fmt)
             if v < best:
                 best = v
     # (the memo may have grown meanwhile: find the slot again)
@@ -803,12 +867,14 @@ cdef inline bint only_pass(Ctx* c, int p, const MoveInfo* last) noexcept nogil:
 
 
 cdef inline int move_score(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
-                           const MoveInfo* mi) noexcept nogil:
-    # Order: the moves after which the hand can be played out alone in the
-    # fewest moves first (min_plays; a bomb or the rocket counts one more:
-    # a control kept is worth more), then the lower ranks (rid of the small
-    # cards, keep the big ones); PASS last; ties go to the moves that cut off
-    # most often before (history heuristic, capped below the other terms).
+                           const MoveInfo* mi, const Beat* fmt) noexcept nogil:
+    # Order (a guess, never a proof): the moves after which the hand can be
+    # played out alone in the fewest moves first (min_plays; a bomb or the
+    # rocket counts one more: a control kept is worth more), then the lower
+    # (represented) ranks (rid of the small cards, keep the big ones); PASS
+    # last; ties go to the moves that cut off most often before (history
+    # heuristic, capped below the other terms), then to the generator's
+    # order (gen_wild's: fewer wild cards played first).
     cdef unsigned char rest[16]
     cdef int plays, hist
     if mi.kind == K_PASS:
@@ -816,8 +882,8 @@ cdef inline int move_score(Ctx* c, int p, const unsigned char* row, unsigned lon
     hist = c.history[c.side[p]][row_hash(row)]
     if hist > 1023:
         hist = 1023
-    sub_row(rest, c.hand[p], row)
-    plays = min_plays(c, rest, c.hw[p] - packed, c.total[p] - mi.ncards, 0)
+    sub_row(rest, c.hand[p], phys(fmt, row))
+    plays = min_plays(c, rest, c.hw[p] - packed, c.total[p] - mi.ncards, 0, fmt)
     if mi.kind == K_BOMB or mi.kind == K_ROCKET:
         plays += 1
     return ((40 - plays) * 32 + (16 - mi.rank)) * 1024 + hist
@@ -981,21 +1047,22 @@ cdef bint clears_leading_search(Ctx* c, int p, const unsigned char* h, int total
     only the moves that hold it are tried (as min_plays does; the two share
     the per-depth buffers, never nesting)."""
     cdef const Out* o
-    cdef Py_ssize_t i
+    cdef Py_ssize_t i, nrows = 0
     cdef const unsigned char* row
     cdef unsigned char rest[16]
     cdef MoveInfo mi
     cdef int low = 0, ub
+    cdef const MoveInfo* std = NULL         # (standard rows: _leads_at's format)
     if total == 0:
         return True
     if depth >= c.mp_depth:
         return False
-    o = _leads_at(c, h, depth, leads, &low)
+    o = _leads_at(c, h, depth, leads, &low, &nrows, std)
     if o == NULL:
         return False
-    for i in range(o.n):
+    for i in range(nrows):
         row = o.data + i * ROW
-        if not _holds_low(c, row, low):
+        if not _holds_low(c, row, low, std):
             continue
         row_info(row, &mi)
         if mi.ncards == total:
@@ -1032,147 +1099,13 @@ cdef inline bint node_stops(Ctx* c, int depth) noexcept nogil:
     return False
 
 
-cdef int search(Ctx* c, int p, const MoveInfo* last, int last_by, int depth) noexcept nogil:
-    """1 when the side of seat p (to move) wins with best play, 0 when it
-    loses, -1 when the search stopped (a limit, or another thread)."""
-    cdef unsigned long long key[5]
-    cdef unsigned long long h = 0, low1, low2
-    cdef Ply* pl
-    cdef Py_ssize_t i, m, nmoves
-    cdef int v, child, nxt, lb, passes = 0, result = 0, idx, t
-    cdef long long before
-    cdef const unsigned char* row
-    cdef MoveInfo mi
-    cdef unsigned char rest_h[16]
-
-    if last != NULL and depth < c.nplies and only_pass(c, p, last):
-        # A seat that can only pass is not a node of its own: the position
-        # is worth the one after the pass (not counted, not stored).
-        lb = last_by
-        nxt = turn_after(c.n, p, True, &lb, &passes)
-        c.plies[depth].chains = c.plies[depth - 1].chains
-        child = search(c, nxt, last if lb >= 0 else NULL, lb, depth + 1)
-        if child < 0 or c.side[nxt] == c.side[p]:
-            return child
-        return 1 - child
-
-    if node_stops(c, depth):
-        return -1
-
-    # (hands only shrink: once no hand can make a chain, none below can)
-    c.plies[depth].chains = rank_key(c, last, p, last_by, key, c.plies[depth - 1].chains)
-    if c.tt != NULL:
-        # (a position stored is never one where a move plays the whole hand;
-        # probed before the moves are generated: a hit needs none)
-        h = tt_hash(c, key)
-        v = tt_probe(c, key, tt_bucket(c, h))
-        if v >= 0:
-            return v
-
-    pl = &c.plies[depth]
-    pl.out.n = 0
-    gen_moves(c.hand[p], c.r, last, &pl.out)
-    if pl.out.oom or not ply_reserve(pl, pl.out.n):
-        c.aborted = AB_MEMORY
-        return -1
-    # A move that plays the whole hand wins at once (not worth a table
-    # entry).  The allowed moves go to the front of the buffers.
-    m = 0
-    for i in range(pl.out.n):
-        row = pl.out.data + i * ROW
-        if (c.ban >> row[KIND_BYTE]) & 1:
-            continue
-        row_info(row, &pl.info[m])
-        if pl.info[m].ncards == c.total[p]:
-            return 1
-        pl.packed[m] = pack_hand(row)
-        pl.slot[m] = <int>i
-        m += 1
-    nmoves = m
-    before = c.nodes
-    # A hand of moves nobody on the other side can beat but (at most) one
-    # wins too; so does, in answer, a move nobody can beat that leaves such
-    # a hand.
-    if last == NULL:
-        # (the leads of the hand are this node's moves, generated above)
-        if clears_leading(c, p, c.hand[p], c.total[p], 1, 0, &pl.out):
-            tt_store(c, key, h, 1, 1)
-            return 1
-    else:
-        beat_lows(c, p, &low1, &low2)
-        for i in range(nmoves):
-            # (the bound first: it is cheaper than unbeatable's counts)
-            if (pl.info[i].kind != K_PASS and fewest_beatable(c.hw[p] - pl.packed[i], low1, low2) <= 1
-                    and unbeatable(c, p, &pl.info[i])):
-                row = pl.out.data + pl.slot[i] * ROW
-                sub_row(rest_h, c.hand[p], row)
-                if clears_leading(c, p, rest_h, c.total[p] - pl.info[i].ncards, 1, 0, NULL):
-                    tt_store(c, key, h, 1, 1)
-                    return 1
-    # Sort: order[] becomes indices into info / packed, best first (PASS
-    # and one play need no scores: the play goes first).
-    if last != NULL and nmoves <= 2:
-        m = 0
-        for i in range(nmoves):
-            if pl.info[i].kind != K_PASS:
-                pl.order[m] = <int>i
-                m += 1
-        for i in range(nmoves):
-            if pl.info[i].kind == K_PASS:
-                pl.order[m] = <int>i
-                m += 1
-    else:
-        for i in range(nmoves):
-            order_insert(pl, i, move_score(c, p, pl.out.data + pl.slot[i] * ROW, pl.packed[i],
-                                           &pl.info[i]), <int>i)
-
-    for i in range(nmoves):
-        idx = pl.order[i]
-        mi = pl.info[idx]
-        lb = last_by
-        nxt = turn_after(c.n, p, mi.kind == K_PASS, &lb, &passes)
-        if mi.kind == K_PASS:
-            child = search(c, nxt, last if lb >= 0 else NULL, lb, depth + 1)
-        else:
-            row = pl.out.data + pl.slot[idx] * ROW
-            play(c, p, row, pl.packed[idx], mi.ncards)
-            child = search(c, nxt, &mi, lb, depth + 1)
-            unplay(c, p, row, pl.packed[idx], mi.ncards)
-            # (the generated rows of this depth are intact: deeper plies use
-            # their own buffers)
-        if child < 0:
-            return -1
-        if c.side[nxt] != c.side[p]:
-            child = 1 - child
-        if child:
-            result = 1
-            t = row_hash(pl.out.data + pl.slot[idx] * ROW)
-            if c.history[c.side[p]][t] < 1000000:
-                c.history[c.side[p]][t] += 1
-            break
-    tt_store(c, key, h, result, c.nodes - before)
-    return result
-
-
-# ---------------------------------------------------------------------------
-# The search under wild cards (c.wmask != 0; docs/rules.md, "Wild cards").
-# A move is a 32-byte row of gen_wild (_core/wild.pxd): the combination the
-# cards are read as (a standard row, bytes 0..15), the physical cards leaving
-# the hand (16..30) and the bomb class (31).  The standard search's shortcuts
-# read a hand's moves off its ranks (unbeatable, only_pass, clears_leading,
-# the renumbered key, min_plays); with wild cards a hand's moves are not
-# those, so none of them is used here: only what holds in any game of
-# cards -- the table (on the hands as they are), a move that empties the
-# hand wins, the first winning move cuts -- and an ordering of the moves
-# by min_plays_wild, min_plays over gen_wild's leads.
-
 cdef inline void wild_key(Ctx* c, const unsigned char* last, int p, int last_by,
                           unsigned long long* key) noexcept nogil:
     """The table key of a position under wild cards: every hand as it is (no
     renumbering: a wild card stands for ranks nobody holds), the seat to
     move, the seat that made the move to beat, and that move as every
     answer to it is decided: the represented combination's kind, rank and
-    length and its bomb class (bits as in search's key; the class in place
+    length and its bomb class (bits as in rank_key's; the class in place
     of a bomb's size, which is always 4: wild cards are a one-deck game)."""
     cdef MoveInfo mi
     cdef int i
@@ -1186,101 +1119,53 @@ cdef inline void wild_key(Ctx* c, const unsigned char* last, int p, int last_by,
     key[c.n] = m
 
 
-cdef int min_plays_wild(Ctx* c, const unsigned char* h, unsigned long long hw, int total,
-                        int depth) noexcept nogil:
-    """min_plays under wild cards: the fewest allowed leads (gen_wild's)
-    that play out hand h alone.  Some lead of every such split holds h's
-    lowest physical card, so only those are tried.  Memoised in min_plays'
-    memo (cleared with the config, which holds the wild ranks); only orders
-    moves (the ranks held when the memo is full or a buffer fails)."""
-    cdef size_t j
-    cdef Out* o
-    cdef Py_ssize_t i
-    cdef const unsigned char* row
-    cdef unsigned char rest[16]
-    cdef unsigned long long rw
-    cdef int low = 0, best = 99, v, n
-    if total == 0:
-        return 0
-    if c.mp_cap:
-        j = <size_t>(mix(hw + 1) & (c.mp_cap - 1))
-        while c.mp_keys[j]:
-            if c.mp_keys[j] == hw + 1:
-                return c.mp_vals[j]
-            j = (j + 1) & (c.mp_cap - 1)
-    if depth >= c.mp_depth or (c.mp_n * 2 >= c.mp_cap and (c.mp_cap >= MP_MAX or not mp_grow(c))):
-        return ddz_nib_count(nib_ge1(hw))
-    o = &c.mp_out[depth]
-    o.n = 0
-    gen_wild(h, c.r, c.wmask, NULL, False, o)
-    if o.oom:
-        o.oom = False
-        return ddz_nib_count(nib_ge1(hw))
-    while h[low] == 0:
-        low += 1
-    for i in range(o.n // 2):
-        row = o.data + i * WROW
-        if row[W_PHYS + low] == 0 or (c.ban >> row[KIND_BYTE]) & 1:
-            continue
-        rw = pack_hand(row + W_PHYS)
-        n = nib_sum(rw)
-        if n == total:
-            best = 1
-            break
-        if best > 2:
-            sub_row(rest, h, row + W_PHYS)
-            v = 1 + min_plays_wild(c, rest, hw - rw, total - n, depth + 1)
-            if v < best:
-                best = v
-    # (the memo may have grown meanwhile: find the slot again)
-    j = <size_t>(mix(hw + 1) & (c.mp_cap - 1))
-    while c.mp_keys[j]:
-        j = (j + 1) & (c.mp_cap - 1)
-    c.mp_keys[j] = hw + 1
-    c.mp_vals[j] = <unsigned char>best
-    c.mp_n += 1
-    return best
+cdef int search(Ctx* c, int p, const Beat* last, int last_by, int depth) noexcept nogil:
+    """1 when the side of seat p (to move) wins with best play, 0 when it
+    loses, -1 when the search stopped (a limit, or another thread).  `last`:
+    the move to beat (NULL: p leads); it stays valid below (it is in a
+    shallower ply, or the root's).
 
-
-cdef inline int wild_move_score(Ctx* c, int p, const unsigned char* row, unsigned long long packed,
-                                const MoveInfo* mi) noexcept nogil:
-    # Order (a guess, never a proof), as move_score: the moves after which
-    # the hand plays out alone in the fewest leads first (min_plays_wild; a
-    # bomb or the rocket counts one more), then lower represented ranks;
-    # PASS last; ties to the moves that cut off most often before (history),
-    # then to gen_wild's order (fewer wild cards played first).
-    cdef unsigned char rest[16]
-    cdef int plays, hist
-    if mi.kind == K_PASS:
-        return -100000000
-    hist = c.history[c.side[p]][row_hash(row)]
-    if hist > 1023:
-        hist = 1023
-    sub_row(rest, c.hand[p], row + W_PHYS)
-    plays = min_plays_wild(c, rest, c.hw[p] - packed, c.total[p] - mi.ncards, 0)
-    if mi.kind == K_BOMB or mi.kind == K_ROCKET:
-        plays += 1
-    return ((40 - plays) * 32 + (16 - mi.rank)) * 1024 + hist
-
-
-cdef int search_wild(Ctx* c, int p, const unsigned char* last, int last_by, int depth) noexcept nogil:
-    """search() under wild cards: 1 when the side of seat p (to move) wins
-    with best play, 0 when it loses, -1 when the search stopped.  `last`:
-    the 32-byte row of the move to beat (NULL: p leads); it stays valid
-    below (it is a row of a shallower ply, or the root's)."""
+    Under wild cards (Beat WildRow; docs/rules.md, "Wild cards") the
+    standard search's shortcuts are not used: they read a hand's moves off
+    its ranks (only_pass, unbeatable, clears_leading, the renumbered key),
+    and with wild cards a hand's moves are not those.  What holds in any
+    game of cards is shared: the table (keyed on the hands as they are,
+    wild_key), a move that empties the hand wins, the moves ordered by
+    move_score, the first winning move cuts."""
     cdef unsigned long long key[5]
-    cdef unsigned long long h = 0
+    cdef unsigned long long h = 0, low1, low2
     cdef Ply* pl
-    cdef Py_ssize_t i, m, nmoves
+    cdef Py_ssize_t i, m, nmoves, nrows
+    cdef Py_ssize_t stride = row_bytes(last)
     cdef int v, child, nxt, lb, passes = 0, result = 0, idx, t
     cdef long long before
     cdef const unsigned char* row
     cdef MoveInfo mi
+    cdef unsigned char rest_h[16]
+
+    if Beat is MoveInfo:
+        if last != NULL and depth < c.nplies and only_pass(c, p, last):
+            # A seat that can only pass is not a node of its own: the position
+            # is worth the one after the pass (not counted, not stored).
+            lb = last_by
+            nxt = turn_after(c.n, p, True, &lb, &passes)
+            c.plies[depth].chains = c.plies[depth - 1].chains
+            child = search(c, nxt, last if lb >= 0 else NULL, lb, depth + 1)
+            if child < 0 or c.side[nxt] == c.side[p]:
+                return child
+            return 1 - child
 
     if node_stops(c, depth):
         return -1
-    wild_key(c, last, p, last_by, key)
+
+    if Beat is MoveInfo:
+        # (hands only shrink: once no hand can make a chain, none below can)
+        c.plies[depth].chains = rank_key(c, last, p, last_by, key, c.plies[depth - 1].chains)
+    else:
+        wild_key(c, <const unsigned char*>last, p, last_by, key)
     if c.tt != NULL:
+        # (a position stored is never one where a move plays the whole hand;
+        # probed before the moves are generated: a hit needs none)
         h = tt_hash(c, key)
         v = tt_probe(c, key, tt_bucket(c, h))
         if v >= 0:
@@ -1288,47 +1173,85 @@ cdef int search_wild(Ctx* c, int p, const unsigned char* last, int last_by, int 
 
     pl = &c.plies[depth]
     pl.out.n = 0
-    gen_wild(c.hand[p], c.r, c.wmask, last, False, &pl.out)
-    if pl.out.oom or not ply_reserve(pl, pl.out.n // 2):
+    nrows = gen_rows(c, c.hand[p], last, &pl.out)
+    if pl.out.oom or not ply_reserve(pl, nrows):
         c.aborted = AB_MEMORY
         return -1
-    # (allowed moves to the front of the buffers; one that plays the whole
-    # hand wins at once)
+    # A move that plays the whole hand wins at once (not worth a table
+    # entry).  The allowed moves go to the front of the buffers.
     m = 0
-    for i in range(pl.out.n // 2):
-        row = pl.out.data + i * WROW
+    for i in range(nrows):
+        row = pl.out.data + i * stride
         if (c.ban >> row[KIND_BYTE]) & 1:
             continue
         row_info(row, &pl.info[m])
         if pl.info[m].ncards == c.total[p]:
             return 1
-        pl.packed[m] = pack_hand(row + W_PHYS)
+        pl.packed[m] = pack_hand(phys(last, row))
         pl.slot[m] = <int>i
         m += 1
     nmoves = m
     before = c.nodes
-    for i in range(nmoves):
-        order_insert(pl, i, wild_move_score(c, p, pl.out.data + pl.slot[i] * WROW, pl.packed[i],
-                                            &pl.info[i]), <int>i)
+    if Beat is MoveInfo:
+        # A hand of moves nobody on the other side can beat but (at most) one
+        # wins too; so does, in answer, a move nobody can beat that leaves such
+        # a hand.
+        if last == NULL:
+            # (the leads of the hand are this node's moves, generated above)
+            if clears_leading(c, p, c.hand[p], c.total[p], 1, 0, &pl.out):
+                tt_store(c, key, h, 1, 1)
+                return 1
+        else:
+            beat_lows(c, p, &low1, &low2)
+            for i in range(nmoves):
+                # (the bound first: it is cheaper than unbeatable's counts)
+                if (pl.info[i].kind != K_PASS and fewest_beatable(c.hw[p] - pl.packed[i], low1, low2) <= 1
+                        and unbeatable(c, p, &pl.info[i])):
+                    row = pl.out.data + pl.slot[i] * ROW
+                    sub_row(rest_h, c.hand[p], row)
+                    if clears_leading(c, p, rest_h, c.total[p] - pl.info[i].ncards, 1, 0, NULL):
+                        tt_store(c, key, h, 1, 1)
+                        return 1
+    # Sort: order[] becomes indices into info / packed, best first.  (In
+    # answer to a move, PASS and one play need no scores: the play goes
+    # first.  Only in the standard game: under wild cards the scores fill
+    # min_plays' memo as they always did, and with it the node counts.)
+    if Beat is MoveInfo and last != NULL and nmoves <= 2:
+        m = 0
+        for i in range(nmoves):
+            if pl.info[i].kind != K_PASS:
+                pl.order[m] = <int>i
+                m += 1
+        for i in range(nmoves):
+            if pl.info[i].kind == K_PASS:
+                pl.order[m] = <int>i
+                m += 1
+    else:
+        for i in range(nmoves):
+            order_insert(pl, i, move_score(c, p, pl.out.data + pl.slot[i] * stride, pl.packed[i],
+                                           &pl.info[i], last), <int>i)
+
     for i in range(nmoves):
         idx = pl.order[i]
         mi = pl.info[idx]
         lb = last_by
         nxt = turn_after(c.n, p, mi.kind == K_PASS, &lb, &passes)
-        row = pl.out.data + pl.slot[idx] * WROW
         if mi.kind == K_PASS:
-            child = search_wild(c, nxt, last if lb >= 0 else NULL, lb, depth + 1)
+            child = search(c, nxt, last if lb >= 0 else NULL, lb, depth + 1)
         else:
-            play(c, p, row + W_PHYS, pl.packed[idx], mi.ncards)
-            child = search_wild(c, nxt, row, lb, depth + 1)
-            unplay(c, p, row + W_PHYS, pl.packed[idx], mi.ncards)
+            row = pl.out.data + pl.slot[idx] * stride
+            play(c, p, phys(last, row), pl.packed[idx], mi.ncards)
+            child = search(c, nxt, beat_of(last, row, &mi), lb, depth + 1)
+            unplay(c, p, phys(last, row), pl.packed[idx], mi.ncards)
+            # (the generated rows of this depth are intact: deeper plies use
+            # their own buffers)
         if child < 0:
             return -1
         if c.side[nxt] != c.side[p]:
             child = 1 - child
         if child:
             result = 1
-            t = row_hash(row)
+            t = row_hash(pl.out.data + pl.slot[idx] * stride)
             if c.history[c.side[p]][t] < 1000000:
                 c.history[c.side[p]][t] += 1
             break
@@ -1406,6 +1329,66 @@ cdef struct Root:
     MoveInfo last
     unsigned int wmask          # the wild ranks (0: none) ...
     unsigned char last_row[32]  # ... and then the move to beat as its 32-byte row (_core/wild.pxd)
+
+
+cdef Py_ssize_t root_order(Ctx* c, const Root* pos, const unsigned char* only, Py_ssize_t nonly,
+                           const Beat* last) noexcept nogil:
+    # The root's moves (every allowed move, or those among the nonly rows
+    # `only`) in search order, in plies[0].order (indices of rows of
+    # root_stride bytes); how many, or -1 when out of memory (c.aborted set).
+    # last: the root's move to beat in this game's format (read when
+    # pos.last_by >= 0).
+    cdef Ply* pl = &c.plies[0]
+    cdef Py_ssize_t k, j, nroot = 0, stride = row_bytes(last), nrows
+    cdef const unsigned char* row
+    cdef MoveInfo mi
+    cdef int st
+    pl.chains = 1           # (the root's children work it out)
+    pl.out.n = 0
+    nrows = gen_rows(c, c.hand[pos.to_move], last if pos.last_by >= 0 else NULL, &pl.out)
+    if pl.out.oom or not ply_reserve(pl, nrows):
+        c.aborted = AB_MEMORY
+        return -1
+    for k in range(nrows):
+        row = pl.out.data + k * stride
+        if (c.ban >> row[KIND_BYTE]) & 1:
+            continue
+        if only != NULL:
+            j = 0
+            while j < nonly and memcmp(row, only + j * stride, stride) != 0:
+                j += 1
+            if j == nonly:
+                continue
+        row_info(row, &mi)
+        if mi.ncards == c.total[pos.to_move]:
+            st = 1 << 30
+        else:
+            st = move_score(c, pos.to_move, row, pack_hand(phys(last, row)), &mi, last)
+        order_insert(pl, nroot, st, <int>k)
+        nroot += 1
+    return nroot
+
+
+cdef int root_child(Ctx* c, const Root* pos, const unsigned char* row, const Beat* last) noexcept nogil:
+    # The value of root move `row` for the side of the seat to move (1 / 0,
+    # -1 stopped); last: the root's move to beat in this game's format.
+    cdef int p = pos.to_move, lb = pos.last_by, passes = 0, child
+    cdef MoveInfo mi
+    row_info(row, &mi)
+    cdef int nxt = turn_after(c.n, p, mi.kind == K_PASS, &lb, &passes)
+    if mi.kind == K_PASS:
+        child = search(c, nxt, last if lb >= 0 else NULL, lb, 1)
+    elif mi.ncards == c.total[p]:
+        return 1
+    else:
+        play(c, p, phys(last, row), pack_hand(phys(last, row)), mi.ncards)
+        child = search(c, nxt, beat_of(last, row, &mi), lb, 1)
+        unplay(c, p, phys(last, row), pack_hand(phys(last, row)), mi.ncards)
+    if child < 0:
+        return -1
+    if c.side[nxt] != c.side[p]:
+        child = 1 - child
+    return child
 
 
 cdef bint _wild_reading(bytes given, const RulesC* rc, unsigned int wmask,
@@ -1710,77 +1693,17 @@ cdef class _Engine:
 
     cdef Py_ssize_t _order_root(self, const Root* pos, const unsigned char* only,
                                 Py_ssize_t nonly) noexcept nogil:
-        # The root's moves (every allowed move, or those among the nonly rows
-        # `only`) in search order, in plies[0].order (indices of rows of
-        # root_stride bytes); how many, or -1 when out of memory (c.aborted set).
-        cdef Ply* pl = &self.c.plies[0]
-        cdef const MoveInfo* lastp = &pos.last if pos.last_by >= 0 else NULL
-        cdef Py_ssize_t k, j, nroot = 0, stride = root_stride(pos), nrows
-        cdef const unsigned char* row
-        cdef MoveInfo mi
-        cdef int st
-        pl.chains = 1           # (the root's children work it out)
-        pl.out.n = 0
+        # (root_order in this game's row format)
         if pos.wmask:
-            gen_wild(self.c.hand[pos.to_move], self.c.r, pos.wmask,
-                     pos.last_row if pos.last_by >= 0 else NULL, False, &pl.out)
-        else:
-            gen_moves(self.c.hand[pos.to_move], self.c.r, lastp, &pl.out)
-        nrows = pl.out.n * ROW // stride
-        if pl.out.oom or not ply_reserve(pl, nrows):
-            self.c.aborted = AB_MEMORY
-            return -1
-        for k in range(nrows):
-            row = pl.out.data + k * stride
-            if (self.c.ban >> row[KIND_BYTE]) & 1:
-                continue
-            if only != NULL:
-                j = 0
-                while j < nonly and memcmp(row, only + j * stride, stride) != 0:
-                    j += 1
-                if j == nonly:
-                    continue
-            row_info(row, &mi)
-            if mi.ncards == self.c.total[pos.to_move]:
-                st = 1 << 30
-            elif pos.wmask:
-                st = wild_move_score(&self.c, pos.to_move, row, pack_hand(row + W_PHYS), &mi)
-            else:
-                st = move_score(&self.c, pos.to_move, row, pack_hand(row), &mi)
-            order_insert(pl, nroot, st, <int>k)
-            nroot += 1
-        return nroot
+            return root_order(&self.c, pos, only, nonly, <const WildRow*>pos.last_row)
+        return root_order(&self.c, pos, only, nonly, &pos.last)
 
     cdef int _root_child(self, const Root* pos, const unsigned char* row) noexcept nogil:
         # The value of one root move for the side of the seat to move (1 /
         # 0, -1 stopped).
-        cdef Ctx* c = &self.c
-        cdef int p = pos.to_move, lb = pos.last_by, passes = 0, child
-        cdef MoveInfo mi
-        row_info(row, &mi)
-        cdef int nxt = turn_after(c.n, p, mi.kind == K_PASS, &lb, &passes)
         if pos.wmask:
-            if mi.kind == K_PASS:
-                child = search_wild(c, nxt, pos.last_row if lb >= 0 else NULL, lb, 1)
-            elif mi.ncards == c.total[p]:
-                return 1
-            else:
-                play(c, p, row + W_PHYS, pack_hand(row + W_PHYS), mi.ncards)
-                child = search_wild(c, nxt, row, lb, 1)
-                unplay(c, p, row + W_PHYS, pack_hand(row + W_PHYS), mi.ncards)
-        elif mi.kind == K_PASS:
-            child = search(c, nxt, &pos.last if lb >= 0 else NULL, lb, 1)
-        else:
-            if mi.ncards == c.total[p]:
-                return 1
-            play(c, p, row, pack_hand(row), mi.ncards)
-            child = search(c, nxt, &mi, lb, 1)
-            unplay(c, p, row, pack_hand(row), mi.ncards)
-        if child < 0:
-            return -1
-        if c.side[nxt] != c.side[p]:
-            child = 1 - child
-        return child
+            return root_child(&self.c, pos, row, <const WildRow*>pos.last_row)
+        return root_child(&self.c, pos, row, &pos.last)
 
     def run(self, bytes hands, tuple sides, rules, unsigned int ban, int to_move,
             bytes last_row, int last_by, bint all_moves, long long max_nodes,
