@@ -347,8 +347,9 @@ cdef class StepRecorder:
     def take(self):
         """The finished games not taken yet, as a dict of read-only NumPy
         views (``legal_ids`` flat, with ``legal_counts`` a row; under wild
-        rules also ``wild``, ``(rows, k)``); empties the output.  Like VecGame's buffers, the views hold valid data only until
-        the next :meth:`step`: copy what you keep."""
+        rules also ``wild``, ``(rows, k)``); empties the output.  Like
+        VecGame's buffers, the views hold valid data only until the next
+        :meth:`step`: copy what you keep."""
         if self.tb == NULL:
             raise TypeError("this StepRecorder was never initialised")
         cdef Py_ssize_t m = self.out.rows, k = self.out.nids
