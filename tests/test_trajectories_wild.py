@@ -320,3 +320,31 @@ def test_selfplay_records_a_wild_dataset_from_the_command_line(tmp_path, capsys)
     ds = TrajectoryDataset(d)
     assert (s["games"], s["steps"], s["rules"]) == (6, len(ds), "laizi") and ds.rules.name == "laizi"
     assert ds.read(["wild"])["wild"].shape == (len(ds), 1)
+
+
+def test_wild_row_groups_end_at_a_bound_on_legal_ids_and_hold_the_same_data(tmp_path, monkeypatch):
+    """Under wild rules a row group also ends once the pending legal ids
+    reach a bound (the buffers stay small at hundreds of ids a step); the
+    data read back is the same wherever the groups end."""
+    import pyarrow.parquet as pq
+
+    from ddz_fast import trajectories
+    from ddz_fast._engine.recorder import StepRecorder
+
+    whole = record(tmp_path / "a", 6, rules="tiandi", seed=3, tables=3)
+    monkeypatch.setattr(trajectories, "_WILD_IDS_PER_GROUP", 3000)
+    split = record(tmp_path / "b", 6, rules="tiandi", seed=3, tables=3)
+    assert pq.ParquetFile(whole.files[0]).num_row_groups == 1
+    assert pq.ParquetFile(split.files[0]).num_row_groups > 1
+    a, b = TrajectoryDataset(tmp_path / "a").read(), TrajectoryDataset(tmp_path / "b").read()
+    assert a.keys() == b.keys()
+    for k in a:
+        np.testing.assert_array_equal(a[k], b[k])
+    vg = VecGame(2, "laizi", seed=1, bot=True)
+    rec = StepRecorder(vg, 3)
+    while rec.games < 2:
+        rec.step(vg.bot_actions)
+    pending = rec.pending_ids
+    out = rec.take()
+    assert pending == len(out["legal_ids"]) == int(out["legal_counts"].sum()) > 0
+    assert rec.pending_ids == 0

@@ -114,6 +114,10 @@ _SUFFIX = ".parquet"
 #: measurement: benchmarks/README.md, "Recording: the codec").
 COMPRESSIONS: Tuple[str, ...] = ("zstd", "lz4", "snappy", "gzip", "brotli", "none")
 _ROWS_PER_GROUP = 1 << 17
+#: Under wild-card rules a row group also ends at about this many legal ids
+#: (32 MiB of int64; a tiandi step lists about 185), so that the buffers stay
+#: small; the standard presets' row groups are as before (by rows only).
+_WILD_IDS_PER_GROUP = 1 << 22
 #: Most ids in one file (a Parquet list column holds 32-bit offsets).
 _MAX_IDS_PER_FILE = (1 << 31) - 1
 
@@ -377,7 +381,8 @@ def _record_run(out_dir: str, first_file: int, total: int, first_game: int, run_
             # Row groups of about 2**17 steps, shards of about games_per_shard games:
             # the output buffers stay small and warm.
             if (rec.pending_rows >= _ROWS_PER_GROUP or rec.games == total
-                    or shard_games + rec.pending_games >= per_shard):
+                    or shard_games + rec.pending_games >= per_shard
+                    or (r.wild_ranks and rec.pending_ids >= _WILD_IDS_PER_GROUP)):
                 c = rec.take()
                 if len(c["game"]):
                     steps += len(c["game"])

@@ -344,6 +344,12 @@ cdef class StepRecorder:
         """Rows in the output, not yet taken."""
         return self.out.rows
 
+    @property
+    def pending_ids(self):
+        """Legal ids in the output, not yet taken (the rows' ``legal_counts``
+        summed)."""
+        return self.out.nids
+
     def take(self):
         """The finished games not taken yet, as a dict of read-only NumPy
         views (``legal_ids`` flat, with ``legal_counts`` a row; under wild
