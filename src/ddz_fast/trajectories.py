@@ -39,8 +39,9 @@ Under wild-card rules (``laizi``, ``tiandi``) the ids are the flat ids of
 cards``, up to 2.8e10), so ``legal_ids`` is ``list<int64>`` and ``action``
 ``int64``, and a last column ``wild`` (``fixed_size_list<int8>[k]``, ``k``
 = 1 for ``laizi``, 2 for ``tiandi``) holds the game's wild ranks, ascending
-(0 the 3 .. 12 the 2; -1 if the game ended before they were drawn), the same
-on every row of the game: a flat id names a move only under them
+(0 the 3 .. 12 the 2; drawn when the landlord takes the kitty, and every
+game gets there: a deal nobody bids for is redealt), the same on every row
+of the game, its auction's included: a flat id names a move only under them
 (:meth:`TrajectoryDataset.action`).  The other rules' columns are as above,
 unchanged.  Legal ids are recorded as lists under every rules (masks would
 need a bit per flat id).
