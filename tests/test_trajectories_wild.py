@@ -118,6 +118,15 @@ def test_wild_datasets_are_the_vecgames_games_whatever_the_threads_and_batches(t
     for a in whole["action"][whole["game"] == 0]:
         g.step_id(int(a))
     assert tuple(whole["wild"][0].tolist()) == g.wild
+    # shards recorded apart (the path of record(ray=...)) replay the same way
+    apart = record(tmp_path / "c", 7, rules=rules, seed=9, tables=3, independent_shards=True, games_per_shard=3)
+    assert apart.games == 7 and len(apart.files) == 3
+    ds_apart = TrajectoryDataset(tmp_path / "c")
+    data = ds_apart.read()
+    data["game"] = data["game"] - data["game"][0]      # (each shard numbers its games from k * 3)
+    _, idx = np.unique(data["game"], return_inverse=True)
+    data["game"] = idx.astype(np.int64)
+    _replay(ds_apart, data)
 
 
 @pytest.mark.parametrize("rules", WILD)
