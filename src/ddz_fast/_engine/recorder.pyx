@@ -18,6 +18,7 @@ import numpy as np
 
 from .._util.rng cimport ddz_game_seed
 from .._util.checks cimport as_int
+from .._core.bits cimport ctz
 from .vec cimport VecGame, Part, NO_ACT
 from .._util.checks import read_only_view
 
@@ -288,7 +289,7 @@ cdef class StepRecorder:
     cdef void _collect(self) noexcept nogil:
         """Move the rows of every game that ended to the output (room made by _ensure)."""
         cdef Py_ssize_t i, r, base, w
-        cdef int8_t wild[16]            # the game's wild ranks, ascending (-1: none drawn)
+        cdef int8_t wild[4]             # the game's wild ranks (nwild <= 2: rules.WILD_RANKS)
         cdef unsigned int wm
         cdef TBuf* t
         cdef Col* out = &self.out
@@ -308,19 +309,14 @@ cdef class StepRecorder:
                 memcpy(out.seat + base, t.seat, t.rows)
                 memcpy(out.act + base * self.idw, t.act, t.rows * self.idw)
                 if self.nwild:
-                    # (the mask of the game's last row: drawn, if ever, by then)
+                    # the ranks of the mask of the game's last row (drawn by then:
+                    # a deal nobody bids for is redealt), ascending; -1 if not
                     wm = self.wmask[i]
-                    w = 0
-                    for r in range(13):
-                        if (wm >> r) & 1 and w < self.nwild:
-                            wild[w] = <int8_t>r
-                            w += 1
-                    while w < self.nwild:
-                        wild[w] = -1
-                        w += 1
+                    for w in range(self.nwild):
+                        wild[w] = <int8_t>ctz(wm) if wm else -1
+                        wm &= wm - 1
                     for r in range(t.rows):
                         memcpy(out.wild + (base + r) * self.nwild, wild, self.nwild)
-                    self.wmask[i] = 0
                 for r in range(t.rows):
                     seat = t.seat[r]
                     out.game[base + r] = self.ended
