@@ -63,6 +63,22 @@ def test_record_trajectories(benchmark, policy, bench_seed, tmp_path):
     assert s.games == games and len(trajectories.TrajectoryDataset(tmp_path / "d")) == s.steps
 
 
+@pytest.mark.parametrize("rules", ["laizi", "tiandi"])
+def test_record_wild_trajectories(benchmark, rules, bench_seed, tmp_path):
+    """trajectories.record of 2,000 wild-card games (1,024 tables, random policy) to Parquet: int64
+    flat ids, every legal id of every step, and the wild column; ns/call = time per game."""
+    pytest.importorskip("pyarrow")
+    from ddz_fast import trajectories
+    games = 2000
+    benchmark.group = "record"
+    benchmark.extra_info.update(calls=games, policy="random", rules=rules)
+
+    def run():
+        return trajectories.record(tmp_path / "d", games, rules=rules, seed=bench_seed, overwrite=True)
+    s = benchmark.pedantic(run, rounds=3, iterations=1)
+    assert s.games == games and len(trajectories.TrajectoryDataset(tmp_path / "d")) == s.steps
+
+
 def test_vector_env_steps(benchmark, bench_seed):
     """DouDizhuVectorEnv(256) steps against the simple bots (the dense masks built and copied each
     step); ns/call = time per learner step."""

@@ -186,6 +186,9 @@ def record_section(out, args, results):
         "record, random policy, list observations": dict(policy="random", observation_type="list"),
         "record, random policy, binary, lz4": dict(policy="random", compression="lz4"),
         "record, random policy, binary, threads=2 (a writer thread)": dict(policy="random", threads=2),
+        # wild cards: int64 flat ids, hundreds of legal ids a step under tiandi, the wild column
+        "record, rules 'laizi', random policy, binary": dict(policy="random", rules="laizi"),
+        "record, rules 'tiandi', random policy, binary": dict(policy="random", rules="tiandi"),
     }
     rate = {}
     cpu_rate = {}           # games per CPU-second (every thread's): the rate on idle cores of a shared machine
@@ -213,13 +216,15 @@ def record_section(out, args, results):
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     base = rate.get("hand-written: AEC raw_env + lists + savez_compressed")
-    out.heading(f"Recording self-play: games/s to disk, rules 'standard', {games:,} games, 1,024 tables")
+    out.heading(f"Recording self-play: games/s to disk, rules 'standard' unless noted, {games:,} games, "
+                "1,024 tables")
     out.table(["recorder", "games/s", "games/CPU-s", "bytes/game", "vs hand-written"],
               [[k, f"{v:,.0f}", f"{cpu_rate[k]:,.0f}" if k in cpu_rate else "-",
                 f"{size[k]:,.0f}" if k in size else "-", C.fmt_ratio(v / base) if base else "-"]
                for k, v in rate.items()], right={1, 2, 3, 4})
     out.note("record(): every step (observation, legal ids, action, reward, final score, win, landlord, "
-             "seed) as Parquet (zstd unless noted); 'list' stores observations as fixed-size lists, which "
+             "seed; under wild-card rules int64 flat ids and the game's wild ranks) as Parquet (zstd unless "
+             "noted); 'list' stores observations as fixed-size lists, which "
              "Parquet encodes with repetition levels. Best of the runs; one core (threads=1) unless noted. "
              "games/CPU-s: games per second of CPU time of all the process's threads (on a shared "
              "machine, the rate an idle core would give).")

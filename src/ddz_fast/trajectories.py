@@ -34,6 +34,18 @@ Columns (one row per step, the rows of a game together and in order)
   ``game_seed``   uint64                     ``Game(rules, seed=game_seed)`` deals it again
   =============== =========================  ==========================================
 
+Under wild-card rules (``laizi``, ``tiandi``) the ids are the flat ids of
+``docs/actions.md`` ("Flat ids": ``FIRST_MOVE_ID + reading * cards_size +
+cards``, up to 2.8e10), so ``legal_ids`` is ``list<int64>`` and ``action``
+``int64``, and a last column ``wild`` (``fixed_size_list<int8>[k]``, ``k``
+= 1 for ``laizi``, 2 for ``tiandi``) holds the game's wild ranks, ascending
+(0 the 3 .. 12 the 2; drawn when the landlord takes the kitty, and every
+game gets there: a deal nobody bids for is redealt), the same on every row
+of the game, its auction's included: a flat id names a move only under them
+(:meth:`TrajectoryDataset.action`).  The other rules' columns are as above,
+unchanged.  Legal ids are recorded as lists under every rules (masks would
+need a bit per flat id).
+
 ``observation_type="binary"`` (the default) stores each observation as one
 ``obs_size``-byte value (``np.frombuffer(value, np.uint8)``), ``"list"`` as a
 fixed-size list of ``uint8``, which pandas, polars and ``datasets`` show as
@@ -75,10 +87,14 @@ from ._util.rng import game_seed
 from ._engine.recorder import StepRecorder
 from ._engine.vec import FIRST_MOVE_ID, VecGame
 from ._version import __version__
+from .actions import WildActionSpace, action_space
+from .game_values import AUCTION_ACTIONS, AuctionAction
+from .moves import Move
 from .observation import ObservationLayout
 from .rules import Rules, RulesLike, check_rules, resolve_rules
 
-__all__ = ["record", "RecordSummary", "TrajectoryDataset", "COLUMNS", "COMPRESSIONS", "FORMAT_VERSION"]
+__all__ = ["record", "RecordSummary", "TrajectoryDataset", "COLUMNS", "WILD_COLUMN", "columns", "COMPRESSIONS",
+           "FORMAT_VERSION"]
 
 FORMAT = "ddz-fast-trajectories"
 FORMAT_VERSION = 2
@@ -99,6 +115,10 @@ _SUFFIX = ".parquet"
 #: measurement: benchmarks/README.md, "Recording: the codec").
 COMPRESSIONS: Tuple[str, ...] = ("zstd", "lz4", "snappy", "gzip", "brotli", "none")
 _ROWS_PER_GROUP = 1 << 17
+#: Under wild-card rules a row group also ends at about this many legal ids
+#: (32 MiB of int64; a tiandi step lists about 185), so that the buffers stay
+#: small; the standard presets' row groups are as before (by rows only).
+_WILD_IDS_PER_GROUP = 1 << 22
 #: Most ids in one file (a Parquet list column holds 32-bit offsets).
 _MAX_IDS_PER_FILE = (1 << 31) - 1
 
@@ -119,22 +139,35 @@ def _pyarrow() -> Any:
 _OBSERVATION_TYPES = ("binary", "list")
 
 
-def _schema(pa: Any, obs_size: int, observation_type: str) -> Any:
+def _schema(pa: Any, obs_size: int, observation_type: str, wild_ranks: int = 0) -> Any:
+    """The columns of a file; with ``wild_ranks`` (wild-card rules) the ids
+    are int64 and the ``wild`` column follows the others."""
     obs = pa.binary(obs_size) if observation_type == "binary" else pa.list_(pa.uint8(), obs_size)
+    ids = pa.int64() if wild_ranks else pa.int32()
+    wild = (("wild", pa.list_(pa.int8(), wild_ranks)),) if wild_ranks else ()
     # Every cell has a value: the columns are written as Parquet "required"
     # (no definition levels to write, and no room for a null).
     return pa.schema([pa.field(name, t, nullable=False) for name, t in (
         ("game", pa.int64()), ("step", pa.int16()), ("seat", pa.int8()),
-        ("observation", obs), ("legal_ids", pa.list_(pa.int32())),
-        ("action", pa.int32()), ("reward", pa.int64()), ("done", pa.bool_()),
+        ("observation", obs), ("legal_ids", pa.list_(ids)),
+        ("action", ids), ("reward", pa.int64()), ("done", pa.bool_()),
         ("final_score", pa.int64()), ("win", pa.int8()), ("landlord", pa.int8()),
-        ("game_seed", pa.uint64()),
+        ("game_seed", pa.uint64()), *wild,
     )])
 
 
-#: The column names, in file order.
+#: The column names, in file order (under wild-card rules :data:`WILD_COLUMN` follows them).
 COLUMNS: Tuple[str, ...] = ("game", "step", "seat", "observation", "legal_ids", "action", "reward",
                             "done", "final_score", "win", "landlord", "game_seed")
+#: The column of the game's wild ranks, in the datasets of wild-card rules only.
+WILD_COLUMN = "wild"
+
+
+def columns(rules: RulesLike = "standard") -> Tuple[str, ...]:
+    """The column names of a dataset of ``rules``, in file order:
+    :data:`COLUMNS`, then :data:`WILD_COLUMN` under wild-card rules."""
+    r = check_rules(resolve_rules(rules))
+    return COLUMNS + ((WILD_COLUMN,) if r.wild_ranks else ())
 
 
 def _rules_dict(r: Rules) -> Dict[str, Any]:
@@ -283,7 +316,7 @@ def _record_run(out_dir: str, first_file: int, total: int, first_game: int, run_
         "tables": n, "n_moves": vg.n_moves, "n_actions": vg.n_actions, "first_move_id": FIRST_MOVE_ID,
         "observation_fields": {k: [s.start, s.stop] for k, s in layout.fields.items()}, **meta,
     }).encode()
-    schema = _schema(pa, layout.size, observation_type).with_metadata({_META_KEY: meta_json})
+    schema = _schema(pa, layout.size, observation_type, r.wild_ranks).with_metadata({_META_KEY: meta_json})
     rng = np.random.default_rng(run_seed)
     files: List[str] = []
     steps = 0
@@ -313,6 +346,8 @@ def _record_run(out_dir: str, first_file: int, total: int, first_game: int, run_
                 pa.array(c["action"]), pa.array(c["reward"]), pa.array(c["done"]),
                 pa.array(c["final_score"]), pa.array(c["win"]), pa.array(c["landlord"]),
                 pa.array(c["game_seed"]),
+                *([pa.FixedSizeListArray.from_arrays(pa.array(c["wild"].reshape(-1)), r.wild_ranks)]
+                  if r.wild_ranks else []),
             ], schema=schema)
             if writer is None:
                 # No dictionaries and no statistics: they cost more than they save here.
@@ -347,7 +382,8 @@ def _record_run(out_dir: str, first_file: int, total: int, first_game: int, run_
             # Row groups of about 2**17 steps, shards of about games_per_shard games:
             # the output buffers stay small and warm.
             if (rec.pending_rows >= _ROWS_PER_GROUP or rec.games == total
-                    or shard_games + rec.pending_games >= per_shard):
+                    or shard_games + rec.pending_games >= per_shard
+                    or (r.wild_ranks and rec.pending_ids >= _WILD_IDS_PER_GROUP)):
                 c = rec.take()
                 if len(c["game"]):
                     steps += len(c["game"])
@@ -439,6 +475,8 @@ class TrajectoryDataset:
         self.metadata: Dict[str, Any] = meta
         self.rules: Rules = check_rules(Rules(**meta["rules"]))
         self.layout = ObservationLayout(self.rules)
+        #: The column names, in file order (:func:`columns` of the rules).
+        self.columns: Tuple[str, ...] = columns(self.rules)
         self.observation_type: str = meta["observation_type"]
         self.num_rows: int = rows
 
@@ -449,20 +487,48 @@ class TrajectoryDataset:
         return (f"TrajectoryDataset({len(self.files)} files, {self.num_rows:,} steps, "
                 f"rules={self.rules.name!r})")
 
+    def action(self, action_id: int, wild: Any = None) -> Union[Move, AuctionAction]:
+        """The action of a recorded id (``action`` or an item of
+        ``legal_ids``): an auction or doubling action, or a :class:`Move`
+        (under wild-card rules read under the row's ``wild`` ranks, with its
+        ``counts`` and ``represents``).  ValueError for an id out of range,
+        or one that names no move under ``wild`` (or with no ``wild`` under
+        wild-card rules); ``wild`` is refused under the other rules."""
+        space = action_space(self.rules)
+        n_actions = FIRST_MOVE_ID + (space.flat_size if isinstance(space, WildActionSpace) else space.size)
+        a = check_int(action_id, "action id", 0, n_actions - 1)
+        if not isinstance(space, WildActionSpace):
+            if wild is not None:
+                raise ValueError(f"wild= is for the datasets of wild-card rules, not of {self.rules.name!r}")
+            return AUCTION_ACTIONS[a] if a < FIRST_MOVE_ID else space.id_to_move(a - FIRST_MOVE_ID)
+        if a < FIRST_MOVE_ID:
+            return AUCTION_ACTIONS[a]
+        if wild is None:
+            raise ValueError(f"rules {self.rules.name!r} have wild cards: a move id is read under its "
+                             f"game's wild ranks; pass the row's {WILD_COLUMN!r} as wild=")
+        if isinstance(wild, np.ndarray):        # (a row of the wild column)
+            wild = wild.tolist()
+        if isinstance(wild, (list, tuple)) and -1 in wild:
+            raise ValueError(f"wild ranks {wild}: -1, the game ended before its wild ranks were "
+                             "drawn, so it played no move")
+        return space.flat_move(a - FIRST_MOVE_ID, wild=wild)
+
     def batches(self, batch_size: int = 4096, columns: Optional[Sequence[str]] = None
                 ) -> Iterator[Dict[str, npt.NDArray[Any]]]:
         """NumPy batches of ``batch_size`` steps (the last may be shorter), in
         file order.  ``observation`` comes as ``(rows, obs_size)`` float32
         (the layout of :class:`~ddz_fast.observation.ObservationLayout`), the legal
-        ids as CSR: ``legal_ids`` int32 and ``legal_offsets`` int64 of
-        ``rows + 1`` (row ``i``: ``legal_ids[legal_offsets[i]:legal_offsets[i+1]]``);
-        every other column as a 1-D array."""
+        ids as CSR: ``legal_ids`` int32 (int64 under wild-card rules) and
+        ``legal_offsets`` int64 of ``rows + 1`` (row ``i``:
+        ``legal_ids[legal_offsets[i]:legal_offsets[i+1]]``); under wild-card
+        rules ``wild`` as ``(rows, k)`` int8; every other column as a 1-D
+        array."""
         size = check_int(batch_size, "batch_size", 1, 1 << 30)
         cols = self._columns(columns)
         pa = self._pa
         # One schema for the batches of every file (files written before the
         # columns were "required" declare them nullable).
-        schema = _schema(pa, self.layout.size, self.observation_type)
+        schema = _schema(pa, self.layout.size, self.observation_type, self.rules.wild_ranks)
         schema = pa.schema([schema.field(c) for c in cols])
         held: List[Any] = []
         n_held = 0
@@ -496,17 +562,19 @@ class TrajectoryDataset:
         if out:
             return out[0]
         cols = self._columns(columns)
-        empty = _schema(self._pa, self.layout.size, self.observation_type).empty_table()
+        empty = _schema(self._pa, self.layout.size, self.observation_type, self.rules.wild_ranks).empty_table()
         return self._numpy(empty.select(list(cols)), cols)
 
     def _columns(self, columns: Optional[Sequence[str]]) -> Tuple[str, ...]:
         if columns is None:
-            return COLUMNS
+            return self.columns
         if isinstance(columns, str) or not all(isinstance(c, str) for c in columns):
             raise TypeError("columns must be a sequence of column names")
-        bad = [c for c in columns if c not in COLUMNS]
+        bad = [c for c in columns if c not in self.columns]
         if bad:
-            raise ValueError(f"unknown columns {bad}; the columns are {', '.join(COLUMNS)}")
+            why = (f" ({WILD_COLUMN!r}: only under wild-card rules, and these are {self.rules.name!r})"
+                   if WILD_COLUMN in bad else "")
+            raise ValueError(f"unknown columns {bad}{why}; the columns are {', '.join(self.columns)}")
         return tuple(columns)
 
     def _numpy(self, t: Any, cols: Tuple[str, ...]) -> Dict[str, npt.NDArray[Any]]:
@@ -527,7 +595,11 @@ class TrajectoryDataset:
             elif c == "legal_ids":
                 off = col.offsets.to_numpy().astype(np.int64)
                 out["legal_offsets"] = off - off[0]
-                out["legal_ids"] = col.flatten().to_numpy(zero_copy_only=False).astype(np.int32)
+                out["legal_ids"] = col.flatten().to_numpy(zero_copy_only=False).astype(
+                    np.int64 if self.rules.wild_ranks else np.int32)
+            elif c == WILD_COLUMN:
+                k = self.rules.wild_ranks
+                out[c] = col.flatten().to_numpy(zero_copy_only=False).astype(np.int8).reshape(t.num_rows, k)
             else:
                 out[c] = col.to_numpy(zero_copy_only=False)
         return out
@@ -599,16 +671,16 @@ def _file_meta(f: str, pf: Any) -> Dict[str, Any]:
     if m["version"] == 1 and not (isinstance(m.get("n_moves"), int) and m["n_moves"] > 0):
         raise ValueError(f"{f}: a version-1 file without n_moves in its metadata: its action ids "
                          "cannot be converted to the game's (docs/actions.md)")
-    names = pf.schema_arrow.names
-    missing = [c for c in COLUMNS if c not in names]
-    if missing:
-        raise ValueError(f"{f}: missing columns {missing}")
     try:
-        want = _schema(_pyarrow(), ObservationLayout(check_rules(Rules(**m["rules"]))).size,
-                       m["observation_type"])
+        r = check_rules(Rules(**m["rules"]))
+        want = _schema(_pyarrow(), ObservationLayout(r).size, m["observation_type"], r.wild_ranks)
     except (KeyError, TypeError, ValueError) as e:
         raise ValueError(f"{f}: bad ddz_fast metadata ({e})") from None
-    for c in COLUMNS:
+    names = pf.schema_arrow.names
+    missing = [c for c in want.names if c not in names]
+    if missing:
+        raise ValueError(f"{f}: missing columns {missing}")
+    for c in want.names:
         if pf.schema_arrow.field(c).type != want.field(c).type:
             raise ValueError(f"{f}: column {c!r} has type {pf.schema_arrow.field(c).type}, "
                              f"not {want.field(c).type}")

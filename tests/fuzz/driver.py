@@ -1077,7 +1077,7 @@ if _HAVE_PYARROW:
 
             from ddz_fast.trajectories import TrajectoryDataset, record
             opts = {"zstd": {"compression": "zstd"}, "lz4-list": {"compression": "lz4", "observation_type": "list"},
-                    "none": {"compression": "none"}}[kind]
+                    "none": {"compression": "none"}, "laizi": {"rules": "laizi"}}[kind]
             with tempfile.TemporaryDirectory() as d:
                 s = record(d, 3, tables=2, seed=1, progress=False, **opts)
                 ds = TrajectoryDataset(s.files[0])
@@ -1085,7 +1085,7 @@ if _HAVE_PYARROW:
         return _SHARDS[kind]
 
     @target
-    @given(kind=st.sampled_from(["zstd", "lz4-list", "none"]),
+    @given(kind=st.sampled_from(["zstd", "lz4-list", "none", "laizi"]),
            edits=st.lists(st.tuples(st.sampled_from(["flip", "byte", "cut", "insert", "zero"]),
                                     st.floats(0, 1, exclude_max=True), st.integers(0, 255)),
                           min_size=1, max_size=3),
