@@ -20,7 +20,9 @@ from .kernels cimport (
     RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_RANKS, ACE, K_SOLO, K_CHAIN,
     K_PAIR_CHAIN, K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_PAIR, K_BOMB, K_ROCKET,
     gen_of_kind, gen_bombs_beating, row_info, beats_c, out_init_on, out_reserve, u64,
+    _movemask, _word_cards,
 )
+from .bits cimport top_bit
 from libc.stdlib cimport malloc, free
 
 __all__ = []     # a C-level API (_core/wild.pxd)
@@ -32,26 +34,38 @@ cdef enum:
 cdef extern from *:
     """
     #include <stdlib.h>
-    /* How many cards a 16-byte standard row needs beyond the natural cards
-       `nat` (whose byte 15 is 255, so that the kind byte counts nothing):
-       the sum over ranks of max(0, row[r] - nat[r]).  With SSE2 one
-       saturating subtract and one sum of absolute differences. */
-    #if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)
+    /* The natural cards a 16-byte standard row `row` can take from the
+       natural cards `nat` (whose byte 15 is 255: the kind byte lacks
+       nothing): min(row, nat) for ranks 0..14, as two little-endian words
+       into a (byte 15 cleared); returns the row's deficit, the sum over
+       ranks of max(0, row[r] - nat[r]).  With SSE2 (x86-64): a min, a
+       saturating subtract and a sum of absolute differences. */
+    #if (defined(__SSE2__) && defined(__x86_64__)) || defined(_M_X64) || defined(_M_AMD64)
     #include <emmintrin.h>
-    static inline int ddz_wild_deficit(const unsigned char* row, const unsigned char* nat) {
-        __m128i d = _mm_subs_epu8(_mm_loadu_si128((const __m128i*)row), _mm_loadu_si128((const __m128i*)nat));
-        __m128i s = _mm_sad_epu8(d, _mm_setzero_si128());
+    static inline int ddz_wild_natural(const unsigned char* row, const unsigned char* nat,
+                                       unsigned long long* a) {
+        __m128i r = _mm_loadu_si128((const __m128i*)row), n = _mm_loadu_si128((const __m128i*)nat);
+        __m128i m = _mm_min_epu8(r, n);
+        __m128i s = _mm_sad_epu8(_mm_subs_epu8(r, n), _mm_setzero_si128());
+        a[0] = (unsigned long long)_mm_cvtsi128_si64(m);
+        a[1] = (unsigned long long)_mm_cvtsi128_si64(_mm_srli_si128(m, 8)) & 0x00FFFFFFFFFFFFFFULL;
         return _mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_srli_si128(s, 8));
     }
     #else
-    static inline int ddz_wild_deficit(const unsigned char* row, const unsigned char* nat) {
+    static inline int ddz_wild_natural(const unsigned char* row, const unsigned char* nat,
+                                       unsigned long long* a) {
         int r, n = 0;
-        for (r = 0; r < 15; r++) n += row[r] > nat[r] ? row[r] - nat[r] : 0;
+        a[0] = a[1] = 0;
+        for (r = 0; r < 15; r++) {
+            unsigned int m = row[r] < nat[r] ? row[r] : nat[r];
+            n += row[r] - m;
+            a[r >> 3] |= (unsigned long long)m << ((r & 7) * 8);
+        }
         return n;
     }
     #endif
     """
-    int _deficit "ddz_wild_deficit"(const unsigned char* row, const unsigned char* nat) noexcept nogil
+    int _natural "ddz_wild_natural"(const unsigned char* row, const unsigned char* nat, u64* a) noexcept nogil
 
 
 cdef enum:
@@ -99,10 +113,22 @@ cdef inline unsigned char* _room2(Out* o) noexcept nogil:
     return out_reserve(o, 2)
 
 
-cdef inline void _set_byte(u64* pw, int x, int v) noexcept nogil:
-    # byte x of the two words pw (ranks 0..7 in pw[0], 8..15 in pw[1]) := v
-    cdef int sh = (x & 7) * 8
-    pw[x >> 3] = (pw[x >> 3] & ~((<u64>0xFF) << sh)) | ((<u64>v) << sh)
+cdef inline unsigned int _nonzero(u64 lo, u64 hi) noexcept nogil:
+    # the ranks whose byte of (lo, hi) is not 0 (every byte below 128, so
+    # adding 0x7F sets a byte's top bit exactly when it is not 0, no carry)
+    return _movemask((lo + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) | (
+        _movemask((hi + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) << 8)
+
+
+cdef inline u64 _below(int x) noexcept nogil:
+    # the bytes 0..x of a word (x in 0..7)
+    return ~((~(<u64>0) << 1) << (8 * x + 7))
+
+
+cdef inline void _unit(int x, u64* lo, u64* hi) noexcept nogil:
+    # one card of rank x (0..14; none for x < 0) as two words
+    lo[0] = (<u64>1) << (8 * x) if 0 <= x < 8 else 0
+    hi[0] = (<u64>1) << (8 * (x - 8)) if x >= 8 else 0
 
 
 cdef bint _read_back(const unsigned char* rep, const unsigned char* h, const unsigned char* nat,
@@ -112,90 +138,85 @@ cdef bint _read_back(const unsigned char* rep, const unsigned char* h, const uns
     standard row) that h can play, in the documented order: most natural
     cards first (fewer replaced at the lower ranks first), then, with two
     wild ranks, fewer cards of the lower wild rank first.  False when out of
-    memory.  (The physical counts live in two words, changed by
-    arithmetic: bytes written one by one and then read as words would
-    stall every row on a failed store forwarding.)"""
-    cdef int x, a, need = 0, nflex = 0, budget, t, lo, hi, split, j, spent, cls, kind = rep[KIND_BYTE]
-    cdef int brank = -1
-    cdef int k[N_RANKS]
-    cdef int most[N_RANKS]
-    cdef int fidx[N_RANKS]
-    cdef u64 fone[N_RANKS]
-    cdef u64 pw[2]
-    cdef u64 rw[2]
-    cdef u64 hw[2]
-    cdef u64 out_hi
+    memory.
+
+    The cards are counts in two words: a, the natural cards rep can take;
+    k, those replaced by wild cards (k <= a bytewise, sum(k) <= the wild
+    cards rep's deficit leaves); the reading plays a - k natural cards and
+    deficit + sum(k) wild ones.  The k are walked in lexicographic order of
+    their ranks' counts (the highest rank moves fastest): the next k raises
+    the highest rank it can, with every rank above it back to 0."""
+    cdef u64 a[2]
+    cdef u64 r0, r1, k0 = 0, k1 = 0, p0, p1, e0, e1, f0, f1, hw0 = 0, hw1 = 0, d0, d1, out_hi
+    cdef int need = _natural(rep, nat, a), budget, spent = 0, t, s, lo, hi, i
+    cdef int kind = rep[KIND_BYTE], cls = CLS_NONE
+    cdef bint wild_bomb = False
+    cdef unsigned int room
     cdef unsigned char* p
     cdef MoveInfo mi
-    if _deficit(rep, nat) > w:
-        return True                   # (most candidates: the wild cards cannot make them)
-    pw[0] = 0
-    pw[1] = 0
-    for x in range(N_RANKS):
-        if rep[x] == 0:
-            continue
-        a = nat[x] if nat[x] < rep[x] else rep[x]
-        need += rep[x] - a
-        pw[x >> 3] += (<u64>a) << ((x & 7) * 8)
-        if a and x < JOKER0:
-            fidx[nflex] = x >> 3
-            fone[nflex] = (<u64>1) << ((x & 7) * 8)
-            most[nflex] = a
-            nflex += 1
     if need > w:
-        return True
+        return True                   # (the wild cards cannot make it)
     budget = w - need
-    memcpy(&rw[0], rep, 8)
-    memcpy(&rw[1], rep + 8, 8)
-    rw[1] &= 0x00FFFFFFFFFFFFFFULL
+    memcpy(&r0, rep, 8)
+    memcpy(&r1, rep + 8, 8)
+    _unit(wr0, &e0, &e1)              # one card of each wild rank
+    _unit(wr1, &f0, &f1)
+    d0 = e0 - f0                      # a card moved from the higher wild rank to the lower
+    d1 = e1 - f1
     if kind == K_BOMB:
         row_info(rep, &mi)
-        brank = mi.rank
+        wild_bomb = (wmask >> mi.rank) & 1
+    elif kind == K_ROCKET:
+        cls = CLS_ROCKET
     if exact:
-        memcpy(&hw[0], h, 8)
-        memcpy(&hw[1], h + 7, 8)
-        hw[1] >>= 8
-    for j in range(nflex):
-        k[j] = 0
-    spent = 0
+        memcpy(&hw0, h, 8)
+        memcpy(&hw1, h + 7, 8)
+        hw1 >>= 8
     while True:
         t = need + spent              # wild cards played
-        lo = t - h[wr1] if wr1 >= 0 else t
-        if lo < 0:
-            lo = 0
-        hi = h[wr0] if h[wr0] < t else t
-        for split in range(lo, hi + 1):
-            _set_byte(pw, wr0, split)
-            if wr1 >= 0:
-                _set_byte(pw, wr1, t - split)
-            if exact and (pw[0] != hw[0] or pw[1] != hw[1]):
-                continue
-            cls = _class(kind, pw[0] == rw[0] and pw[1] == rw[1], brank >= 0 and (wmask >> brank) & 1)
-            if kind == K_BOMB and last != NULL and not beats_wild(&mi, cls, last, lcls):
-                continue
-            p = _room2(o)
-            if p == NULL:
-                return False
-            memcpy(p, rep, ROW)
-            out_hi = pw[1] | ((<u64>cls) << 56)
-            memcpy(p + W_PHYS, &pw[0], 8)
-            memcpy(p + W_PHYS + 8, &out_hi, 8)
-            o.n += 2
-        # the next replacement vector k in lexicographic order with
-        # sum(k) <= budget and k[j] <= most[j] (the last rank moves fastest)
-        j = nflex - 1
-        while j >= 0:
-            if k[j] < most[j] and spent < budget:
-                k[j] += 1
-                spent += 1
-                pw[fidx[j]] -= fone[j]
-                break
-            spent -= k[j]
-            pw[fidx[j]] += fone[j] * <u64>k[j]
-            k[j] = 0
-            j -= 1
-        if j < 0:
+        p0 = a[0] - k0
+        p1 = a[1] - k1
+        if wr1 < 0:
+            lo = hi = t
+            p0 += <u64>t * e0
+            p1 += <u64>t * e1
+        else:
+            lo = t - h[wr1] if t > h[wr1] else 0
+            hi = h[wr0] if h[wr0] < t else t
+            p0 += <u64>lo * e0 + <u64>(t - lo) * f0
+            p1 += <u64>lo * e1 + <u64>(t - lo) * f1
+        for s in range(lo, hi + 1):
+            if not exact or (p0 == hw0 and p1 == hw1):
+                if kind == K_BOMB:
+                    cls = _class(K_BOMB, p0 == r0 and p1 == (r1 & 0x00FFFFFFFFFFFFFFULL), wild_bomb)
+                if kind != K_BOMB or last == NULL or beats_wild(&mi, cls, last, lcls):
+                    p = _room2(o)
+                    if p == NULL:
+                        return False
+                    out_hi = p1 | ((<u64>cls) << 56)
+                    memcpy(p, &r0, 8)
+                    memcpy(p + 8, &r1, 8)
+                    memcpy(p + W_PHYS, &p0, 8)
+                    memcpy(p + W_PHYS + 8, &out_hi, 8)
+                    o.n += 2
+            p0 += d0
+            p1 += d1
+        # the next k: the highest rank with a natural card left to replace
+        # (k < a), below the highest rank of k when no wild card is left
+        room = _nonzero(a[0] - k0, a[1] - k1) & 0x1FFF       # (jokers are never replaced)
+        if spent == budget:
+            if (k0 | k1) == 0:
+                return True
+            room &= (1u << top_bit(_nonzero(k0, k1))) - 1
+        if room == 0:
             return True
+        i = top_bit(room)
+        if i < 8:
+            k0 = (k0 & _below(i)) + ((<u64>1) << (8 * i))
+            k1 = 0
+        else:
+            k1 = (k1 & _below(i - 8)) + ((<u64>1) << (8 * (i - 8)))
+        spent = _word_cards(k0, k1)
 
 
 cdef void _airplanes_kicked(const unsigned char* nat, int w, const RulesC* r, int kind, int L, int rmin,
@@ -306,7 +327,7 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
     cdef const MoveInfo* lp = NULL
     cdef Py_ssize_t i
     memcpy(nat, h, 15)
-    nat[15] = 255                     # (the kind byte of a row: no deficit; see _deficit)
+    nat[15] = 255                     # (the kind byte of a row: no deficit; see _natural)
     for x in range(JOKER0):
         if (wmask >> x) & 1:
             w += h[x]
