@@ -19,7 +19,7 @@ from libc.string cimport memcpy, memset, memcmp
 from .kernels cimport (
     RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_RANKS, ACE, K_SOLO, K_CHAIN,
     K_PAIR_CHAIN, K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_PAIR, K_BOMB, K_ROCKET,
-    gen_of_kind, gen_bombs_beating, row_info, beats_c, out_init_on, out_reserve, u64,
+    gen_of_kind, gen_airplanes_at, gen_bombs_beating, row_info, beats_c, out_init_on, out_reserve, u64,
     _movemask, _word_cards,
 )
 from .bits cimport top_bit
@@ -131,14 +131,91 @@ cdef inline void _unit(int x, u64* lo, u64* hi) noexcept nogil:
     hi[0] = (<u64>1) << (8 * (x - 8)) if x >= 8 else 0
 
 
-cdef bint _read_back(const unsigned char* rep, const unsigned char* h, const unsigned char* nat,
-                     int w, unsigned int wmask, int wr0, int wr1, const MoveInfo* last,
-                     int lcls, bint exact, Out* o) noexcept nogil:
+cdef struct Reader:
+    # What the read-backs of one call share.
+    const unsigned char* nat    # the natural cards (wild ranks 0; byte 15 is 255)
+    int w                       # the wild cards held
+    int h0, h1                  # of them, of the lower / the higher wild rank (0: one wild rank)
+    bint two                    # two wild ranks
+    unsigned int wmask
+    u64 e[2]                    # one card of the lower wild rank (two words)
+    u64 f[2]                    # one card of the higher wild rank (0 with one wild rank)
+    u64 d[2]                    # e - f: a wild card moved from the higher rank to the lower
+    bint exact                  # keep only readings playing the whole hand hw
+    u64 hw[2]
+    const MoveInfo* last        # the move to beat (NULL: a lead), its class
+    int lcls
+    Out* o
+
+
+cdef inline void _store(unsigned char* p, u64 r0, u64 r1, u64 p0, u64 p1, int cls) noexcept nogil:
+    # one 32-byte row: the combination's row, the physical counts, the class
+    cdef u64 out_hi = p1 | ((<u64>cls) << 56)
+    memcpy(p, &r0, 8)
+    memcpy(p + 8, &r1, 8)
+    memcpy(p + W_PHYS, &p0, 8)
+    memcpy(p + W_PHYS + 8, &out_hi, 8)
+
+
+cdef inline bint _put_reading(const Reader* x, u64 r0, u64 r1, u64 p0, u64 p1, int t, int kind,
+                              const MoveInfo* mi, bint wild_bomb) noexcept nogil:
+    # The rows of the combination (r0, r1) played with the natural cards
+    # (p0, p1) and t wild cards: with two wild ranks, every split of them,
+    # fewer of the lower rank first.  False when out of memory.
+    cdef int lo, hi, s, cls = CLS_ROCKET if kind == K_ROCKET else CLS_NONE
+    cdef u64 d0 = x.d[0], d1 = x.d[1]
+    cdef unsigned char* p
+    cdef unsigned char* end
+    cdef Out* o = x.o
+    if not x.two:
+        lo = hi = t
+        p0 += <u64>t * x.e[0]
+        p1 += <u64>t * x.e[1]
+    else:
+        lo = t - x.h1 if t > x.h1 else 0
+        hi = x.h0 if x.h0 < t else t
+        p0 += <u64>lo * x.e[0] + <u64>(t - lo) * x.f[0]
+        p1 += <u64>lo * x.e[1] + <u64>(t - lo) * x.f[1]
+    if x.exact or kind == K_BOMB:
+        # (a few: the readings of a whole hand, the class of each bomb)
+        for s in range(lo, hi + 1):
+            if not x.exact or (p0 == x.hw[0] and p1 == x.hw[1]):
+                if kind == K_BOMB:
+                    cls = _class(K_BOMB, p0 == r0 and p1 == (r1 & 0x00FFFFFFFFFFFFFFULL), wild_bomb)
+                if kind != K_BOMB or x.last == NULL or beats_wild(mi, cls, x.last, x.lcls):
+                    p = _room2(o)
+                    if p == NULL:
+                        return False
+                    _store(p, r0, r1, p0, p1, cls)
+                    o.n += 2
+            p0 += d0
+            p1 += d1
+        return True
+    # every split written, through a cursor (room for a row and the spare
+    # row out_reserve keeps)
+    p = o.data + o.n * ROW
+    end = o.data + (o.cap - 3) * ROW
+    for s in range(lo, hi + 1):
+        if p > end:
+            o.n = (p - o.data) // ROW
+            p = out_reserve(o, 2)
+            if p == NULL:
+                return False
+            end = o.data + (o.cap - 3) * ROW
+        _store(p, r0, r1, p0, p1, cls)
+        p += WROW
+        p0 += d0
+        p1 += d1
+    o.n = (p - o.data) // ROW
+    return True
+
+
+cdef bint _read_back(const unsigned char* rep, const Reader* x) noexcept nogil:
     """Write every physical reading of the combination `rep` (a 16-byte
-    standard row) that h can play, in the documented order: most natural
-    cards first (fewer replaced at the lower ranks first), then, with two
-    wild ranks, fewer cards of the lower wild rank first.  False when out of
-    memory.
+    standard row) that the hand can play, in the documented order: most
+    natural cards first (fewer replaced at the lower ranks first), then,
+    with two wild ranks, fewer cards of the lower wild rank first.  False
+    when out of memory.
 
     The cards are counts in two words: a, the natural cards rep can take;
     k, those replaced by wild cards (k <= a bytewise, sum(k) <= the wild
@@ -147,66 +224,44 @@ cdef bint _read_back(const unsigned char* rep, const unsigned char* h, const uns
     their ranks' counts (the highest rank moves fastest): the next k raises
     the highest rank it can, with every rank above it back to 0."""
     cdef u64 a[2]
-    cdef u64 r0, r1, k0 = 0, k1 = 0, p0, p1, e0, e1, f0, f1, hw0 = 0, hw1 = 0, d0, d1, out_hi
-    cdef int need = _natural(rep, nat, a), budget, spent = 0, t, s, lo, hi, i
-    cdef int kind = rep[KIND_BYTE], cls = CLS_NONE
+    cdef u64 r0, r1, k0 = 0, k1 = 0
+    cdef int need = _natural(rep, x.nat, a), budget, spent = 0, i
+    cdef int kind = rep[KIND_BYTE]
     cdef bint wild_bomb = False
     cdef unsigned int room
-    cdef unsigned char* p
     cdef MoveInfo mi
-    if need > w:
+    if need > x.w:
         return True                   # (the wild cards cannot make it)
-    budget = w - need
+    budget = x.w - need
     memcpy(&r0, rep, 8)
     memcpy(&r1, rep + 8, 8)
-    _unit(wr0, &e0, &e1)              # one card of each wild rank
-    _unit(wr1, &f0, &f1)
-    d0 = e0 - f0                      # a card moved from the higher wild rank to the lower
-    d1 = e1 - f1
     if kind == K_BOMB:
         row_info(rep, &mi)
-        wild_bomb = (wmask >> mi.rank) & 1
-    elif kind == K_ROCKET:
-        cls = CLS_ROCKET
-    if exact:
-        memcpy(&hw0, h, 8)
-        memcpy(&hw1, h + 7, 8)
-        hw1 >>= 8
+        wild_bomb = (x.wmask >> mi.rank) & 1
+    # k = 0: every natural card it can take
+    if not _put_reading(x, r0, r1, a[0], a[1], need, kind, &mi, wild_bomb):
+        return False
+    if budget == 0:
+        return True                   # (most combinations: no wild card to spare)
+    room = _nonzero(a[0], a[1]) & 0x1FFF                    # (jokers are never replaced)
+    if budget == 1:
+        # one card replaced: each rank that has one, from the highest
+        while room:
+            i = top_bit(room)
+            room ^= 1u << i
+            if i < 8:
+                k0 = (<u64>1) << (8 * i)
+                k1 = 0
+            else:
+                k0 = 0
+                k1 = (<u64>1) << (8 * (i - 8))
+            if not _put_reading(x, r0, r1, a[0] - k0, a[1] - k1, need + 1, kind, &mi, wild_bomb):
+                return False
+        return True
     while True:
-        t = need + spent              # wild cards played
-        p0 = a[0] - k0
-        p1 = a[1] - k1
-        if wr1 < 0:
-            lo = hi = t
-            p0 += <u64>t * e0
-            p1 += <u64>t * e1
-        else:
-            lo = t - h[wr1] if t > h[wr1] else 0
-            hi = h[wr0] if h[wr0] < t else t
-            p0 += <u64>lo * e0 + <u64>(t - lo) * f0
-            p1 += <u64>lo * e1 + <u64>(t - lo) * f1
-        for s in range(lo, hi + 1):
-            if not exact or (p0 == hw0 and p1 == hw1):
-                if kind == K_BOMB:
-                    cls = _class(K_BOMB, p0 == r0 and p1 == (r1 & 0x00FFFFFFFFFFFFFFULL), wild_bomb)
-                if kind != K_BOMB or last == NULL or beats_wild(&mi, cls, last, lcls):
-                    p = _room2(o)
-                    if p == NULL:
-                        return False
-                    out_hi = p1 | ((<u64>cls) << 56)
-                    memcpy(p, &r0, 8)
-                    memcpy(p + 8, &r1, 8)
-                    memcpy(p + W_PHYS, &p0, 8)
-                    memcpy(p + W_PHYS + 8, &out_hi, 8)
-                    o.n += 2
-            p0 += d0
-            p1 += d1
         # the next k: the highest rank with a natural card left to replace
         # (k < a), below the highest rank of k when no wild card is left
-        room = _nonzero(a[0] - k0, a[1] - k1) & 0x1FFF       # (jokers are never replaced)
         if spent == budget:
-            if (k0 | k1) == 0:
-                return True
             room &= (1u << top_bit(_nonzero(k0, k1))) - 1
         if room == 0:
             return True
@@ -217,6 +272,9 @@ cdef bint _read_back(const unsigned char* rep, const unsigned char* h, const uns
         else:
             k1 = (k1 & _below(i - 8)) + ((<u64>1) << (8 * (i - 8)))
         spent = _word_cards(k0, k1)
+        if not _put_reading(x, r0, r1, a[0] - k0, a[1] - k1, need + spent, kind, &mi, wild_bomb):
+            return False
+        room = _nonzero(a[0] - k0, a[1] - k1) & 0x1FFF
 
 
 cdef void _airplanes_kicked(const unsigned char* nat, int w, const RulesC* r, int kind, int L, int rmin,
@@ -226,13 +284,11 @@ cdef void _airplanes_kicked(const unsigned char* nat, int w, const RulesC* r, in
     # natural cards and the wild ones, the attachments from what the wild
     # cards left over can make, on a virtual hand of just that (the whole
     # virtual hand would offer every wild card to every attachment: most of
-    # its airplanes cost more wild cards than the hand has).  A combination
-    # is kept in the run of its own window (row_info's rank), so each is
-    # listed once, in rank order.
+    # its airplanes cost more wild cards than the hand has).  The kernel
+    # lists a combination under its highest window only, so each is listed
+    # once, in rank order.
     cdef unsigned char hv[16]
     cdef int e, x, d, b
-    cdef Py_ssize_t i, k, before
-    cdef MoveInfo mi
     for e in range(rmin if rmin > L - 1 else L - 1, ACE + 1):
         d = 0
         for x in range(e - L + 1, e + 1):
@@ -248,18 +304,9 @@ cdef void _airplanes_kicked(const unsigned char* nat, int w, const RulesC* r, in
         hv[15] = 0
         for x in range(e - L + 1, e + 1):
             hv[x] = 3
-        before = cand.n
-        gen_of_kind(hv, r, kind, L, e, False, cand)
+        gen_airplanes_at(hv, r, kind, L, e, cand)
         if cand.oom:
             return
-        k = before
-        for i in range(before, cand.n):
-            row_info(cand.data + i * ROW, &mi)
-            if mi.rank == e:
-                if k != i:
-                    memcpy(cand.data + k * ROW, cand.data + i * ROW, ROW)
-                k += 1
-        cand.n = k
 
 
 cdef inline void _of_kind(const unsigned char* nat, const unsigned char* virt, int w, const RulesC* r,
@@ -321,10 +368,10 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
     cdef unsigned char nat[16]
     cdef unsigned char virt[16]
     cdef unsigned char* buf
-    cdef int w = 0, x, wr0 = -1, wr1 = -1, lcls = CLS_NONE
+    cdef int w = 0, x, wr0 = -1, wr1 = -1
     cdef Out cand
     cdef MoveInfo li
-    cdef const MoveInfo* lp = NULL
+    cdef Reader rd
     cdef Py_ssize_t i
     memcpy(nat, h, 15)
     nat[15] = 255                     # (the kind byte of a row: no deficit; see _natural)
@@ -346,16 +393,33 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
         o.oom = True
         return
     out_init_on(&cand, buf, CAND_ROWS)
+    rd.nat = nat
+    rd.w = w
+    rd.wmask = wmask
+    rd.two = wr1 >= 0
+    rd.h0 = h[wr0] if wr0 >= 0 else 0
+    rd.h1 = h[wr1] if wr1 >= 0 else 0
+    _unit(wr0, &rd.e[0], &rd.e[1])
+    _unit(wr1, &rd.f[0], &rd.f[1])
+    rd.d[0] = rd.e[0] - rd.f[0]
+    rd.d[1] = rd.e[1] - rd.f[1]
+    rd.exact = exact
+    memcpy(&rd.hw[0], h, 8)
+    memcpy(&rd.hw[1], h + 7, 8)
+    rd.hw[1] >>= 8
+    rd.last = NULL
+    rd.lcls = CLS_NONE
+    rd.o = o
     if last != NULL:
         row_info(last, &li)
-        lp = &li
-        lcls = last[W_CLASS]
-    _candidates(nat, virt, w, r, lp, &cand)
+        rd.last = &li
+        rd.lcls = last[W_CLASS]
+    _candidates(nat, virt, w, r, rd.last, &cand)
     if cand.oom:
         o.oom = True
     else:
         for i in range(cand.n):
-            if not _read_back(cand.data + i * ROW, h, nat, w, wmask, wr0, wr1, lp, lcls, exact, o):
+            if not _read_back(cand.data + i * ROW, &rd):
                 o.oom = True
                 break
     if not cand.borrowed:
