@@ -106,13 +106,6 @@ cdef bint beats_wild(const MoveInfo* a, int acls, const MoveInfo* b, int bcls) n
     return beats_c(a, b)
 
 
-cdef inline unsigned char* _room2(Out* o) noexcept nogil:
-    # where to write one 32-byte row (two of o's rows); a call only to grow
-    if o.n + 3 <= o.cap:
-        return o.data + o.n * ROW
-    return out_reserve(o, 2)
-
-
 cdef inline unsigned int _nonzero(u64 lo, u64 hi) noexcept nogil:
     # the ranks whose byte of (lo, hi) is not 0 (every byte below 128, so
     # adding 0x7F sets a byte's top bit exactly when it is not 0, no carry)
@@ -145,7 +138,9 @@ cdef struct Reader:
     u64 hw[2]
     const MoveInfo* last        # the move to beat (NULL: a lead), its class
     int lcls
-    Out* o
+    Out* o                      # the output, written through a cursor:
+    unsigned char* p            #   where the next row goes (o.n is set at the end)
+    unsigned char* end          #   the last place with room for a row and out_reserve's spare one
 
 
 cdef inline void _store(unsigned char* p, u64 r0, u64 r1, u64 p0, u64 p1, int cls) noexcept nogil:
@@ -157,16 +152,26 @@ cdef inline void _store(unsigned char* p, u64 r0, u64 r1, u64 p0, u64 p1, int cl
     memcpy(p + W_PHYS + 8, &out_hi, 8)
 
 
-cdef inline bint _put_reading(const Reader* x, u64 r0, u64 r1, u64 p0, u64 p1, int t, int kind,
+cdef bint _grow_rows(Reader* x) noexcept nogil:
+    # room for at least one more row at x.p; False when out of memory
+    cdef unsigned char* p
+    x.o.n = (x.p - x.o.data) // ROW
+    p = out_reserve(x.o, 2)
+    if p == NULL:
+        return False
+    x.p = p
+    x.end = x.o.data + (x.o.cap - 3) * ROW
+    return True
+
+
+cdef inline bint _put_reading(Reader* x, u64 r0, u64 r1, u64 p0, u64 p1, int t, int kind,
                               const MoveInfo* mi, bint wild_bomb) noexcept nogil:
     # The rows of the combination (r0, r1) played with the natural cards
     # (p0, p1) and t wild cards: with two wild ranks, every split of them,
     # fewer of the lower rank first.  False when out of memory.
     cdef int lo, hi, s, cls = CLS_ROCKET if kind == K_ROCKET else CLS_NONE
     cdef u64 d0 = x.d[0], d1 = x.d[1]
-    cdef unsigned char* p
-    cdef unsigned char* end
-    cdef Out* o = x.o
+    cdef unsigned char* p = x.p
     if not x.two:
         lo = hi = t
         p0 += <u64>t * x.e[0]
@@ -176,41 +181,34 @@ cdef inline bint _put_reading(const Reader* x, u64 r0, u64 r1, u64 p0, u64 p1, i
         hi = x.h0 if x.h0 < t else t
         p0 += <u64>lo * x.e[0] + <u64>(t - lo) * x.f[0]
         p1 += <u64>lo * x.e[1] + <u64>(t - lo) * x.f[1]
-    if x.exact or kind == K_BOMB:
-        # (a few: the readings of a whole hand, the class of each bomb)
-        for s in range(lo, hi + 1):
-            if not x.exact or (p0 == x.hw[0] and p1 == x.hw[1]):
-                if kind == K_BOMB:
-                    cls = _class(K_BOMB, p0 == r0 and p1 == (r1 & 0x00FFFFFFFFFFFFFFULL), wild_bomb)
-                if kind != K_BOMB or x.last == NULL or beats_wild(mi, cls, x.last, x.lcls):
-                    p = _room2(o)
-                    if p == NULL:
-                        return False
-                    _store(p, r0, r1, p0, p1, cls)
-                    o.n += 2
-            p0 += d0
-            p1 += d1
-        return True
-    # every split written, through a cursor (room for a row and the spare
-    # row out_reserve keeps)
-    p = o.data + o.n * ROW
-    end = o.data + (o.cap - 3) * ROW
     for s in range(lo, hi + 1):
-        if p > end:
-            o.n = (p - o.data) // ROW
-            p = out_reserve(o, 2)
-            if p == NULL:
-                return False
-            end = o.data + (o.cap - 3) * ROW
-        _store(p, r0, r1, p0, p1, cls)
-        p += WROW
+        if x.exact and (p0 != x.hw[0] or p1 != x.hw[1]):
+            pass                      # (the readings of a whole hand)
+        elif kind == K_BOMB and not _bomb_kept(x, mi, p0 == r0 and p1 == (r1 & 0x00FFFFFFFFFFFFFFULL),
+                                               wild_bomb, &cls):
+            pass
+        else:
+            if p > x.end:
+                x.p = p
+                if not _grow_rows(x):
+                    return False
+                p = x.p
+            _store(p, r0, r1, p0, p1, cls)
+            p += WROW
         p0 += d0
         p1 += d1
-    o.n = (p - o.data) // ROW
+    x.p = p
     return True
 
 
-cdef bint _read_back(const unsigned char* rep, const Reader* x) noexcept nogil:
+cdef inline bint _bomb_kept(const Reader* x, const MoveInfo* mi, bint as_played, bint wild_bomb,
+                            int* cls) noexcept nogil:
+    # a bomb's class into cls; does it beat the move on the table (if any)?
+    cls[0] = _class(K_BOMB, as_played, wild_bomb)
+    return x.last == NULL or beats_wild(mi, cls[0], x.last, x.lcls)
+
+
+cdef bint _read_back(const unsigned char* rep, Reader* x) noexcept nogil:
     """Write every physical reading of the combination `rep` (a 16-byte
     standard row) that the hand can play, in the documented order: most
     natural cards first (fewer replaced at the lower ranks first), then,
@@ -410,6 +408,8 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
     rd.last = NULL
     rd.lcls = CLS_NONE
     rd.o = o
+    rd.p = o.data + o.n * ROW
+    rd.end = o.data + (o.cap - 3) * ROW
     if last != NULL:
         row_info(last, &li)
         rd.last = &li
@@ -422,6 +422,8 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
             if not _read_back(cand.data + i * ROW, &rd):
                 o.oom = True
                 break
+        if not o.oom:
+            o.n = (rd.p - o.data) // ROW
     if not cand.borrowed:
         free(cand.data)               # (it grew: a copy of its own)
     free(buf)
