@@ -138,9 +138,9 @@ cdef struct Reader:
     u64 hw[2]
     const MoveInfo* last        # the move to beat (NULL: a lead), its class
     int lcls
-    Out* o                      # the output, written through a cursor:
-    unsigned char* p            #   where the next row goes (o.n is set at the end)
-    unsigned char* end          #   the last place with room for a row and out_reserve's spare one
+    Out* o                      # the output, written through a cursor p (o.n set at the end)
+    unsigned char* p            # where the next row goes
+    unsigned char* end          # the last place with room for a row and out_reserve's spare one
 
 
 cdef inline void _store(unsigned char* p, u64 r0, u64 r1, u64 p0, u64 p1, int cls) noexcept nogil:
@@ -169,7 +169,7 @@ cdef inline bint _put_reading(Reader* x, u64 r0, u64 r1, u64 p0, u64 p1, int t, 
     # The rows of the combination (r0, r1) played with the natural cards
     # (p0, p1) and t wild cards: with two wild ranks, every split of them,
     # fewer of the lower rank first.  False when out of memory.
-    cdef int lo, hi, s, cls = CLS_ROCKET if kind == K_ROCKET else CLS_NONE
+    cdef int lo, hi, _s, cls = CLS_ROCKET if kind == K_ROCKET else CLS_NONE
     cdef u64 d0 = x.d[0], d1 = x.d[1]
     cdef unsigned char* p = x.p
     if not x.two:
@@ -181,7 +181,7 @@ cdef inline bint _put_reading(Reader* x, u64 r0, u64 r1, u64 p0, u64 p1, int t, 
         hi = x.h0 if x.h0 < t else t
         p0 += <u64>lo * x.e[0] + <u64>(t - lo) * x.f[0]
         p1 += <u64>lo * x.e[1] + <u64>(t - lo) * x.f[1]
-    for s in range(lo, hi + 1):
+    for _s in range(lo, hi + 1):
         if x.exact and (p0 != x.hw[0] or p1 != x.hw[1]):
             pass                      # (the readings of a whole hand)
         elif kind == K_BOMB and not _bomb_kept(x, mi, p0 == r0 and p1 == (r1 & 0x00FFFFFFFFFFFFFFULL),
