@@ -17,8 +17,9 @@ definition of which combinations are legal and which beat which.
 from libc.string cimport memcpy, memset, memcmp
 
 from .kernels cimport (
-    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_RANKS, ACE, K_SOLO, K_CHAIN,
-    K_PAIR_CHAIN, K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_PAIR, K_BOMB, K_ROCKET,
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_RANKS, ACE, K_SOLO, K_TRIO_SOLO, K_TRIO_PAIR, K_CHAIN,
+    K_PAIR_CHAIN, K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_SOLO, K_FOUR_TWO_PAIR, K_BOMB,
+    K_ROCKET,
     gen_of_kind, gen_airplanes_at, gen_bombs_beating, row_info, beats_c, out_init_on, out_reserve, u64,
     _movemask, _word_cards,
 )
@@ -307,10 +308,36 @@ cdef void _airplanes_kicked(const unsigned char* nat, int w, const RulesC* r, in
             return
 
 
+cdef void _main_kicked(const unsigned char* nat, int w, const RulesC* r, int kind, int L, int rmin,
+                       Out* cand) noexcept nogil:
+    # The trios or fours with attachments (kind) the wild cards can make,
+    # main rank by main rank (as _airplanes_kicked does window by window):
+    # the main part from the natural cards and the wild ones, the
+    # attachments from a virtual hand of what the wild cards left over can
+    # make.  The kernel lists them by main rank, so the order is the list's.
+    cdef unsigned char hv[16]
+    cdef int size = 4 if kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR else 3, x, y, b
+    for x in range(rmin, JOKER0):
+        b = w - (size - nat[x] if nat[x] < size else 0)
+        if b < 0:
+            continue
+        for y in range(JOKER0):
+            hv[y] = <unsigned char>(nat[y] + b if nat[y] + b < 4 else 4)
+        hv[x] = <unsigned char>size
+        hv[13] = nat[13]
+        hv[14] = nat[14]
+        hv[15] = 0
+        gen_of_kind(hv, r, kind, L, x, True, cand)      # (lowest: the main rank x only)
+        if cand.oom:
+            return
+
+
 cdef inline void _of_kind(const unsigned char* nat, const unsigned char* virt, int w, const RulesC* r,
                           int kind, int L, int rmin, Out* cand) noexcept nogil:
     if kind == K_AIRPLANE_SOLO or kind == K_AIRPLANE_PAIR:
         _airplanes_kicked(nat, w, r, kind, L, rmin, cand)
+    elif kind == K_TRIO_SOLO or kind == K_TRIO_PAIR or kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR:
+        _main_kicked(nat, w, r, kind, L, rmin, cand)
     else:
         gen_of_kind(virt, r, kind, L, rmin, False, cand)
 
