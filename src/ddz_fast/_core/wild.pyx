@@ -8,7 +8,10 @@ with n the hand's natural cards (a wild rank has none: its cards are the
 wild ones), is at most the number of wild cards w.  Every such R is a move
 of the standard game held by the *virtual hand* min(4, n + w) (jokers as
 held), so the standard generator lists them, once each and in the
-documented order, with every rule option applied to R.  Each R is then read
+documented order, with every rule option applied to R (the kinds with
+attachments are asked for one main part at a time, on a virtual hand of
+what the wild cards the main part leaves can make, so that few of them fail
+the deficit test).  Each R is then read
 back onto the physical cards: every way of playing fewer natural cards and
 more wild ones that the wild cards allow, and with two wild ranks every split
 of the wild cards between them.  The standard kernels stay the one
