@@ -118,6 +118,30 @@ def test_legal_moves_and_counts(preset, data):
     check_position(preset, wild, last, hand)
 
 
+#: The move options of Rules (every one changes which combinations are legal).
+OPTIONS = ["solo_kickers", "four_with_kickers", "airplane_solo_distinct", "four_two_solo_distinct",
+           "both_jokers_as_kickers", "airplane_bomb_kickers", "airplane_adjacent_trio_kickers"]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("option", OPTIONS)
+@examples(8)
+@given(data=st.data())
+def test_each_move_option_applies_under_wild_cards(preset, option, data):
+    """A wild preset with one move option flipped lists what the oracle
+    lists under the same Rules: the options decide the represented
+    combinations (kickers, airplanes, bombs as kickers) whatever the wild
+    cards stand for."""
+    base = fast.Rules(wild=preset)
+    rules = base.replace(**{option: not getattr(base, option)})
+    wild, last, hand = data.draw(wild_position(preset, rules=rules), label="wild, last, hand")
+    expected = ref.wild_moves(hand, last, rules=rules, wild=wild)
+    last_f = None if last is None else compiled(last, rules, wild)
+    got = fast.legal_moves(hand, last_f, rules=rules, wild=api_wild(wild))
+    assert_same([identity(m) for m in got], expected,
+                f"{option}={getattr(rules, option)} wild={wild} hand={text(hand)} last={last}")
+
+
 # ---------------------------------------------------------------------------
 # 2. Readings of cards
 # ---------------------------------------------------------------------------

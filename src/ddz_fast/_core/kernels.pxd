@@ -219,6 +219,13 @@ cdef void gen_moves(const unsigned char* h, const RulesC* r, const MoveInfo* las
 # the lowest main rank >= rmin.  (o must not be count-only.)
 cdef void gen_of_kind(const unsigned char* h, const RulesC* r, int kind, int length, int rmin,
                       bint lowest, Out* o) noexcept nogil
+# The airplanes with attachments (kind AIRPLANE_SOLO or AIRPLANE_PAIR) of h
+# whose trios are the window of `length` ranks up to `top` (top >= length - 1),
+# in list order: those a lead lists for that window (each combination is
+# listed under its highest window only, so these are exactly the lead's
+# moves of that kind, length and rank).
+cdef void gen_airplanes_at(const unsigned char* h, const RulesC* r, int kind, int length, int top,
+                           Out* o) noexcept nogil
 # The bombs and the rocket of h that beat `last` (NULL: every one), in list
 # order: the end of the list of a lead or a response.
 cdef void gen_bombs_beating(const unsigned char* h, const RulesC* r, const MoveInfo* last,

@@ -1007,6 +1007,16 @@ cdef void gen_of_kind(const unsigned char* h, const RulesC* r, int kind, int len
     gen_kind(&k, r, kind, length, length, rmin, o)
 
 
+cdef void gen_airplanes_at(const unsigned char* h, const RulesC* r, int kind, int length, int top,
+                           Out* o) noexcept nogil:
+    """The airplanes with attachments of one window (kernels.pxd)."""
+    cdef Hand k
+    hand_masks(h, r.max_count, &k)
+    # (gen_airplane_kick takes its windows from the trio mask alone)
+    k.m[3] &= ((1u << length) - 1) << (top - length + 1)
+    gen_kind(&k, r, kind, length, length, top, o)
+
+
 cdef void gen_bombs_beating(const unsigned char* h, const RulesC* r, const MoveInfo* last,
                             Out* o) noexcept nogil:
     """The bombs and the rocket that beat last (NULL: all), in list order."""

@@ -8,7 +8,10 @@ with n the hand's natural cards (a wild rank has none: its cards are the
 wild ones), is at most the number of wild cards w.  Every such R is a move
 of the standard game held by the *virtual hand* min(4, n + w) (jokers as
 held), so the standard generator lists them, once each and in the
-documented order, with every rule option applied to R.  Each R is then read
+documented order, with every rule option applied to R (the kinds with
+attachments are asked for one main part at a time, on a virtual hand of
+what the wild cards the main part leaves can make, so that few of them fail
+the deficit test).  Each R is then read
 back onto the physical cards: every way of playing fewer natural cards and
 more wild ones that the wild cards allow, and with two wild ranks every split
 of the wild cards between them.  The standard kernels stay the one
@@ -17,10 +20,13 @@ definition of which combinations are legal and which beat which.
 from libc.string cimport memcpy, memset, memcmp
 
 from .kernels cimport (
-    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_RANKS, ACE, K_SOLO, K_CHAIN,
-    K_PAIR_CHAIN, K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_PAIR, K_BOMB, K_ROCKET,
-    gen_of_kind, gen_bombs_beating, row_info, beats_c, out_init_on, out_reserve, u64,
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_RANKS, ACE, K_SOLO, K_TRIO_SOLO, K_TRIO_PAIR, K_CHAIN,
+    K_PAIR_CHAIN, K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_SOLO, K_FOUR_TWO_PAIR, K_BOMB,
+    K_ROCKET,
+    gen_of_kind, gen_airplanes_at, gen_bombs_beating, row_info, beats_c, out_init_on, out_reserve, u64,
+    _movemask, _word_cards,
 )
+from .bits cimport top_bit
 from libc.stdlib cimport malloc, free
 
 __all__ = []     # a C-level API (_core/wild.pxd)
@@ -32,26 +38,38 @@ cdef enum:
 cdef extern from *:
     """
     #include <stdlib.h>
-    /* How many cards a 16-byte standard row needs beyond the natural cards
-       `nat` (whose byte 15 is 255, so that the kind byte counts nothing):
-       the sum over ranks of max(0, row[r] - nat[r]).  With SSE2 one
-       saturating subtract and one sum of absolute differences. */
-    #if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)
+    /* The natural cards a 16-byte standard row `row` can take from the
+       natural cards `nat` (whose byte 15 is 255: the kind byte lacks
+       nothing): min(row, nat) for ranks 0..14, as two little-endian words
+       into a (byte 15 cleared); returns the row's deficit, the sum over
+       ranks of max(0, row[r] - nat[r]).  With SSE2 (x86-64): a min, a
+       saturating subtract and a sum of absolute differences. */
+    #if (defined(__SSE2__) && defined(__x86_64__)) || defined(_M_X64) || defined(_M_AMD64)
     #include <emmintrin.h>
-    static inline int ddz_wild_deficit(const unsigned char* row, const unsigned char* nat) {
-        __m128i d = _mm_subs_epu8(_mm_loadu_si128((const __m128i*)row), _mm_loadu_si128((const __m128i*)nat));
-        __m128i s = _mm_sad_epu8(d, _mm_setzero_si128());
+    static inline int ddz_wild_natural(const unsigned char* row, const unsigned char* nat,
+                                       unsigned long long* a) {
+        __m128i r = _mm_loadu_si128((const __m128i*)row), n = _mm_loadu_si128((const __m128i*)nat);
+        __m128i m = _mm_min_epu8(r, n);
+        __m128i s = _mm_sad_epu8(_mm_subs_epu8(r, n), _mm_setzero_si128());
+        a[0] = (unsigned long long)_mm_cvtsi128_si64(m);
+        a[1] = (unsigned long long)_mm_cvtsi128_si64(_mm_srli_si128(m, 8)) & 0x00FFFFFFFFFFFFFFULL;
         return _mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_srli_si128(s, 8));
     }
     #else
-    static inline int ddz_wild_deficit(const unsigned char* row, const unsigned char* nat) {
+    static inline int ddz_wild_natural(const unsigned char* row, const unsigned char* nat,
+                                       unsigned long long* a) {
         int r, n = 0;
-        for (r = 0; r < 15; r++) n += row[r] > nat[r] ? row[r] - nat[r] : 0;
+        a[0] = a[1] = 0;
+        for (r = 0; r < 15; r++) {
+            unsigned int m = row[r] < nat[r] ? row[r] : nat[r];
+            n += row[r] - m;
+            a[r >> 3] |= (unsigned long long)m << ((r & 7) * 8);
+        }
         return n;
     }
     #endif
     """
-    int _deficit "ddz_wild_deficit"(const unsigned char* row, const unsigned char* nat) noexcept nogil
+    int _natural "ddz_wild_natural"(const unsigned char* row, const unsigned char* nat, u64* a) noexcept nogil
 
 
 cdef enum:
@@ -92,110 +110,173 @@ cdef bint beats_wild(const MoveInfo* a, int acls, const MoveInfo* b, int bcls) n
     return beats_c(a, b)
 
 
-cdef inline unsigned char* _room2(Out* o) noexcept nogil:
-    # where to write one 32-byte row (two of o's rows); a call only to grow
-    if o.n + 3 <= o.cap:
-        return o.data + o.n * ROW
-    return out_reserve(o, 2)
+cdef inline unsigned int _nonzero(u64 lo, u64 hi) noexcept nogil:
+    # the ranks whose byte of (lo, hi) is not 0 (every byte below 128, so
+    # adding 0x7F sets a byte's top bit exactly when it is not 0, no carry)
+    return _movemask((lo + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) | (
+        _movemask((hi + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) << 8)
 
 
-cdef inline void _set_byte(u64* pw, int x, int v) noexcept nogil:
-    # byte x of the two words pw (ranks 0..7 in pw[0], 8..15 in pw[1]) := v
-    cdef int sh = (x & 7) * 8
-    pw[x >> 3] = (pw[x >> 3] & ~((<u64>0xFF) << sh)) | ((<u64>v) << sh)
+cdef inline u64 _below(int x) noexcept nogil:
+    # the bytes 0..x of a word (x in 0..7)
+    return ~((~(<u64>0) << 1) << (8 * x + 7))
 
 
-cdef bint _read_back(const unsigned char* rep, const unsigned char* h, const unsigned char* nat,
-                     int w, unsigned int wmask, int wr0, int wr1, const MoveInfo* last,
-                     int lcls, bint exact, Out* o) noexcept nogil:
-    """Write every physical reading of the combination `rep` (a 16-byte
-    standard row) that h can play, in the documented order: most natural
-    cards first (fewer replaced at the lower ranks first), then, with two
-    wild ranks, fewer cards of the lower wild rank first.  False when out of
-    memory.  (The physical counts live in two words, changed by
-    arithmetic: bytes written one by one and then read as words would
-    stall every row on a failed store forwarding.)"""
-    cdef int x, a, need = 0, nflex = 0, budget, t, lo, hi, split, j, spent, cls, kind = rep[KIND_BYTE]
-    cdef int brank = -1
-    cdef int k[N_RANKS]
-    cdef int most[N_RANKS]
-    cdef int fidx[N_RANKS]
-    cdef u64 fone[N_RANKS]
-    cdef u64 pw[2]
-    cdef u64 rw[2]
-    cdef u64 hw[2]
-    cdef u64 out_hi
+cdef inline void _unit(int x, u64* lo, u64* hi) noexcept nogil:
+    # one card of rank x (0..14; none for x < 0) as two words
+    lo[0] = (<u64>1) << (8 * x) if 0 <= x < 8 else 0
+    hi[0] = (<u64>1) << (8 * (x - 8)) if x >= 8 else 0
+
+
+cdef struct Reader:
+    # What the read-backs of one call share.
+    const unsigned char* nat    # the natural cards (wild ranks 0; byte 15 is 255)
+    int w                       # the wild cards held
+    int h0, h1                  # of them, of the lower / the higher wild rank (0: one wild rank)
+    bint two                    # two wild ranks
+    unsigned int wmask
+    u64 e[2]                    # one card of the lower wild rank (two words)
+    u64 f[2]                    # one card of the higher wild rank (0 with one wild rank)
+    u64 d[2]                    # e - f: a wild card moved from the higher rank to the lower
+    bint exact                  # keep only readings playing the whole hand hw
+    u64 hw[2]
+    const MoveInfo* last        # the move to beat (NULL: a lead), its class
+    int lcls
+    Out* o                      # the output, written through a cursor p (o.n set at the end)
+    unsigned char* p            # where the next row goes
+    unsigned char* end          # the last place with room for a row and out_reserve's spare one
+
+
+cdef inline void _store(unsigned char* p, u64 r0, u64 r1, u64 p0, u64 p1, int cls) noexcept nogil:
+    # one 32-byte row: the combination's row, the physical counts, the class
+    cdef u64 out_hi = p1 | ((<u64>cls) << 56)
+    memcpy(p, &r0, 8)
+    memcpy(p + 8, &r1, 8)
+    memcpy(p + W_PHYS, &p0, 8)
+    memcpy(p + W_PHYS + 8, &out_hi, 8)
+
+
+cdef bint _grow_rows(Reader* x) noexcept nogil:
+    # room for at least one more row at x.p; False when out of memory
     cdef unsigned char* p
+    x.o.n = (x.p - x.o.data) // ROW
+    p = out_reserve(x.o, 2)
+    if p == NULL:
+        return False
+    x.p = p
+    x.end = x.o.data + (x.o.cap - 3) * ROW
+    return True
+
+
+cdef inline bint _put_reading(Reader* x, u64 r0, u64 r1, u64 p0, u64 p1, int t, int kind,
+                              const MoveInfo* mi, bint wild_bomb) noexcept nogil:
+    # The rows of the combination (r0, r1) played with the natural cards
+    # (p0, p1) and t wild cards: with two wild ranks, every split of them,
+    # fewer of the lower rank first.  False when out of memory.
+    cdef int lo, hi, _s, cls = CLS_ROCKET if kind == K_ROCKET else CLS_NONE
+    cdef u64 d0 = x.d[0], d1 = x.d[1]
+    cdef unsigned char* p = x.p
+    if not x.two:
+        lo = hi = t
+        p0 += <u64>t * x.e[0]
+        p1 += <u64>t * x.e[1]
+    else:
+        lo = t - x.h1 if t > x.h1 else 0
+        hi = x.h0 if x.h0 < t else t
+        p0 += <u64>lo * x.e[0] + <u64>(t - lo) * x.f[0]
+        p1 += <u64>lo * x.e[1] + <u64>(t - lo) * x.f[1]
+    for _s in range(lo, hi + 1):
+        if x.exact and (p0 != x.hw[0] or p1 != x.hw[1]):
+            pass                      # (the readings of a whole hand)
+        elif kind == K_BOMB and not _bomb_kept(x, mi, p0 == r0 and p1 == (r1 & 0x00FFFFFFFFFFFFFFULL),
+                                               wild_bomb, &cls):
+            pass
+        else:
+            if p > x.end:
+                x.p = p
+                if not _grow_rows(x):
+                    return False
+                p = x.p
+            _store(p, r0, r1, p0, p1, cls)
+            p += WROW
+        p0 += d0
+        p1 += d1
+    x.p = p
+    return True
+
+
+cdef inline bint _bomb_kept(const Reader* x, const MoveInfo* mi, bint as_played, bint wild_bomb,
+                            int* cls) noexcept nogil:
+    # a bomb's class into cls; does it beat the move on the table (if any)?
+    cls[0] = _class(K_BOMB, as_played, wild_bomb)
+    return x.last == NULL or beats_wild(mi, cls[0], x.last, x.lcls)
+
+
+cdef bint _read_back(const unsigned char* rep, Reader* x) noexcept nogil:
+    """Write every physical reading of the combination `rep` (a 16-byte
+    standard row) that the hand can play, in the documented order: most
+    natural cards first (fewer replaced at the lower ranks first), then,
+    with two wild ranks, fewer cards of the lower wild rank first.  False
+    when out of memory.
+
+    The cards are counts in two words: a, the natural cards rep can take;
+    k, those replaced by wild cards (k <= a bytewise, sum(k) <= the wild
+    cards rep's deficit leaves); the reading plays a - k natural cards and
+    deficit + sum(k) wild ones.  The k are walked in lexicographic order of
+    their ranks' counts (the highest rank moves fastest): the next k raises
+    the highest rank it can, with every rank above it back to 0."""
+    cdef u64 a[2]
+    cdef u64 r0, r1, k0 = 0, k1 = 0
+    cdef int need = _natural(rep, x.nat, a), budget, spent = 0, i
+    cdef int kind = rep[KIND_BYTE]
+    cdef bint wild_bomb = False
+    cdef unsigned int room
     cdef MoveInfo mi
-    if _deficit(rep, nat) > w:
-        return True                   # (most candidates: the wild cards cannot make them)
-    pw[0] = 0
-    pw[1] = 0
-    for x in range(N_RANKS):
-        if rep[x] == 0:
-            continue
-        a = nat[x] if nat[x] < rep[x] else rep[x]
-        need += rep[x] - a
-        pw[x >> 3] += (<u64>a) << ((x & 7) * 8)
-        if a and x < JOKER0:
-            fidx[nflex] = x >> 3
-            fone[nflex] = (<u64>1) << ((x & 7) * 8)
-            most[nflex] = a
-            nflex += 1
-    if need > w:
-        return True
-    budget = w - need
-    memcpy(&rw[0], rep, 8)
-    memcpy(&rw[1], rep + 8, 8)
-    rw[1] &= 0x00FFFFFFFFFFFFFFULL
+    if need > x.w:
+        return True                   # (the wild cards cannot make it)
+    budget = x.w - need
+    memcpy(&r0, rep, 8)
+    memcpy(&r1, rep + 8, 8)
     if kind == K_BOMB:
         row_info(rep, &mi)
-        brank = mi.rank
-    if exact:
-        memcpy(&hw[0], h, 8)
-        memcpy(&hw[1], h + 7, 8)
-        hw[1] >>= 8
-    for j in range(nflex):
-        k[j] = 0
-    spent = 0
-    while True:
-        t = need + spent              # wild cards played
-        lo = t - h[wr1] if wr1 >= 0 else t
-        if lo < 0:
-            lo = 0
-        hi = h[wr0] if h[wr0] < t else t
-        for split in range(lo, hi + 1):
-            _set_byte(pw, wr0, split)
-            if wr1 >= 0:
-                _set_byte(pw, wr1, t - split)
-            if exact and (pw[0] != hw[0] or pw[1] != hw[1]):
-                continue
-            cls = _class(kind, pw[0] == rw[0] and pw[1] == rw[1], brank >= 0 and (wmask >> brank) & 1)
-            if kind == K_BOMB and last != NULL and not beats_wild(&mi, cls, last, lcls):
-                continue
-            p = _room2(o)
-            if p == NULL:
+        wild_bomb = (x.wmask >> mi.rank) & 1
+    # k = 0: every natural card it can take
+    if not _put_reading(x, r0, r1, a[0], a[1], need, kind, &mi, wild_bomb):
+        return False
+    if budget == 0:
+        return True                   # (most combinations: no wild card to spare)
+    room = _nonzero(a[0], a[1]) & 0x1FFF                    # (jokers are never replaced)
+    if budget == 1:
+        # one card replaced: each rank that has one, from the highest
+        while room:
+            i = top_bit(room)
+            room ^= 1u << i
+            if i < 8:
+                k0 = (<u64>1) << (8 * i)
+                k1 = 0
+            else:
+                k0 = 0
+                k1 = (<u64>1) << (8 * (i - 8))
+            if not _put_reading(x, r0, r1, a[0] - k0, a[1] - k1, need + 1, kind, &mi, wild_bomb):
                 return False
-            memcpy(p, rep, ROW)
-            out_hi = pw[1] | ((<u64>cls) << 56)
-            memcpy(p + W_PHYS, &pw[0], 8)
-            memcpy(p + W_PHYS + 8, &out_hi, 8)
-            o.n += 2
-        # the next replacement vector k in lexicographic order with
-        # sum(k) <= budget and k[j] <= most[j] (the last rank moves fastest)
-        j = nflex - 1
-        while j >= 0:
-            if k[j] < most[j] and spent < budget:
-                k[j] += 1
-                spent += 1
-                pw[fidx[j]] -= fone[j]
-                break
-            spent -= k[j]
-            pw[fidx[j]] += fone[j] * <u64>k[j]
-            k[j] = 0
-            j -= 1
-        if j < 0:
+        return True
+    while True:
+        # the next k: the highest rank with a natural card left to replace
+        # (k < a), below the highest rank of k when no wild card is left
+        if spent == budget:
+            room &= (1u << top_bit(_nonzero(k0, k1))) - 1
+        if room == 0:
             return True
+        i = top_bit(room)
+        if i < 8:
+            k0 = (k0 & _below(i)) + ((<u64>1) << (8 * i))
+            k1 = 0
+        else:
+            k1 = (k1 & _below(i - 8)) + ((<u64>1) << (8 * (i - 8)))
+        spent = _word_cards(k0, k1)
+        if not _put_reading(x, r0, r1, a[0] - k0, a[1] - k1, need + spent, kind, &mi, wild_bomb):
+            return False
+        room = _nonzero(a[0] - k0, a[1] - k1) & 0x1FFF
 
 
 cdef void _airplanes_kicked(const unsigned char* nat, int w, const RulesC* r, int kind, int L, int rmin,
@@ -205,13 +286,11 @@ cdef void _airplanes_kicked(const unsigned char* nat, int w, const RulesC* r, in
     # natural cards and the wild ones, the attachments from what the wild
     # cards left over can make, on a virtual hand of just that (the whole
     # virtual hand would offer every wild card to every attachment: most of
-    # its airplanes cost more wild cards than the hand has).  A combination
-    # is kept in the run of its own window (row_info's rank), so each is
-    # listed once, in rank order.
+    # its airplanes cost more wild cards than the hand has).  The kernel
+    # lists a combination under its highest window only, so each is listed
+    # once, in rank order.
     cdef unsigned char hv[16]
     cdef int e, x, d, b
-    cdef Py_ssize_t i, k, before
-    cdef MoveInfo mi
     for e in range(rmin if rmin > L - 1 else L - 1, ACE + 1):
         d = 0
         for x in range(e - L + 1, e + 1):
@@ -227,24 +306,41 @@ cdef void _airplanes_kicked(const unsigned char* nat, int w, const RulesC* r, in
         hv[15] = 0
         for x in range(e - L + 1, e + 1):
             hv[x] = 3
-        before = cand.n
-        gen_of_kind(hv, r, kind, L, e, False, cand)
+        gen_airplanes_at(hv, r, kind, L, e, cand)
         if cand.oom:
             return
-        k = before
-        for i in range(before, cand.n):
-            row_info(cand.data + i * ROW, &mi)
-            if mi.rank == e:
-                if k != i:
-                    memcpy(cand.data + k * ROW, cand.data + i * ROW, ROW)
-                k += 1
-        cand.n = k
+
+
+cdef void _main_kicked(const unsigned char* nat, int w, const RulesC* r, int kind, int L, int rmin,
+                       Out* cand) noexcept nogil:
+    # The trios or fours with attachments (kind) the wild cards can make,
+    # main rank by main rank (as _airplanes_kicked does window by window):
+    # the main part from the natural cards and the wild ones, the
+    # attachments from a virtual hand of what the wild cards left over can
+    # make.  The kernel lists them by main rank, so the order is the list's.
+    cdef unsigned char hv[16]
+    cdef int size = 4 if kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR else 3, x, y, b
+    for x in range(rmin, JOKER0):
+        b = w - (size - nat[x] if nat[x] < size else 0)
+        if b < 0:
+            continue
+        for y in range(JOKER0):
+            hv[y] = <unsigned char>(nat[y] + b if nat[y] + b < 4 else 4)
+        hv[x] = <unsigned char>size
+        hv[13] = nat[13]
+        hv[14] = nat[14]
+        hv[15] = 0
+        gen_of_kind(hv, r, kind, L, x, True, cand)      # (lowest: the main rank x only)
+        if cand.oom:
+            return
 
 
 cdef inline void _of_kind(const unsigned char* nat, const unsigned char* virt, int w, const RulesC* r,
                           int kind, int L, int rmin, Out* cand) noexcept nogil:
     if kind == K_AIRPLANE_SOLO or kind == K_AIRPLANE_PAIR:
         _airplanes_kicked(nat, w, r, kind, L, rmin, cand)
+    elif kind == K_TRIO_SOLO or kind == K_TRIO_PAIR or kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR:
+        _main_kicked(nat, w, r, kind, L, rmin, cand)
     else:
         gen_of_kind(virt, r, kind, L, rmin, False, cand)
 
@@ -300,13 +396,13 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
     cdef unsigned char nat[16]
     cdef unsigned char virt[16]
     cdef unsigned char* buf
-    cdef int w = 0, x, wr0 = -1, wr1 = -1, lcls = CLS_NONE
+    cdef int w = 0, x, wr0 = -1, wr1 = -1
     cdef Out cand
     cdef MoveInfo li
-    cdef const MoveInfo* lp = NULL
+    cdef Reader rd
     cdef Py_ssize_t i
     memcpy(nat, h, 15)
-    nat[15] = 255                     # (the kind byte of a row: no deficit; see _deficit)
+    nat[15] = 255                     # (the kind byte of a row: no deficit; see _natural)
     for x in range(JOKER0):
         if (wmask >> x) & 1:
             w += h[x]
@@ -325,18 +421,39 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
         o.oom = True
         return
     out_init_on(&cand, buf, CAND_ROWS)
+    rd.nat = nat
+    rd.w = w
+    rd.wmask = wmask
+    rd.two = wr1 >= 0
+    rd.h0 = h[wr0] if wr0 >= 0 else 0
+    rd.h1 = h[wr1] if wr1 >= 0 else 0
+    _unit(wr0, &rd.e[0], &rd.e[1])
+    _unit(wr1, &rd.f[0], &rd.f[1])
+    rd.d[0] = rd.e[0] - rd.f[0]
+    rd.d[1] = rd.e[1] - rd.f[1]
+    rd.exact = exact
+    memcpy(&rd.hw[0], h, 8)
+    memcpy(&rd.hw[1], h + 7, 8)
+    rd.hw[1] >>= 8
+    rd.last = NULL
+    rd.lcls = CLS_NONE
+    rd.o = o
+    rd.p = o.data + o.n * ROW
+    rd.end = o.data + (o.cap - 3) * ROW
     if last != NULL:
         row_info(last, &li)
-        lp = &li
-        lcls = last[W_CLASS]
-    _candidates(nat, virt, w, r, lp, &cand)
+        rd.last = &li
+        rd.lcls = last[W_CLASS]
+    _candidates(nat, virt, w, r, rd.last, &cand)
     if cand.oom:
         o.oom = True
     else:
         for i in range(cand.n):
-            if not _read_back(cand.data + i * ROW, h, nat, w, wmask, wr0, wr1, lp, lcls, exact, o):
+            if not _read_back(cand.data + i * ROW, &rd):
                 o.oom = True
                 break
+        if not o.oom:
+            o.n = (rd.p - o.data) // ROW
     if not cand.borrowed:
         free(cand.data)               # (it grew: a copy of its own)
     free(buf)
