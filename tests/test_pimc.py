@@ -514,3 +514,12 @@ def test_the_new_options_survive_pickling_and_show_in_the_repr() -> None:
     assert repr(back) == repr(agent) and "candidates=100" in repr(agent) and "time_budget=0.5" in repr(agent)
     auto = pickle.loads(pickle.dumps(PIMCAgent(rules="tiandi")))
     assert auto.candidates == "auto" and auto.candidate_limit == ddz.pimc.WILD_CANDIDATES
+
+
+def test_the_examples_in_the_module_run() -> None:
+    import doctest
+
+    from ddz_fast import pimc
+
+    result = doctest.testmod(pimc)
+    assert result.attempted >= 3 and result.failed == 0
