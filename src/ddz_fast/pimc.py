@@ -72,7 +72,7 @@ _POLICIES = ("bot", "random")
 #: are valued, few enough that a master-level lead of tens of thousands of
 #: legal moves is decided in well under a second (benchmarks/README.md,
 #: "The web app: master-level decisions").
-WILD_CANDIDATES = 128
+WILD_CANDIDATES = 64
 #: The largest ``candidates`` (as many moves as ``Game.move_values`` takes).
 MAX_CANDIDATES = 1 << 20
 
