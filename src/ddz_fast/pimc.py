@@ -162,8 +162,9 @@ def candidate_moves(observation: Observation, moves: Union[MoveList, Sequence[Mo
 
 class PIMCValues:
     """What :meth:`PIMCAgent.evaluate` found at one decision: ``moves`` (the
-    candidate moves), ``worlds`` ((n, players, 15) uint8: the sampled
-    deals), ``values`` ((n, len(moves)) float64: each move's value in each
+    candidate moves: the legal moves valued, at most the agent's
+    ``candidates``, in legal order), ``worlds`` ((n, players, 15) uint8: the
+    sampled deals valued), ``values`` ((n, len(moves)) float64: each move's value in each
     world), ``solved`` ((n,) bool: the world was valued by the solver, not by
     playouts) and ``choice`` (the index of the move the agent plays)."""
 
@@ -221,8 +222,9 @@ class PIMCAgent:
       what it always was).  When there are more, :func:`candidate_moves`
       keeps the likeliest, always the simple bot's move and PASS;
     * ``time_budget``: seconds a decision may spend (None, the default: no
-      limit).  Worlds are then valued one at a time, and no more are
-      sampled once the budget is spent (at least one world is valued), so
+      limit).  Worlds are then valued one at a time (with
+      ``policy="random"``, each from its own seed), and no more once the
+      budget is spent (at least one world is valued), so
       how many worlds a decision weighs depends on the machine's speed and
       load: reproducible only while the budget is not reached.
 
