@@ -69,7 +69,8 @@ def _describe_object(x):
     if isinstance(x, d.ActionSpace):
         return ("ActionSpace", x.rules.name, x.size)
     if isinstance(x, d.PIMCAgent):
-        return ("PIMCAgent", repr(x))
+        # (options added after 0.1.0 described only away from their defaults)
+        return ("PIMCAgent", repr(x).replace(", candidates='auto'", "").replace(", time_budget=None", ""))
     if isinstance(x, d.PlayoutResults):
         return ("PlayoutResults", x.rules.name, x.seed, x.first_game, _plain(x.as_dict()))
     if isinstance(x, d.Solver):

@@ -315,6 +315,20 @@ def test_pimc_takes_options_by_name():
             load_agent(bad)
 
 
+def test_pimc_takes_its_candidate_limit_and_time_budget_by_name():
+    spec = "pimc(worlds=4, candidates=8, time_budget=None)"
+    res = arena.play([spec, "simple"], deals=2, seed=1, rules="laizi")
+    ref = arena.play([PIMCAgent(4, candidates=8, seed=game_seed(1, 0), rules="laizi"), "simple"],
+                     deals=2, seed=1, rules="laizi")
+    assert np.array_equal(res.scores, ref.scores)
+    assert load_agent("pimc(candidates=None, time_budget=0.5)") == "pimc(candidates=None, time_budget=0.5)"
+    for bad, match in (("pimc(candidates=1)", "candidates 1 is out of range"),
+                       ("pimc(candidates='all')", "candidates must be"),
+                       ("pimc(time_budget=0)", "time_budget must be > 0")):
+        with pytest.raises(ValueError, match=match):
+            load_agent(bad)
+
+
 def test_bad_arguments_are_refused_before_anything_runs():
     with pytest.raises(ValueError, match="2 agents or one per seat"):
         arena.play(["simple"] * 3 + ["random"], deals=1)

@@ -315,6 +315,16 @@ def test_usable_as_an_environment_opponent_and_through_action_ids() -> None:
     (dict(seed=1.0), TypeError, "seed"),
     (dict(threads=0), ValueError, "threads"),
     (dict(rules="nope"), ValueError, "preset"),
+    (dict(candidates=1), ValueError, "candidates"),
+    (dict(candidates=0), ValueError, "candidates"),
+    (dict(candidates=2**40), ValueError, "candidates"),
+    (dict(candidates=1.5), TypeError, "candidates"),
+    (dict(candidates=True), TypeError, "candidates"),
+    (dict(candidates="all"), ValueError, "candidates"),
+    (dict(time_budget=0), ValueError, "time_budget"),
+    (dict(time_budget=-1.0), ValueError, "time_budget"),
+    (dict(time_budget=float("nan")), ValueError, "time_budget"),
+    (dict(time_budget="1"), TypeError, "time_budget"),
 ])
 def test_bad_parameters_are_named(kwargs: Dict[str, Any], exc: type, match: str) -> None:
     with pytest.raises(exc, match=match):
@@ -381,3 +391,135 @@ def test_a_decision_does_not_depend_on_the_decisions_before_it() -> None:
     assert np.array_equal(cold.solved, warm.solved)
     assert np.array_equal(cold.values, warm.values)
     assert cold.choice == warm.choice
+
+
+# ---------------------------------------------------------------------------
+# The candidate limit and the time budget
+# ---------------------------------------------------------------------------
+
+def _decisions(rules: str, seeds: range, min_moves: int, response: bool = False) -> List[Any]:
+    """Play-phase observations with at least ``min_moves`` legal moves (with
+    ``response``, answers to a move: PASS legal) in deals the simple bot plays."""
+    found = []
+    for seed in seeds:
+        g = Game(rules, seed=seed)
+        while not g.is_over:
+            o = g.observation(g.to_move)
+            if (g.phase is Phase.PLAY and len(o.legal_actions) >= min_moves
+                    and (not response or any(m.is_pass for m in o.legal_actions))):
+                found.append(o)
+            g.step(simple_bot(o, rules))
+    return found
+
+
+def test_by_default_standard_decisions_value_every_move() -> None:
+    """``candidates="auto"`` limits only wild-card games: on the standard
+    game, decisions with more legal moves than the wild limit are valued
+    move for move exactly as with no limit."""
+    assert PIMCAgent().candidate_limit is None
+    assert PIMCAgent(rules="laizi").candidate_limit == ddz.pimc.WILD_CANDIDATES
+    big = _decisions("standard", range(6), 40)
+    assert len(big) >= 3
+    for o in big[:3]:
+        auto, every = PIMCAgent(8, seed=3).evaluate(o), PIMCAgent(8, seed=3, candidates=None).evaluate(o)
+        assert auto.moves == every.moves == tuple(o.legal_actions)
+        assert np.array_equal(auto.values, every.values) and auto.choice == every.choice
+        assert len(PIMCAgent(8, seed=3, candidates=20).evaluate(o).moves) == 20   # (a limit would cut)
+    # and whole deals are played the same way
+    log_auto: List[Any] = []
+    log_every: List[Any] = []
+    Session(seed=4).play([PIMCAgent(8, seed=2), simple_bot, simple_bot], 2,
+                         on_step=lambda g, s, a: log_auto.append((s, a)))
+    Session(seed=4).play([PIMCAgent(8, seed=2, candidates=None), simple_bot, simple_bot], 2,
+                         on_step=lambda g, s, a: log_every.append((s, a)))
+    assert log_auto == log_every
+
+
+@pytest.mark.parametrize("rules", ["laizi", "tiandi", "standard"])
+def test_the_candidate_limit_is_honoured_and_keeps_the_bots_move_and_pass(rules: str) -> None:
+    from ddz_fast.actions import action_space
+    from ddz_fast.pimc import candidate_moves
+
+    limit = 6
+    decisions = _decisions(rules, range(6), 40) + _decisions(rules, range(6), limit + 2, response=True)
+    assert any(m.is_pass for o in decisions for m in o.legal_actions)
+    for o in decisions:
+        legal = list(o.legal_actions)
+        keep = candidate_moves(o, o.legal_actions, limit, rules)
+        assert list(keep) == sorted(set(keep.tolist()))
+        # (fewer when the moves hold fewer readings than the limit)
+        readings = len({(m.kind, m.represents) for m in legal})
+        assert len(keep) == limit if readings >= limit else readings <= len(keep) <= limit
+        assert np.array_equal(keep, candidate_moves(o, legal, limit, rules))   # MoveList or list
+        kept = [legal[i] for i in keep]
+        assert simple_bot(o, rules) in kept
+        assert any(m.is_pass for m in kept) == any(m.is_pass for m in legal)
+        if rules != "standard":
+            # one choice of cards per reading (the bot's own aside): the fewest wild cards
+            pairs = action_space(rules).ids(o.legal_actions, wild=o.wild)
+            bot = legal.index(simple_bot(o, rules))
+            for i in keep:
+                if i != bot:
+                    same = pairs[:, 0] == pairs[i, 0]
+                    assert pairs[i, 1] == pairs[same, 1].min()
+        ev = PIMCAgent(3, seed=1, rules=rules, candidates=limit).evaluate(o)
+        assert ev.moves == tuple(kept) and ev.values.shape == (3, len(kept))
+        assert ev.move in legal
+
+
+def test_the_pre_ranking_prefers_moves_that_leave_fewer_plays() -> None:
+    """Beyond the bot's move, the kept moves leave the hand needing the
+    fewest plays (ranks still held): a long airplane before a single card."""
+    from ddz_fast.pimc import candidate_moves
+
+    g = Game.from_position(["3334445557", "66", "88"], landlord=0)
+    o = g.observation(0)
+    legal = list(o.legal_actions)
+    kept = [legal[i].cards for i in candidate_moves(o, legal, 3)]
+    assert kept == ["33344", "333444555", "33344457"]         # the bot's, then two leaving one rank
+    assert simple_bot(o).cards == "33344"
+    assert len(legal) == 33 and candidate_moves(o, legal, None).tolist() == list(range(33))
+
+
+def test_wild_leads_of_many_thousand_moves_value_only_the_candidates() -> None:
+    """A tiandi lead of thousands of moves is valued as ``WILD_CANDIDATES``
+    moves in every world (the number of evaluations, not a time)."""
+    o = _decisions("tiandi", range(4, 5), 5000)[0]
+    assert len(o.legal_actions) > 20000
+    agent = PIMCAgent(4, seed=1, rules="tiandi")
+    ev = agent.evaluate(o)
+    assert ev.values.shape == (4, ddz.pimc.WILD_CANDIDATES) and len(ev.moves) == ddz.pimc.WILD_CANDIDATES
+    assert simple_bot(o, "tiandi") in ev.moves and agent(o) == ev.move
+    again = PIMCAgent(4, seed=1, rules="tiandi").evaluate(o)
+    assert again.moves == ev.moves and np.array_equal(again.values, ev.values)
+
+
+def test_a_time_budget_values_at_least_one_world_and_otherwise_changes_nothing() -> None:
+    g = _to_play(5)
+    o = g.observation(g.to_move)
+    full = PIMCAgent(8, seed=2).evaluate(o)
+    spent = PIMCAgent(8, seed=2, time_budget=1e-9).evaluate(o)     # spent by the first world
+    assert spent.values.shape == (1, len(full.moves)) and np.array_equal(spent.worlds, full.worlds[:1])
+    assert np.array_equal(spent.values, full.values[:1])           # (bot playouts: deterministic)
+    ample = PIMCAgent(8, seed=2, time_budget=1e9).evaluate(o)
+    assert np.array_equal(ample.values, full.values) and ample.choice == full.choice
+
+
+def test_the_new_options_survive_pickling_and_show_in_the_repr() -> None:
+    import pickle
+
+    agent = PIMCAgent(8, seed=3, rules="laizi", candidates=100, time_budget=0.5)
+    back = pickle.loads(pickle.dumps(agent))
+    assert (back.candidates, back.candidate_limit, back.time_budget) == (100, 100, 0.5)
+    assert repr(back) == repr(agent) and "candidates=100" in repr(agent) and "time_budget=0.5" in repr(agent)
+    auto = pickle.loads(pickle.dumps(PIMCAgent(rules="tiandi")))
+    assert auto.candidates == "auto" and auto.candidate_limit == ddz.pimc.WILD_CANDIDATES
+
+
+def test_the_examples_in_the_module_run() -> None:
+    import doctest
+
+    from ddz_fast import pimc
+
+    result = doctest.testmod(pimc)
+    assert result.attempted >= 3 and result.failed == 0

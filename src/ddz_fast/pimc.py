@@ -16,6 +16,15 @@ world:
   ``rollouts`` playouts of ``policy`` (the simple bot by default) after the
   move that the agent's side wins.
 
+Under wild cards a lead can have tens of thousands of legal moves (one
+reading played with many choices of cards), too many to value in every
+world.  So a decision values at most ``candidates`` moves: when there are
+more, a cheap, deterministic pre-ranking keeps the likeliest
+(:func:`candidate_moves`; the default ``"auto"`` keeps
+:data:`WILD_CANDIDATES` under wild cards and values every move without
+them).  A ``time_budget`` (seconds, None by default) stops sampling more
+worlds once a decision has spent it (at least one world is valued).
+
 The values are aggregated over the worlds (``aggregate="mean"``: the mean
 value; ``"vote"``: each world votes for its best move, ties broken by the
 mean) and the best move is played (the first in legal order among equals).
@@ -32,13 +41,20 @@ from __future__ import annotations
 
 from typing import Any, Literal, Optional, Sequence, Tuple, Union, cast
 
+import time
+
 import numpy as np
 import numpy.typing as npt
 
-from ._util.checks import check_choice, check_int, check_limit, check_seed, check_threads
+from ._util.checks import (
+    check_choice, check_count_limit, check_int, check_limit, check_seed, check_threads,
+)
 from ._engine.game import Game
 from ._engine.worlds import sample_observed_worlds
 from ._core.move import Move
+from ._core.movelist import MoveList
+from .actions import WildActionSpace, action_space
+from .kinds import Kind
 from ._util.rng import game_seed
 from .game import simple_bot
 from .game_values import AuctionAction, Observation, Phase
@@ -46,16 +62,109 @@ from . import pickling as _pickling
 from .rules import Rules, RulesLike, resolve_rules
 from .solver import MAX_NODES, Solver
 
-__all__ = ["PIMCAgent", "PIMCValues"]
+__all__ = ["PIMCAgent", "PIMCValues", "candidate_moves", "WILD_CANDIDATES"]
 
 _AGGREGATES = ("mean", "vote")
 _POLICIES = ("bot", "random")
 
+#: The moves a decision values at most under wild-card rules with
+#: ``candidates="auto"`` (the default): enough that the likely best moves
+#: are valued, few enough that a master-level lead of tens of thousands of
+#: legal moves is decided in well under a second (benchmarks/README.md,
+#: "The web app: master-level decisions").
+WILD_CANDIDATES = 64
+#: The largest ``candidates`` (as many moves as ``Game.move_values`` takes).
+MAX_CANDIDATES = 1 << 20
+
+
+def candidate_moves(observation: Observation, moves: Union[MoveList, Sequence[Move]], limit: Optional[int],
+                    rules: RulesLike = "standard") -> npt.NDArray[np.intp]:
+    """The indices (ascending: legal order) of the at most ``limit`` moves
+    of ``moves`` (legal moves at ``observation``) that a :class:`PIMCAgent`
+    values; every index when there are ``limit`` or fewer (or ``limit`` is
+    None, no limit; else it is an int >= 2: room for the bot's move and
+    PASS).
+
+    The pre-ranking is cheap and deterministic:
+
+    1. under wild cards, each reading keeps one choice of cards, the one the
+       environments play (the smallest flat id: the fewest wild cards;
+       ``docs/envs.md``, "Wild cards");
+    2. the simple bot's move (:func:`~ddz_fast.game.simple_bot`) and PASS
+       (when legal) are always kept;
+    3. the others are ranked by a plays-left estimate of the hand after the
+       move (the ranks other than the wild ones that it still holds: at
+       most one play each; a bomb or the rocket played counts one more, a
+       control spent), then by the wild cards standing in for other ranks
+       (fewer first), the represented rank (lower first), the cards played
+       (more first), and legal order.
+
+    So fewer than ``limit`` are kept when the moves hold fewer readings.
+
+    >>> from ddz_fast import Game
+    >>> from ddz_fast.pimc import candidate_moves
+    >>> g = Game.from_position(["3334445557", "66", "88"], landlord=0)
+    >>> obs = g.observation(0)
+    >>> moves = list(obs.legal_actions)
+    >>> len(moves), [moves[i].cards for i in candidate_moves(obs, moves, 3)]
+    (33, ['33344', '333444555', '33344457'])
+    """
+    r = resolve_rules(rules)
+    if not isinstance(observation, Observation):
+        raise TypeError(f"observation must be an Observation, not {type(observation).__name__}")
+    if not isinstance(moves, MoveList):
+        moves = PIMCAgent._moves(moves)
+    n = len(moves)
+    lim = check_count_limit(limit, "limit", 2, MAX_CANDIDATES)
+    if lim is None or n <= cast(int, lim):
+        return np.arange(n, dtype=np.intp)
+    if isinstance(moves, MoveList):
+        counts = moves.counts.astype(np.int64)
+        reps = moves.represents.astype(np.int64)
+        kinds, ranks = moves.kinds.astype(np.int64), moves.ranks.astype(np.int64)
+    else:
+        counts = np.array([m.counts for m in moves], dtype=np.int64).reshape(n, 15)
+        reps = np.array([m.represents for m in moves], dtype=np.int64).reshape(n, 15)
+        kinds = np.array([int(m.kind) for m in moves], dtype=np.int64)
+        ranks = np.array([m.rank for m in moves], dtype=np.int64)
+    wild = tuple(observation.wild or ())
+    if r.wild_ranks:
+        # one card choice per reading: the smallest cards id (fewest wild cards)
+        pairs = cast(WildActionSpace, action_space(r)).ids(moves, wild=wild)
+        order = np.lexsort((pairs[:, 1], pairs[:, 0]))
+        first = np.ones(n, dtype=bool)
+        first[1:] = pairs[order[1:], 0] != pairs[order[:-1], 0]
+        pool = order[first]
+    else:
+        pool = np.arange(n, dtype=np.intp)
+    keep = set()
+    passes = np.flatnonzero(kinds == int(Kind.PASS))
+    if len(passes):
+        keep.add(int(passes[0]))
+    bot = simple_bot(observation, r)
+    if isinstance(bot, Move):
+        keep.update(i for i in range(n) if moves[i] == bot)
+    plain = [x for x in range(15) if x not in wild]
+    rest = np.asarray(observation.hand, dtype=np.int64)[None, :] - counts
+    plays = (rest[:, plain] > 0).sum(axis=1)
+    plays += (kinds == int(Kind.BOMB)) | (kinds == int(Kind.ROCKET))
+    stand_ins = np.maximum(reps[:, :13] - counts[:, :13], 0).sum(axis=1)
+    p = pool[np.lexsort((pool, -counts[pool].sum(axis=1), ranks[pool], stand_ins[pool], plays[pool]))]
+    room = cast(int, lim) - len(keep)
+    for i in p:
+        if room <= 0:
+            break
+        if int(i) not in keep:
+            keep.add(int(i))
+            room -= 1
+    return np.array(sorted(keep), dtype=np.intp)
+
 
 class PIMCValues:
     """What :meth:`PIMCAgent.evaluate` found at one decision: ``moves`` (the
-    candidate moves), ``worlds`` ((n, players, 15) uint8: the sampled
-    deals), ``values`` ((n, len(moves)) float64: each move's value in each
+    candidate moves: the legal moves valued, at most the agent's
+    ``candidates``, in legal order), ``worlds`` ((n, players, 15) uint8: the
+    sampled deals valued), ``values`` ((n, len(moves)) float64: each move's value in each
     world), ``solved`` ((n,) bool: the world was valued by the solver, not by
     playouts) and ``choice`` (the index of the move the agent plays)."""
 
@@ -106,7 +215,18 @@ class PIMCAgent:
     * ``seed``: any int (the same seed, the same choices);
     * ``threads``: threads for the playouts (the values never depend on it);
     * ``rules``: the rules of the game played (an observation does not name
-      them).
+      them);
+    * ``candidates``: the most moves a decision values (an int >= 2; None:
+      every legal move; ``"auto"``, the default: :data:`WILD_CANDIDATES`
+      under wild cards, every move without them, so a standard decision is
+      what it always was).  When there are more, :func:`candidate_moves`
+      keeps the likeliest, always the simple bot's move and PASS;
+    * ``time_budget``: seconds a decision may spend (None, the default: no
+      limit).  Worlds are then valued one at a time (with
+      ``policy="random"``, each from its own seed), and no more once the
+      budget is spent (at least one world is valued), so
+      how many worlds a decision weighs depends on the machine's speed and
+      load: reproducible only while the budget is not reached.
 
     An agent holds no state between decisions: it may serve several
     threads at once.  An agent pickles as its
@@ -114,13 +234,15 @@ class PIMCAgent:
     """
 
     __slots__ = ("_worlds", "_rollouts", "_policy", "_solver_cards", "_solver_nodes", "_solver_time",
-                 "_aggregate", "_seed", "_threads", "_rules", "_solver_table_mb")
+                 "_aggregate", "_seed", "_threads", "_rules", "_solver_table_mb", "_candidates",
+                 "_limit", "_time_budget")
 
     def __init__(self, worlds: int = 32, *, rollouts: int = 1, policy: str = "bot",
                  solver_cards: int = 16, solver_nodes: Optional[int] = 20000,
                  solver_time: Optional[float] = None, solver_table_mb: float = 4,
                  aggregate: str = "mean", seed: int = 0, threads: int = 1,
-                 rules: RulesLike = "standard") -> None:
+                 rules: RulesLike = "standard", candidates: Union[int, str, None] = "auto",
+                 time_budget: Optional[float] = None) -> None:
         self._worlds = int(check_int(worlds, "worlds", 1, 1 << 20))
         self._rollouts = int(check_int(rollouts, "rollouts", 1, 1 << 20))
         self._policy = cast(Literal["bot", "random"], check_choice(policy, "policy", _POLICIES))
@@ -132,6 +254,11 @@ class PIMCAgent:
         self._threads = int(check_threads(threads))
         self._rules: Rules = resolve_rules(rules)
         self._solver_table_mb = Solver(solver_table_mb).table_mb     # (checked as a Solver's)
+        self._candidates = check_count_limit(candidates, "candidates", 2, MAX_CANDIDATES, ("auto",))
+        self._limit: Optional[int] = (
+            (WILD_CANDIDATES if self._rules.wild_ranks else None) if self._candidates == "auto"
+            else cast(Optional[int], self._candidates))
+        self._time_budget = check_limit(time_budget, "time_budget")
 
     def __reduce__(self) -> Tuple[Any, ...]:
         self._check_ready()
@@ -139,7 +266,8 @@ class PIMCAgent:
             "rollouts": self._rollouts, "policy": self._policy, "solver_cards": self._solver_cards,
             "solver_nodes": self._solver_nodes, "solver_time": self._solver_time,
             "solver_table_mb": self._solver_table_mb, "aggregate": self._aggregate, "seed": self._seed,
-            "threads": self._threads, "rules": self._rules}),))
+            "threads": self._threads, "rules": self._rules, "candidates": self._candidates,
+            "time_budget": self._time_budget}),))
 
     # -- parameters (read-only) ----------------------------------------------------
     worlds = property(lambda self: self._worlds, doc="Worlds sampled per decision.")
@@ -152,13 +280,19 @@ class PIMCAgent:
     seed = property(lambda self: self._seed, doc="The agent's seed.")
     threads = property(lambda self: self._threads, doc="Threads for the playouts.")
     rules = property(lambda self: self._rules, doc="The rules of the game played.")
+    candidates = property(lambda self: self._candidates,
+                          doc='The most moves a decision values, as given (an int, None or "auto").')
+    candidate_limit = property(lambda self: self._limit,
+                               doc="The most moves a decision values under these rules (None: every move).")
+    time_budget = property(lambda self: self._time_budget, doc="Seconds a decision may spend (None: no limit).")
 
     def __repr__(self) -> str:
         if not isinstance(getattr(self, "_rules", None), Rules):
             return "PIMCAgent(<uninitialised>)"
         return (f"PIMCAgent(worlds={self._worlds}, rollouts={self._rollouts}, policy={self._policy!r}, "
                 f"solver_cards={self._solver_cards}, solver_nodes={self._solver_nodes}, "
-                f"aggregate={self._aggregate!r}, seed={self._seed}, rules={self._rules.name!r})")
+                f"aggregate={self._aggregate!r}, seed={self._seed}, rules={self._rules.name!r}, "
+                f"candidates={self._candidates!r}, time_budget={self._time_budget!r})")
 
     # -- playing -------------------------------------------------------------------
     def __call__(self, observation: Observation,
@@ -178,7 +312,7 @@ class PIMCAgent:
         moves = self._moves(acts)
         if len(moves) == 1:
             return moves[0]
-        return self._evaluate(obs, moves).move
+        return self._evaluate(obs, moves, acts).move
 
     def act(self, game: Game) -> Union[Move, AuctionAction]:
         """The action for the seat to move of ``game`` (from its observation only)."""
@@ -194,7 +328,8 @@ class PIMCAgent:
         obs = self._check(observation)
         if obs.phase != Phase.PLAY:
             raise ValueError(f"evaluate needs a play-phase observation, not {obs.phase.name}")
-        return self._evaluate(obs, self._moves(obs.legal_actions if legal_actions is None else legal_actions))
+        acts = obs.legal_actions if legal_actions is None else legal_actions
+        return self._evaluate(obs, self._moves(acts), acts)
 
     # -- inside --------------------------------------------------------------------
     def _check_ready(self) -> None:
@@ -228,8 +363,14 @@ class PIMCAgent:
                 raise TypeError(f"a play-phase legal action must be a Move, not {type(m).__name__}")
         return moves
 
-    def _evaluate(self, obs: Observation, moves: Tuple[Move, ...]) -> PIMCValues:
+    def _evaluate(self, obs: Observation, moves: Tuple[Move, ...], acts: object) -> PIMCValues:
+        start = time.perf_counter()
         p = obs.player
+        if self._limit is not None and len(moves) > self._limit:
+            # (a MoveList as given: its rows are read without making Moves)
+            keep = candidate_moves(obs, acts if isinstance(acts, MoveList) else moves, self._limit,
+                                   self._rules)
+            moves = tuple(moves[i] for i in keep)
         # The decision's seed: a function of the agent's seed and public facts only.
         decision = game_seed(self._seed, ((obs.deal_number << 10) + len(obs.history)) * 4 + p)
         worlds = sample_observed_worlds(obs, self._worlds, seed=game_seed(decision, 0))
@@ -239,12 +380,28 @@ class PIMCAgent:
         base = Game.from_position(worlds[0], landlord, obs.base, p, last,
                                   last_player=obs.last_player if last is not None else None,
                                   rules=self._rules, bombs=obs.bombs, doubles=obs.doubles, wild=obs.wild)
+        if self._time_budget is None:
+            values, solved = self._values(base, worlds, moves, game_seed(decision, 1))
+            return PIMCValues(moves, worlds, values, solved, self._pick(values))
+        # one world at a time (each its own playout seed and solver table)
+        # until the budget is spent
+        parts = []
+        for i in range(len(worlds)):
+            parts.append(self._values(base, worlds[i:i + 1], moves, game_seed(decision, 2 + i)))
+            if time.perf_counter() - start >= self._time_budget:
+                break
+        values = np.concatenate([v for v, _ in parts])
+        solved = np.concatenate([x for _, x in parts])
+        return PIMCValues(moves, worlds[:len(parts)], values, solved, self._pick(values))
+
+    def _values(self, base: Game, worlds: npt.NDArray[np.uint8], moves: Tuple[Move, ...],
+                seed: int) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+        """The values of ``moves`` in ``worlds`` and which worlds were solved."""
         n = len(worlds)
-        seed = game_seed(decision, 1)
-        if sum(obs.hand_sizes) > self._solver_cards:
+        if int(worlds[0].sum()) > self._solver_cards:
             values = base.move_values(worlds, moves, rollouts=self._rollouts, policy=self._policy,
                                       seed=seed, threads=self._threads)
-            return PIMCValues(moves, worlds, values, np.zeros(n, dtype=np.bool_), self._pick(values))
+            return values, np.zeros(n, dtype=np.bool_)
         # every world in one compiled call, with a fresh table (see
         # solver_table_mb); a world a limit stopped (NaN) is left to the playouts
         values = base.solve_values(worlds, moves, max_nodes=self._solver_nodes,
@@ -254,7 +411,7 @@ class PIMCAgent:
         if len(rest):                   # (solve_values checked the moves)
             values[rest] = base.move_values(worlds[rest], moves, rollouts=self._rollouts,
                                             policy=self._policy, seed=seed, threads=self._threads)
-        return PIMCValues(moves, worlds, values, solved, self._pick(values))
+        return values, solved
 
     def _pick(self, values: npt.NDArray[np.float64]) -> int:
         mean = values.sum(axis=0) / len(values)       # (values.mean, without its wrapper)

@@ -1,7 +1,7 @@
 """Type stub for the compiled :mod:`ddz_fast._util.checks` (source: _util/checks.pyx)."""
 
 __all__ = ["check_int", "check_seat", "check_seed", "check_env_seed", "check_threads", "check_index",
-           "check_number", "check_limit", "check_choice", "plain_str",
+           "check_number", "check_limit", "check_count_limit", "check_choice", "plain_str",
            "private_array", "bounded_list", "frozen", "MAX_THREADS"]
 
 from typing import Any, Collection, List, Literal, Optional, overload
@@ -23,6 +23,8 @@ def check_limit(x: object, what: str, *, integer: Literal[True], cap: Optional[i
 @overload
 def check_limit(x: object, what: str, *, integer: Literal[False] = False,
                 cap: Optional[int] = None) -> Optional[float]: ...
+def check_count_limit(x: object, what: str, lo: int, hi: int,
+                      settings: Collection[str] = ()) -> int | str | None: ...
 def check_choice(x: object, what: str, options: Collection[str]) -> str: ...
 def plain_str(x: object, what: str) -> str: ...
 def private_array(x: np.ndarray, what: str) -> np.ndarray: ...

@@ -23,6 +23,8 @@ and the one policy for other numbers and options:
 * a search limit (:func:`check_limit`) is None (no limit) or a number
   > 0; a node count is an exact int (capped where no search reaches), a
   time may be ``inf`` (no limit either);
+* a count limit (:func:`check_count_limit`) is None (no limit), an int in
+  its range, or one of its named settings (``"auto"``);
 * a named option (:func:`check_choice`) is one of its allowed strings;
 * text (:func:`plain_str`) is a str, and a subclass of str becomes a plain
   str copy before anything reads it (its ``__len__``, ``strip``, ``__eq__``
@@ -64,7 +66,7 @@ import itertools
 import numpy as np
 
 __all__ = ["check_int", "check_seat", "check_seed", "check_env_seed", "check_threads", "check_index",
-           "check_number", "check_limit", "check_choice", "plain_str",
+           "check_number", "check_limit", "check_count_limit", "check_choice", "plain_str",
            "private_array", "bounded_list", "frozen", "MAX_THREADS"]
 
 # More worker threads than any machine we run on needs; the bound keeps a
@@ -214,6 +216,35 @@ def check_limit(x, what, *, integer=False, cap=None):
     v = _as_float(x, what, " or None (no limit)")
     if not v > 0:           # (NaN included)
         raise ValueError(f"{what} must be > 0 (or None for no limit), not {x!r}")
+    return v
+
+
+def check_count_limit(x, what, lo, hi, settings=()):
+    """A limit on how many things are done: None (no limit), an int in
+    ``lo..hi``, or one of the strings ``settings`` (e.g. ``"auto"``: the
+    caller picks the limit).  TypeError for another type, ValueError for an
+    int out of range or another string, each naming every form allowed.
+
+    >>> check_count_limit("auto", "candidates", 2, 2**20, ("auto",))
+    'auto'
+    >>> check_count_limit(1, "candidates", 2, 2**20, ("auto",))
+    Traceback (most recent call last):
+    ...
+    ValueError: candidates 1 is out of range 2..1048576 (or None for no limit, or 'auto')
+    """
+    cdef str forms = " (or None for no limit" + "".join(f", or {s!r}" for s in settings) + ")"
+    if x is None:
+        return None
+    if isinstance(x, str):
+        x = plain_str(x, what)
+        if x not in settings:
+            raise ValueError(f"{what} must be an int{forms}, not {x!r}")
+        return x
+    if isinstance(x, (bool, _NPBOOL)) or not isinstance(x, (int, _INTEGER)):
+        raise TypeError(f"{what} must be an int{forms}, not {_type_name(x)}")
+    v = int(x)
+    if not lo <= v <= hi:
+        raise ValueError(f"{what} {v} is out of range {lo}..{hi}{forms}")
     return v
 
 
