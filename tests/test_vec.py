@@ -456,7 +456,3 @@ def test_an_illegal_wild_id_names_its_table_and_changes_nothing():
     assert [vg.games(i).snapshot() for i in range(3)] == before
 
 
-def test_the_step_recorder_refuses_wild_tables():
-    from ddz_fast._engine.recorder import StepRecorder
-    with pytest.raises(ValueError, match="wild"):
-        StepRecorder(VecGame(2, "laizi"), 100)

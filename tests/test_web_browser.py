@@ -168,11 +168,13 @@ def _play_deal(d, played=None):
         leading = not d.find_element(By.ID, "pass").is_enabled()
         ranks = [c.get_attribute("data-rank") for c in cards]
         if not checked_illegal:
-            # two cards of different ranks (not the two jokers) make no move
-            j = next((j for j in range(1, len(ranks)) if ranks[j] != ranks[0] and {ranks[0], ranks[j]} != {"B", "R"}),
-                     None)
+            # two natural cards of different ranks (not the two jokers) make
+            # no move (with a wild card among them they could make a pair)
+            natural = [i for i, c in enumerate(cards) if c.get_attribute("data-wild") != "1"]
+            i, j = next(((i, j) for i in natural for j in natural
+                         if ranks[j] != ranks[i] and {ranks[i], ranks[j]} != {"B", "R"}), (None, None))
             if j is not None:
-                cards[0].click()
+                cards[i].click()
                 cards[j].click()
                 assert "illegal" in d.find_element(By.ID, "hand").get_attribute("class")
                 assert not d.find_element(By.ID, "play").is_enabled()
