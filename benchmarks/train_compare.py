@@ -19,6 +19,10 @@ Sections (each can be skipped):
   network and with the shipped model's size: ddz-fast's ``Actor`` (every
   table of its VecGames, auction on) against DouZero's actor loop (``Env``
   plus one forward of the network per decision, as ``douzero.dmc.utils.act``).
+* ``learner``: learner frames/s alone, one thread, each network (batches of
+  32 x 100 random frames): ddz-fast's ``Learner.learn`` and the plain step
+  of DouZero's ``learn`` on the same network; with one learner thread a
+  trainer cannot learn faster, so this is the training rate's ceiling.
 * ``curve``: WP and ADP with 95% intervals of each snapshot of a run
   (``--run DIR``, made with ``--snapshot-every``) against the simple bot
   and against ``PIMCAgent`` (the arena: duplicate deals, rules ``douzero``,
@@ -28,7 +32,7 @@ Sections (each can be skipped):
   auction on (``landlord="auction"``), under the bid and the rob auctions.
 
     python benchmarks/train_compare.py [--seconds 120] [--actors 1] [--run DIR]
-           [--deals 1000] [--pimc-deals 200] [--skip train,actor,curve,bidding] [--json FILE]
+           [--deals 1000] [--pimc-deals 200] [--skip train,actor,learner,curve,bidding] [--json FILE]
 """
 from __future__ import annotations
 
@@ -154,6 +158,50 @@ def actor_rates(seconds: float, lstm: int, hidden: int, tables: int) -> Dict[str
         for _ in actor.batches():
             pass
     return {"decisions_per_s": (actor.frames - f0) / (time.perf_counter() - t0)}
+
+
+def learner_rates(seconds: float, lstm: int, hidden: int) -> Dict[str, float]:
+    """Learner frames/s alone, one thread: ddz-fast's ``Learner.learn`` on
+    batches of 32 x 100 random frames (landlord and farmer in turn), and the
+    plain step DouZero's ``learn`` takes on the same batches (the network's
+    forward with torch's default kernels, the MSE, backward, clipping,
+    RMSprop).  With one learner thread, no trainer learns faster than its
+    learner alone: the ceiling of the training rate."""
+    import torch
+
+    from ddz_fast.train.dmc import Learner, Networks, TrainConfig
+
+    torch.set_num_threads(1)
+    cfg = TrainConfig(lstm_size=lstm, hidden_size=hidden).check()
+    nets = Networks.fresh(cfg)
+    learner = Learner(nets, cfg)
+    rng = np.random.default_rng(0)
+    n = cfg.frames_per_batch
+    batches = {k: {"x": (rng.random((n, x)) < 0.15).astype(np.int8),
+                   "z": (rng.random((n, 5, 162)) < 0.1).astype(np.int8),
+                   "target": rng.standard_normal(n).astype(np.float32)}
+               for k, x in (("landlord", 373), ("landlord_up", 484))}
+
+    def plain(key: str, b: Dict[str, np.ndarray]) -> None:
+        net = nets.play[key]
+        pred = net(torch.from_numpy(b["z"]).float(), torch.from_numpy(b["x"]).float())[:, 0]
+        loss = ((pred - torch.from_numpy(b["target"])) ** 2).mean()
+        learner.opt[key].zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+        learner.opt[key].step()
+
+    out = {}
+    for name, step in (("ddz_fast", learner.learn), ("plain", plain)):
+        for k, b in batches.items():
+            step(k, b)                                    # (warm-up)
+        frames, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < seconds / 2:
+            for k, b in batches.items():
+                step(k, b)
+                frames += n
+        out[name] = frames / (time.perf_counter() - t0)
+    return out
 
 
 def douzero_actor_rate(seconds: float) -> Dict[str, float]:
@@ -282,7 +330,7 @@ def bid_values(run: str, hands: int, samples: int) -> Dict[str, Any]:
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seconds", type=float, default=300.0, help="seconds of each training measurement")
-    ap.add_argument("--actor-seconds", type=float, default=30.0, help="seconds of each actor measurement")
+    ap.add_argument("--actor-seconds", type=float, default=30.0, help="seconds of each actor and learner measurement")
     ap.add_argument("--networks", default="douzero,small",
                     help="the networks of the training comparison: douzero (LSTM 128, dense 512), small (64, 128)")
     ap.add_argument("--actors", type=int, default=1, help="actor processes of both trainers (default 1)")
@@ -291,7 +339,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--deals", type=int, default=1000, help="duplicate deals against the simple bot, and bidding")
     ap.add_argument("--pimc-deals", type=int, default=100, help="duplicate deals against PIMC (0: skip)")
     ap.add_argument("--pimc", default="pimc(worlds=16)", help="the PIMC agent (arena name)")
-    ap.add_argument("--skip", default="", help="sections to skip: train,actor,curve,bidding")
+    ap.add_argument("--skip", default="", help="sections to skip: train,actor,learner,curve,bidding")
     ap.add_argument("--json", help="write the results as JSON")
     args = ap.parse_args(argv)
     skip = set(filter(None, args.skip.split(",")))
@@ -320,6 +368,20 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"actor decisions/s, one process, one thread: ddz-fast {big['decisions_per_s']:,.0f} "
               f"(DouZero's network), {small_a['decisions_per_s']:,.0f} (small); "
               f"douzero {dz_a['decisions_per_s']:,.0f} (its network)", flush=True)
+    if "learner" not in skip:
+        res["learner"] = {}
+        for net in args.networks.split(","):
+            lstm, hidden = NETWORKS[net]
+            lr = learner_rates(args.actor_seconds, lstm, hidden)
+            res["learner"][net] = lr
+            line = (f"learner alone, {net} network, one thread (frames/s, the ceiling of training with one learner "
+                    f"thread): ddz-fast {lr['ddz_fast']:,.0f}, plain step {lr['plain']:,.0f}")
+            if "train" in res:
+                t = res["train"][net]
+                line += (f"; training reached {t['ddz_fast']['frames_per_s'] / lr['ddz_fast']:.0%} of it; "
+                         f"{TARGET_VS_DOUZERO:.0f}x douzero.dmc would need "
+                         f"{TARGET_VS_DOUZERO * t['douzero']['frames_per_s']:,.0f}")
+            print(line, flush=True)
     if args.run and "curve" not in skip:
         res["curve"] = curve(args.run, args.deals, args.pimc_deals, args.pimc)
     if args.run and "bidding" not in skip:
