@@ -87,24 +87,27 @@ def _run_for(cmd: List[str], seconds: float, cwd: str) -> Tuple[float, List[Tupl
     group; returns the Unix time it started and samples ``(unix time, CPU
     seconds of the group so far)`` taken every half second."""
     started = time.time()
-    proc = subprocess.Popen(cmd, cwd=cwd, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True)
-    cpu: List[Tuple[float, float]] = []
-    try:
-        while time.time() - started < seconds:
-            if proc.poll() is not None:
-                err = proc.stderr.read().decode() if proc.stderr else ""
-                raise RuntimeError(f"{cmd[:4]} ended early (exit {proc.returncode}): {err[-2000:]}")
-            cpu.append((time.time(), _group_cpu(proc.pid)))
-            time.sleep(0.5)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGINT)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+    # (stderr to a file, not a pipe: a pipe nobody reads would stall a chatty trainer)
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, cwd=cwd, env=_env(), stdout=subprocess.DEVNULL, stderr=err,
+                                start_new_session=True)
+        cpu: List[Tuple[float, float]] = []
+        try:
+            while time.time() - started < seconds:
+                if proc.poll() is not None:
+                    err.seek(0)
+                    raise RuntimeError(f"{cmd[:4]} ended early (exit {proc.returncode}): "
+                                       f"{err.read().decode(errors='replace')[-2000:]}")
+                cpu.append((time.time(), _group_cpu(proc.pid)))
+                time.sleep(0.5)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGINT)
+                try:
+                    proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
     return started, cpu
 
 
@@ -127,6 +130,9 @@ def train_ddz(seconds: float, actors: int, lstm: int, hidden: int, tables: int, 
     started, cpu = _run_for([sys.executable, "-m", "ddz_fast", "train", "--frames", str(10 ** 12), "--out", out,
               "--actors", str(actors), "--tables", str(tables), "--lstm-size", str(lstm), "--hidden-size",
               str(hidden), "--threads", "1", "--save-every", "10", "-q"], seconds, work)
+    if not os.path.exists(os.path.join(out, "log.csv")):
+        raise RuntimeError(f"ddz-fast train wrote no log in {seconds:.0f} s (killed, e.g. by the kernel's "
+                           "out-of-memory killer?)")
     with open(os.path.join(out, "log.csv")) as f:
         pts = [(float(r["unix_time"]), float(r["frames"])) for r in csv.DictReader(f)]
     return _rate(started, pts, cpu)
