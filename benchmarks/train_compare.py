@@ -19,6 +19,10 @@ Sections (each can be skipped):
   network and with the shipped model's size: ddz-fast's ``Actor`` (every
   table of its VecGames, auction on) against DouZero's actor loop (``Env``
   plus one forward of the network per decision, as ``douzero.dmc.utils.act``).
+* ``learner``: learner frames/s alone, one thread, each network (batches of
+  32 x 100 random frames): ddz-fast's ``Learner.learn`` and the plain step
+  of DouZero's ``learn`` on the same network; with one learner thread a
+  trainer cannot learn faster, so this is the training rate's ceiling.
 * ``curve``: WP and ADP with 95% intervals of each snapshot of a run
   (``--run DIR``, made with ``--snapshot-every``) against the simple bot
   and against ``PIMCAgent`` (the arena: duplicate deals, rules ``douzero``,
@@ -28,7 +32,7 @@ Sections (each can be skipped):
   auction on (``landlord="auction"``), under the bid and the rob auctions.
 
     python benchmarks/train_compare.py [--seconds 120] [--actors 1] [--run DIR]
-           [--deals 1000] [--pimc-deals 200] [--skip train,actor,curve,bidding] [--json FILE]
+           [--deals 1000] [--pimc-deals 200] [--skip train,actor,learner,curve,bidding] [--json FILE]
 """
 from __future__ import annotations
 
@@ -41,7 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -58,47 +62,80 @@ def _env() -> Dict[str, str]:
     return env
 
 
-def _run_for(cmd: List[str], seconds: float, cwd: str) -> float:
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _group_cpu(pgid: int) -> float:
+    """CPU seconds (user + system) used so far by the live processes of
+    process group ``pgid`` (Linux ``/proc``; 0 elsewhere)."""
+    total = 0
+    for pid in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:          # (fields after the name: state, ppid, pgrp, ..., utime, stime at 11, 12)
+            total += int(fields[11]) + int(fields[12])
+    return total / _TICK
+
+
+def _run_for(cmd: List[str], seconds: float, cwd: str) -> Tuple[float, List[Tuple[float, float]]]:
     """Run ``cmd`` in its own process group for ``seconds``, then end the
-    group; returns the Unix time it started."""
+    group; returns the Unix time it started and samples ``(unix time, CPU
+    seconds of the group so far)`` taken every half second."""
     started = time.time()
-    proc = subprocess.Popen(cmd, cwd=cwd, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True)
-    try:
-        proc.wait(timeout=seconds)
-        err = proc.stderr.read().decode() if proc.stderr else ""
-        raise RuntimeError(f"{cmd[:4]} ended early (exit {proc.returncode}): {err[-2000:]}")
-    except subprocess.TimeoutExpired:
-        pass
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGINT)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-    return started
+    # (stderr to a file, not a pipe: a pipe nobody reads would stall a chatty trainer)
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, cwd=cwd, env=_env(), stdout=subprocess.DEVNULL, stderr=err,
+                                start_new_session=True)
+        cpu: List[Tuple[float, float]] = []
+        try:
+            while time.time() - started < seconds:
+                if proc.poll() is not None:
+                    err.seek(0)
+                    raise RuntimeError(f"{cmd[:4]} ended early (exit {proc.returncode}): "
+                                       f"{err.read().decode(errors='replace')[-2000:]}")
+                cpu.append((time.time(), _group_cpu(proc.pid)))
+                time.sleep(0.5)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGINT)
+                try:
+                    proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
+    return started, cpu
 
 
-def _rate(started: float, points: List[tuple]) -> Dict[str, float]:
+def _rate(started: float, points: List[tuple], cpu: List[Tuple[float, float]]) -> Dict[str, float]:
     """Learner frames/s from the process's start to its last log row
     ``(unix time, frames)``: start-up and the first fill of the batches
-    included, as a user waits for them."""
+    included, as a user waits for them; and frames per CPU-second of all
+    the trainer's processes up to that row (the steadier measure on a
+    shared machine, where wall-clock rates follow the other jobs' load)."""
     if not points:
-        return {"frames_per_s": 0.0, "frames": 0.0, "seconds": 0.0}
+        return {"frames_per_s": 0.0, "frames": 0.0, "seconds": 0.0, "cpu_seconds": 0.0, "frames_per_cpu_s": 0.0}
     t, f = points[-1]
-    return {"frames_per_s": f / (t - started), "frames": f, "seconds": t - started}
+    used = max((c for when, c in cpu if when <= t), default=0.0)
+    return {"frames_per_s": f / (t - started), "frames": f, "seconds": t - started, "cpu_seconds": used,
+            "frames_per_cpu_s": f / used if used else 0.0}
 
 
 def train_ddz(seconds: float, actors: int, lstm: int, hidden: int, tables: int, work: str) -> Dict[str, float]:
     out = os.path.join(work, f"ddz-{lstm}-{hidden}")
-    started = _run_for([sys.executable, "-m", "ddz_fast", "train", "--frames", str(10 ** 12), "--out", out,
+    started, cpu = _run_for([sys.executable, "-m", "ddz_fast", "train", "--frames", str(10 ** 12), "--out", out,
               "--actors", str(actors), "--tables", str(tables), "--lstm-size", str(lstm), "--hidden-size",
               str(hidden), "--threads", "1", "--save-every", "10", "-q"], seconds, work)
+    if not os.path.exists(os.path.join(out, "log.csv")):
+        raise RuntimeError(f"ddz-fast train wrote no log in {seconds:.0f} s (killed, e.g. by the kernel's "
+                           "out-of-memory killer?)")
     with open(os.path.join(out, "log.csv")) as f:
         pts = [(float(r["unix_time"]), float(r["frames"])) for r in csv.DictReader(f)]
-    return _rate(started, pts)
+    return _rate(started, pts, cpu)
 
 
 # DouZero's train with its two network classes built at other sizes (the
@@ -126,7 +163,7 @@ def train_douzero(seconds: float, actors: int, work: str, lstm: int = 128, hidde
         code += _RESIZE.replace("__LSTM__", str(lstm)).replace("__HIDDEN__", str(hidden))
     code += "from douzero.dmc import parser, train\ntrain(parser.parse_args(sys.argv[1:]))\n"
     xpid = f"bench-{lstm}-{hidden}"
-    started = _run_for([sys.executable, "-c", code, "--actor_device_cpu", "--training_device", "cpu",
+    started, cpu = _run_for([sys.executable, "-c", code, "--actor_device_cpu", "--training_device", "cpu",
                         "--num_actors", str(actors), "--batch_size", "32", "--unroll_length", "100",
                         "--savedir", os.path.join(work, "douzero"), "--xpid", xpid, "--disable_checkpoint",
                         "--save_interval", "100000"], seconds, work)
@@ -135,7 +172,7 @@ def train_douzero(seconds: float, actors: int, work: str, lstm: int = 128, hidde
         rows = list(csv.DictReader(line[2:] if line.startswith("# ") else line for line in f))
     # one row a learning step, logged with the frames counted after it
     pts = [(float(r["_time"]), float(r["frames"])) for r in rows]
-    return _rate(started, pts)
+    return _rate(started, pts, cpu)
 
 
 def actor_rates(seconds: float, lstm: int, hidden: int, tables: int) -> Dict[str, float]:
@@ -154,6 +191,50 @@ def actor_rates(seconds: float, lstm: int, hidden: int, tables: int) -> Dict[str
         for _ in actor.batches():
             pass
     return {"decisions_per_s": (actor.frames - f0) / (time.perf_counter() - t0)}
+
+
+def learner_rates(seconds: float, lstm: int, hidden: int) -> Dict[str, float]:
+    """Learner frames/s alone, one thread: ddz-fast's ``Learner.learn`` on
+    batches of 32 x 100 random frames (landlord and farmer in turn), and the
+    plain step DouZero's ``learn`` takes on the same batches (the network's
+    forward with torch's default kernels, the MSE, backward, clipping,
+    RMSprop).  With one learner thread, no trainer learns faster than its
+    learner alone: the ceiling of the training rate."""
+    import torch
+
+    from ddz_fast.train.dmc import Learner, Networks, TrainConfig
+
+    torch.set_num_threads(1)
+    cfg = TrainConfig(lstm_size=lstm, hidden_size=hidden).check()
+    nets = Networks.fresh(cfg)
+    learner = Learner(nets, cfg)
+    rng = np.random.default_rng(0)
+    n = cfg.frames_per_batch
+    batches = {k: {"x": (rng.random((n, x)) < 0.15).astype(np.int8),
+                   "z": (rng.random((n, 5, 162)) < 0.1).astype(np.int8),
+                   "target": rng.standard_normal(n).astype(np.float32)}
+               for k, x in (("landlord", 373), ("landlord_up", 484))}
+
+    def plain(key: str, b: Dict[str, np.ndarray]) -> None:
+        net = nets.play[key]
+        pred = net(torch.from_numpy(b["z"]).float(), torch.from_numpy(b["x"]).float())[:, 0]
+        loss = ((pred - torch.from_numpy(b["target"])) ** 2).mean()
+        learner.opt[key].zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+        learner.opt[key].step()
+
+    out = {}
+    for name, step in (("ddz_fast", learner.learn), ("plain", plain)):
+        for k, b in batches.items():
+            step(k, b)                                    # (warm-up)
+        frames, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < seconds / 2:
+            for k, b in batches.items():
+                step(k, b)
+                frames += n
+        out[name] = frames / (time.perf_counter() - t0)
+    return out
 
 
 def douzero_actor_rate(seconds: float) -> Dict[str, float]:
@@ -282,7 +363,7 @@ def bid_values(run: str, hands: int, samples: int) -> Dict[str, Any]:
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seconds", type=float, default=300.0, help="seconds of each training measurement")
-    ap.add_argument("--actor-seconds", type=float, default=30.0, help="seconds of each actor measurement")
+    ap.add_argument("--actor-seconds", type=float, default=30.0, help="seconds of each actor and learner measurement")
     ap.add_argument("--networks", default="douzero,small",
                     help="the networks of the training comparison: douzero (LSTM 128, dense 512), small (64, 128)")
     ap.add_argument("--actors", type=int, default=1, help="actor processes of both trainers (default 1)")
@@ -291,7 +372,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--deals", type=int, default=1000, help="duplicate deals against the simple bot, and bidding")
     ap.add_argument("--pimc-deals", type=int, default=100, help="duplicate deals against PIMC (0: skip)")
     ap.add_argument("--pimc", default="pimc(worlds=16)", help="the PIMC agent (arena name)")
-    ap.add_argument("--skip", default="", help="sections to skip: train,actor,curve,bidding")
+    ap.add_argument("--skip", default="", help="sections to skip: train,actor,learner,curve,bidding")
     ap.add_argument("--json", help="write the results as JSON")
     args = ap.parse_args(argv)
     skip = set(filter(None, args.skip.split(",")))
@@ -305,13 +386,16 @@ def main(argv: Optional[List[str]] = None) -> int:
                 dz = train_douzero(args.seconds, args.actors, work, lstm, hidden)
                 ours = train_ddz(args.seconds, args.actors, lstm, hidden, args.tables, work)
                 ratio = ours["frames_per_s"] / dz["frames_per_s"]
-                res["train"][net] = {"douzero": dz, "ddz_fast": ours, "ratio": ratio}
+                cpu_ratio = ours["frames_per_cpu_s"] / max(dz["frames_per_cpu_s"], 1e-9)
+                res["train"][net] = {"douzero": dz, "ddz_fast": ours, "ratio": ratio, "cpu_ratio": cpu_ratio}
                 verdict = "PASS" if ratio >= TARGET_VS_DOUZERO else "FAIL"
                 print(f"training frames/s, {net} network (LSTM {lstm}, dense {hidden}), {args.actors} actor(s), "
                       f"batch 32 x 100, 1 thread each:\n"
                       f"  douzero.dmc        {dz['frames_per_s']:10,.0f}\n"
                       f"  ddz-fast train     {ours['frames_per_s']:10,.0f}   ({ratio:.1f}x; "
-                      f"target {TARGET_VS_DOUZERO:.0f}x: {verdict})", flush=True)
+                      f"target {TARGET_VS_DOUZERO:.0f}x: {verdict})\n"
+                      f"  frames per CPU-second (all processes): douzero.dmc {dz['frames_per_cpu_s']:,.0f}, "
+                      f"ddz-fast {ours['frames_per_cpu_s']:,.0f} ({cpu_ratio:.1f}x)", flush=True)
     if "actor" not in skip:
         big = actor_rates(args.actor_seconds, 128, 512, args.tables)
         small_a = actor_rates(args.actor_seconds, 64, 128, args.tables)
@@ -320,6 +404,20 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"actor decisions/s, one process, one thread: ddz-fast {big['decisions_per_s']:,.0f} "
               f"(DouZero's network), {small_a['decisions_per_s']:,.0f} (small); "
               f"douzero {dz_a['decisions_per_s']:,.0f} (its network)", flush=True)
+    if "learner" not in skip:
+        res["learner"] = {}
+        for net in args.networks.split(","):
+            lstm, hidden = NETWORKS[net]
+            lr = learner_rates(args.actor_seconds, lstm, hidden)
+            res["learner"][net] = lr
+            line = (f"learner alone, {net} network, one thread (frames/s, the ceiling of training with one learner "
+                    f"thread): ddz-fast {lr['ddz_fast']:,.0f}, plain step {lr['plain']:,.0f}")
+            if "train" in res:
+                t = res["train"][net]
+                line += (f"; training reached {t['ddz_fast']['frames_per_s'] / lr['ddz_fast']:.0%} of it; "
+                         f"{TARGET_VS_DOUZERO:.0f}x douzero.dmc would need "
+                         f"{TARGET_VS_DOUZERO * t['douzero']['frames_per_s']:,.0f}")
+            print(line, flush=True)
     if args.run and "curve" not in skip:
         res["curve"] = curve(args.run, args.deals, args.pimc_deals, args.pimc)
     if args.run and "bidding" not in skip:

@@ -20,8 +20,9 @@ import ddz_fast as ddz  # noqa: E402
 from ddz_fast.cli import main  # noqa: E402
 from ddz_fast.compat import douzero as dz  # noqa: E402
 from ddz_fast.train import bidder as bidmod  # noqa: E402
-from ddz_fast.train.dmc import (BIDDER_FILE, LOG_FILE, STATE_FILE, Actor, Networks, TrainConfig,  # noqa: E402
-                                auction_rules, train)
+from ddz_fast.train.dmc import (BIDDER_FILE, LOG_FILE, STATE_FILE, Actor, Learner, Networks,  # noqa: E402
+                                TrainConfig, auction_rules, play_scores, train)
+from ddz_fast.train.models import ACTION_SIZE, POSITIONS  # noqa: E402
 
 SMALL = dict(lstm_size=8, hidden_size=16, bid_hidden=16, tables=16, batch_size=2, unroll_length=50, actors=0)
 
@@ -107,6 +108,81 @@ def test_frames_hold_the_chosen_rows_features():
         rows = actor.play[p].pending[-1]
         assert rows["x"].shape[1] == dz.X_SIZES[p] and rows["z"].shape[1:] == (5, 162)
         assert set(np.unique(rows["x"])) <= {0, 1}
+
+
+def test_the_actors_scores_are_the_networks_values_of_every_legal_row():
+    cfg = TrainConfig(tables=12, auction="rob", lstm_size=8, hidden_size=16, bid_hidden=16).check()
+    nets = Networks.fresh(cfg)
+    actor = Actor(nets, cfg)
+    g = actor.groups[0]
+    checked = 0
+    for _ in range(40):
+        actor._step(g)
+        feats = g.feats
+        feats.update()
+        pos = np.asarray(feats.position).astype(np.intp)
+        row_table = np.asarray(feats.row_table).astype(np.intp)
+        for p in range(3):
+            tp = np.flatnonzero(pos == p)
+            rows = np.flatnonzero(pos[row_table] == p)
+            if not len(rows):
+                continue
+            size, split = dz.X_SIZES[p], dz.X_SIZES[p] - ACTION_SIZE
+            local = np.empty(g.n, np.intp)
+            local[tp] = np.arange(len(tp))
+            got = play_scores(nets.play[POSITIONS[p]], feats.z[tp], feats.x_no_action[tp, :split],
+                              feats.x_batch[rows, split:size], local[row_table[rows]])
+            with torch.no_grad():
+                want = nets.play[POSITIONS[p]](torch.from_numpy(feats.z[row_table[rows]]),
+                                               torch.from_numpy(feats.x_batch[rows, :size]))[:, 0].numpy()
+            assert np.allclose(got, want, rtol=1e-5, atol=1e-6)
+            checked += len(rows)
+    assert checked > 200
+
+
+@pytest.mark.parametrize("key", ["landlord", "landlord_down", "bid"])
+def test_a_learning_step_is_rmsprop_on_the_plain_mse_of_the_batch(key):
+    """One step of the learner: its loss, gradients and updated weights are
+    those of a plain computation (the network's own forward on the batch,
+    mean squared error to the targets, the gradient clipped, RMSprop with
+    the config's settings) on a copy of the networks."""
+    import copy
+
+    cfg = TrainConfig(tables=8, lstm_size=8, hidden_size=16, bid_hidden=16, max_grad_norm=0.05).check()
+    nets = Networks.fresh(cfg)
+    net = nets.bid if key == "bid" else nets.play[key]
+    ref = copy.deepcopy(net)
+    rng = np.random.default_rng(3)
+    n = 300
+    target = (rng.standard_normal(n) * 5).astype(np.float32)
+    if key == "bid":
+        batch = {"inputs": rng.random((n, bidmod.IN_SIZE)).astype(np.float32),
+                 "action": rng.integers(0, 9, n).astype(np.int64), "target": target}
+        inputs = torch.from_numpy(batch["inputs"])
+        pred = ref(inputs)[torch.arange(n), torch.from_numpy(batch["action"])]
+    else:
+        size = dz.X_SIZES[POSITIONS.index(key)]
+        batch = {"x": (rng.random((n, size)) < 0.2).astype(np.int8),
+                 "z": (rng.random((n, 5, 162)) < 0.1).astype(np.int8), "target": target}
+        pred = ref(torch.from_numpy(batch["z"]).float(), torch.from_numpy(batch["x"]).float())[:, 0]
+    want_loss = torch.mean((pred - torch.from_numpy(target)) ** 2)
+    want_loss.backward()
+    norm = torch.sqrt(sum((p.grad ** 2).sum() for p in ref.parameters()))
+    assert norm > cfg.max_grad_norm                       # (the clipping is exercised)
+    for p in ref.parameters():
+        p.grad *= cfg.max_grad_norm / (norm + 1e-6)
+    opt = torch.optim.RMSprop(ref.parameters(), lr=cfg.bid_learning_rate if key == "bid" else cfg.learning_rate,
+                              alpha=cfg.alpha, eps=cfg.rms_epsilon, momentum=0.0)
+    opt.step()
+
+    learner = Learner(nets, cfg)
+    before = [p.detach().clone() for p in net.parameters()]
+    loss = learner.learn(key, batch)
+    assert loss == pytest.approx(want_loss.item(), rel=1e-5)
+    for (name, got), want in zip(net.named_parameters(), ref.parameters()):
+        assert torch.allclose(got.grad, want.grad, rtol=1e-4, atol=1e-7), name
+        assert torch.allclose(got, want, rtol=1e-5, atol=1e-7), name
+    assert not all(torch.equal(a, b) for a, b in zip(before, net.parameters()))
 
 
 def test_a_short_run_moves_the_loss_and_its_checkpoints_round_trip(tmp_path):

@@ -66,6 +66,28 @@ def test_douzero_checkpoint_loads_unchanged_and_gives_its_values(tmp_path, posit
 
 
 @pytest.mark.parametrize("position", POSITIONS)
+def test_shared_values_give_douzeros_values_of_rows_sharing_their_state(position):
+    """Rows that differ only in the action (the last 54 columns of x) share
+    the LSTM and dense1's part over the state: the values are DouZero's own
+    forward of the full rows, float rounding aside."""
+    theirs = _douzero_net(position, seed=7).eval()
+    ours = QNetwork(theirs.dense1.in_features - 128)
+    ours.load_state_dict(theirs.state_dict())
+    z, x = _inputs(ours.x_size, 12, seed=8)
+    g = torch.Generator().manual_seed(9)
+    row_state = torch.randint(0, 12, (90,), generator=g)
+    action = (torch.rand(90, models.ACTION_SIZE, generator=g) < 0.2).float()
+    x_state = x[:, :ours.x_size - models.ACTION_SIZE]
+    with torch.no_grad():
+        expected = theirs.forward(z[row_state], torch.cat([x_state[row_state], action], 1),
+                                  return_value=True)["values"]
+        got = ours.shared_values(ours.state(z), x_state, action, row_state)
+    assert got.shape == (90, 1)
+    assert torch.allclose(got, expected, rtol=1e-5, atol=1e-6)
+    assert not torch.equal(expected, expected[torch.randperm(90, generator=g)])   # (the rows differ)
+
+
+@pytest.mark.parametrize("position", POSITIONS)
 def test_our_checkpoints_load_into_douzero_and_keep_small_sizes(tmp_path, position):
     torch.manual_seed(3)
     small = make_model(position, lstm_size=16, hidden_size=32)

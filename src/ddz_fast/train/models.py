@@ -24,13 +24,16 @@ from torch import nn
 from .._engine.douzero import POSITIONS, X_SIZES as _X_SIZES
 from .._util.checks import check_choice, check_int
 
-__all__ = ["POSITIONS", "X_SIZES", "Z_SHAPE", "LSTM_SIZE", "HIDDEN_SIZE", "QNetwork", "make_model",
+__all__ = ["POSITIONS", "X_SIZES", "Z_SHAPE", "ACTION_SIZE", "LSTM_SIZE", "HIDDEN_SIZE", "QNetwork", "make_model",
            "load_checkpoint", "save_checkpoint", "check_device"]
 
 #: The width of ``x`` for each position (DouZero's: 373 for the landlord, 484 for the farmers).
 X_SIZES: Dict[str, int] = dict(zip(POSITIONS, _X_SIZES))
 #: The shape of one row of ``z``: DouZero's last 20 moves, 4 to a row of 162.
 Z_SHAPE = (5, 162)
+#: The width of the action's columns, the last of ``x`` (DouZero's ``my_action``: 54 cards);
+#: the columns before them describe the state, the same for every legal action of a player.
+ACTION_SIZE = 54
 #: DouZero's sizes: the LSTM's hidden state and the dense layers.
 LSTM_SIZE = 128
 HIDDEN_SIZE = 512
@@ -100,6 +103,25 @@ class QNetwork(nn.Module):
         """The MLP over ``[state, x]``: ``(N, 1)``."""
         h = torch.cat([state, x], dim=-1)
         for layer in self._hidden:
+            h = torch.relu(layer(h))
+        out: torch.Tensor = self.dense6(h)
+        return out
+
+    def shared_values(self, state: torch.Tensor, x_state: torch.Tensor, action: torch.Tensor,
+                      row_state: torch.Tensor) -> torch.Tensor:
+        """``values(state[row_state], cat([x_state[row_state], action]))``
+        computed as the sum it is: ``dense1``'s part over the state and
+        ``x_state`` (``x`` but its last :data:`ACTION_SIZE` columns, the same
+        for every legal action of a player) runs once per state, only its
+        part over ``action`` once per row.  ``state``: ``(M, lstm_size)``;
+        ``x_state``: ``(M, x_size - ACTION_SIZE)``; ``action``: ``(N,
+        ACTION_SIZE)``; ``row_state``: ``(N,)`` int64, each row's state.
+        Equal to :meth:`values` up to float rounding (the sum's order)."""
+        split = self.lstm_size + self.x_size - ACTION_SIZE
+        w = self.dense1.weight
+        per_state = torch.addmm(self.dense1.bias, torch.cat([state, x_state], dim=-1), w[:, :split].t())
+        h = torch.relu(torch.addmm(per_state.index_select(0, row_state), action, w[:, split:].t()))
+        for layer in self._hidden[1:]:
             h = torch.relu(layer(h))
         out: torch.Tensor = self.dense6(h)
         return out
