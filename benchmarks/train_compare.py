@@ -237,6 +237,32 @@ def learner_rates(seconds: float, lstm: int, hidden: int) -> Dict[str, float]:
     return out
 
 
+def matmul_gflops(repeats: int = 300) -> float:
+    """One thread's fp32 matrix throughput at the card-play network's
+    shapes (256 rows by 512 x 512, best of ``repeats``): the yardstick of how
+    close the actor and the learner run to what the CPU can do."""
+    import torch
+
+    torch.set_num_threads(1)
+    a, w = torch.randn(256, 512), torch.randn(512, 512)
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        torch.mm(a, w)
+        best = min(best, time.perf_counter() - t0)
+    return 2 * 256 * 512 * 512 / best / 1e9
+
+
+def ceilings(actor: float, dz_actor: float, learner: float, dz_train: float) -> Dict[str, float]:
+    """What the parts measured alone allow at DouZero's network: per
+    CPU-second, a frame costs the actor's and the learner's time (both
+    trainers learn with the same math, ours at ``learner`` frames/s); on two
+    free cores, one for the actor and one for the learner, the slower of the
+    two sets the rate."""
+    per_cpu = (1 / (1 / actor + 1 / learner)) / (1 / (1 / dz_actor + 1 / learner))
+    return {"per_cpu_ratio": per_cpu, "two_cores_ratio": min(actor, learner) / dz_train}
+
+
 def douzero_actor_rate(seconds: float) -> Dict[str, float]:
     """DouZero's actor loop: Env + one forward of its network a decision."""
     import torch
@@ -418,6 +444,15 @@ def main(argv: Optional[List[str]] = None) -> int:
                          f"{TARGET_VS_DOUZERO:.0f}x douzero.dmc would need "
                          f"{TARGET_VS_DOUZERO * t['douzero']['frames_per_s']:,.0f}")
             print(line, flush=True)
+    if "douzero" in res.get("learner", {}) and "actor" in res:
+        gf = matmul_gflops()
+        c = ceilings(res["actor"]["ddz_fast"]["decisions_per_s"], res["actor"]["douzero"]["decisions_per_s"],
+                     res["learner"]["douzero"]["ddz_fast"],
+                     res.get("train", {}).get("douzero", {}).get("douzero", {}).get("frames_per_s", float("nan")))
+        res["ceiling"] = dict(c, matmul_gflops=gf)
+        print(f"ceilings at DouZero's network from the parts alone: {c['per_cpu_ratio']:.1f}x per CPU-second, "
+              f"{c['two_cores_ratio']:.1f}x wall-clock on two free cores (an actor and a learner on a core each); "
+              f"one thread multiplies fp32 matrices at {gf:,.0f} GFLOP/s", flush=True)
     if args.run and "curve" not in skip:
         res["curve"] = curve(args.run, args.deals, args.pimc_deals, args.pimc)
     if args.run and "bidding" not in skip:
