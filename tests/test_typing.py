@@ -2,8 +2,9 @@
 passes ``mypy --strict`` against the installed package, whose stubs
 (src/ddz_fast/*.pyi) must match the compiled modules (mypy's stubtest).
 
-mypy is not in the ``test`` extra: without it the mypy tests are skipped
-(CI's lint job installs it).
+mypy is in the ``test`` extra; without it the mypy tests are skipped, and
+fail under ``DDZ_REQUIRE_OPTIONAL=1`` (``.ci/run``), as other optional test
+dependencies do (tests/optional.py).
 """
 import importlib.util
 import os
@@ -12,6 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from optional import require
 
 TESTS = Path(__file__).resolve().parent
 USAGE = TESTS / "typing_usage.py"
@@ -39,8 +42,9 @@ COMPILED_WITH_API = [
 ]
 
 
-def _has_mypy():
-    return importlib.util.find_spec("mypy") is not None
+@pytest.fixture
+def mypy():
+    return require("mypy")
 
 
 def _run(args, cwd):
@@ -57,8 +61,7 @@ def test_typing_usage_runs():
     mod.main()
 
 
-@pytest.mark.skipif(not _has_mypy(), reason="mypy is not installed")
-def test_usage_passes_mypy_strict(tmp_path):
+def test_usage_passes_mypy_strict(tmp_path, mypy):
     # From an empty directory: no project config, and the package is found
     # where it is installed (its py.typed and stubs), as a user's would be.
     py = f"{sys.version_info[0]}.{sys.version_info[1]}"
@@ -67,8 +70,7 @@ def test_usage_passes_mypy_strict(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
 
 
-@pytest.mark.skipif(not _has_mypy(), reason="mypy is not installed")
-def test_stubs_match_the_compiled_modules(tmp_path):
+def test_stubs_match_the_compiled_modules(tmp_path, mypy):
     # The allowlist names what Cython adds to every module (not API).
     args = ["mypy.stubtest", "--concise", "--ignore-disjoint-bases", "--ignore-unused-allowlist",
             "--allowlist", str(ALLOWLIST)]
