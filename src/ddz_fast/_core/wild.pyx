@@ -55,6 +55,18 @@ cdef extern from *:
         a[1] = (unsigned long long)_mm_cvtsi128_si64(_mm_srli_si128(m, 8)) & 0x00FFFFFFFFFFFFFFULL;
         return _mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_srli_si128(s, 8));
     }
+    /* The same, and into room the ranks 0..12 of which it takes a natural
+       card (those a wild card could replace; jokers never are). */
+    static inline int ddz_wild_natural_room(const unsigned char* row, const unsigned char* nat,
+                                            unsigned long long* a, unsigned int* room) {
+        __m128i r = _mm_loadu_si128((const __m128i*)row), n = _mm_loadu_si128((const __m128i*)nat);
+        __m128i m = _mm_min_epu8(r, n);
+        __m128i s = _mm_sad_epu8(_mm_subs_epu8(r, n), _mm_setzero_si128());
+        a[0] = (unsigned long long)_mm_cvtsi128_si64(m);
+        a[1] = (unsigned long long)_mm_cvtsi128_si64(_mm_srli_si128(m, 8)) & 0x00FFFFFFFFFFFFFFULL;
+        *room = ~(unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(m, _mm_setzero_si128())) & 0x1FFFu;
+        return _mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_srli_si128(s, 8));
+    }
     #else
     static inline int ddz_wild_natural(const unsigned char* row, const unsigned char* nat,
                                        unsigned long long* a) {
@@ -67,9 +79,20 @@ cdef extern from *:
         }
         return n;
     }
+    static inline int ddz_wild_natural_room(const unsigned char* row, const unsigned char* nat,
+                                            unsigned long long* a, unsigned int* room) {
+        int r, n = ddz_wild_natural(row, nat, a);
+        *room = 0;
+        for (r = 0; r < 13; r++)
+            if (row[r] && nat[r])
+                *room |= 1u << r;
+        return n;
+    }
     #endif
     """
     int _natural "ddz_wild_natural"(const unsigned char* row, const unsigned char* nat, u64* a) noexcept nogil
+    int _natural_room "ddz_wild_natural_room"(const unsigned char* row, const unsigned char* nat, u64* a,
+                                              unsigned int* room) noexcept nogil
 
 
 cdef enum:
@@ -77,6 +100,10 @@ cdef enum:
     # threshold (a fresh mapping per call would fault its pages in), enough
     # for most hands' candidates (it grows for the others).
     CAND_ROWS = 4096
+    # Rows of room a read-back checks for before writing the rows of one
+    # reading (at most 5 splits of the wild cards, 2 rows each), besides
+    # out_reserve's spare one: the cursor's end is that far before the cap.
+    SLACK = 10
 
 
 cdef inline int _class(int kind, bint as_played, bint wild_rank) noexcept nogil:
@@ -142,6 +169,16 @@ cdef struct Reader:
     u64 hw[2]
     const MoveInfo* last        # the move to beat (NULL: a lead), its class
     int lcls
+    # The bulk read-back (_bulk): dtab[i], one natural card of rank i
+    # replaced by a wild card of the higher wild rank (the only one with one
+    # wild rank), as two words to subtract; with b wild cards left unspent
+    # (t = w - b played), a reading's rows are scnt[b] splits of them, the
+    # first soff[b] (as words) above the one with every wild card of the
+    # higher rank, each next one d above the last.
+    u64 g[2]                    # one card of the higher wild rank (of the one wild rank)
+    u64 dtab[13][2]
+    int scnt[9]
+    u64 soff[9][2]
     Out* o                      # the output, written through a cursor p (o.n set at the end)
     unsigned char* p            # where the next row goes
     unsigned char* end          # the last place with room for a row and out_reserve's spare one
@@ -160,11 +197,11 @@ cdef bint _grow_rows(Reader* x) noexcept nogil:
     # room for at least one more row at x.p; False when out of memory
     cdef unsigned char* p
     x.o.n = (x.p - x.o.data) // ROW
-    p = out_reserve(x.o, 2)
+    p = out_reserve(x.o, SLACK)
     if p == NULL:
         return False
     x.p = p
-    x.end = x.o.data + (x.o.cap - 3) * ROW
+    x.end = x.o.data + (x.o.cap - SLACK - 1) * ROW
     return True
 
 
@@ -212,12 +249,139 @@ cdef inline bint _bomb_kept(const Reader* x, const MoveInfo* mi, bint as_played,
     return x.last == NULL or beats_wild(mi, cls[0], x.last, x.lcls)
 
 
-cdef bint _read_back(const unsigned char* rep, Reader* x) noexcept nogil:
+cdef inline unsigned char* _room_for(Reader* x, unsigned char* p) noexcept nogil:
+    # p, or where the rows go once the output has grown if p is past its
+    # end; NULL when out of memory
+    if p > x.end:
+        x.p = p
+        if not _grow_rows(x):
+            return NULL
+        p = x.p
+    return p
+
+
+cdef inline unsigned char* _emit(Reader* x, unsigned char* p, u64 r0, u64 r1, u64 q0, u64 q1, int b,
+                                 bint two) noexcept nogil:
+    # The rows of one reading at p: (r0, r1) the combination's row, q its
+    # physical counts with every wild card it plays of the higher wild rank
+    # (of the one wild rank unless `two`) and the class in byte 31, b the
+    # wild cards it leaves unspent; with two wild ranks, every split of the
+    # wild cards, fewer of the lower rank first.  Where the next row goes;
+    # NULL when out of memory.
+    cdef int n
+    p = _room_for(x, p)
+    if p == NULL:
+        return NULL
+    if not two:
+        _store(p, r0, r1, q0, q1, 0)
+        return p + WROW
+    n = x.scnt[b]
+    q0 += x.soff[b][0]
+    q1 += x.soff[b][1]
+    _store(p, r0, r1, q0, q1, 0)
+    p += WROW
+    while n > 1:
+        q0 += x.d[0]
+        q1 += x.d[1]
+        _store(p, r0, r1, q0, q1, 0)
+        p += WROW
+        n -= 1
+    return p
+
+
+cdef unsigned char* _replace(Reader* x, unsigned char* p, u64 r0, u64 r1, u64 q0, u64 q1, u64 a0, u64 a1,
+                             unsigned int room, int b, bint two) noexcept nogil:
+    # The readings of (r0, r1) that replace 1..b more of the natural cards
+    # of the reading q, of the ranks in room (at most a of each: the
+    # natural cards it plays), by wild cards, in the documented order: the
+    # replaced counts in lexicographic order with the lowest rank the most
+    # significant, so the highest rank is replaced first, and each count of
+    # a lower rank is followed by the readings that replace cards of the
+    # ranks above it with the wild cards it leaves.  Where the next row
+    # goes; NULL when out of memory.
+    cdef unsigned int rest = room, above, m
+    cdef int i, j, c, cmax
+    cdef u64 s0, s1
+    while rest:
+        i = top_bit(rest)
+        rest ^= 1u << i
+        above = room & ~((2u << i) - 1)
+        cmax = <int>(((a0 >> (8 * i)) if i < 8 else (a1 >> (8 * (i - 8)))) & 0xFF)
+        if cmax > b:
+            cmax = b
+        s0 = q0
+        s1 = q1
+        for c in range(1, cmax + 1):
+            s0 -= x.dtab[i][0]
+            s1 -= x.dtab[i][1]
+            p = _emit(x, p, r0, r1, s0, s1, b - c, two)
+            if p == NULL:
+                return NULL
+            if b - c == 1:
+                m = above
+                while m:
+                    j = top_bit(m)
+                    m ^= 1u << j
+                    p = _emit(x, p, r0, r1, s0 - x.dtab[j][0], s1 - x.dtab[j][1], 0, two)
+                    if p == NULL:
+                        return NULL
+            elif b - c > 1 and above:
+                p = _replace(x, p, r0, r1, s0, s1, a0, a1, above, b - c, two)
+                if p == NULL:
+                    return NULL
+    return p
+
+
+cdef inline bint _read_back(const unsigned char* rep, Reader* x, bint two) noexcept nogil:
     """Write every physical reading of the combination `rep` (a 16-byte
-    standard row) that the hand can play, in the documented order: most
-    natural cards first (fewer replaced at the lower ranks first), then,
-    with two wild ranks, fewer cards of the lower wild rank first.  False
-    when out of memory.
+    standard row) that the hand can play, in the documented order (see
+    _replace; _read_bombs for bombs and the readings of a whole hand).
+    False when out of memory."""
+    cdef u64 a[2]
+    cdef u64 r0, r1, q0, q1
+    cdef unsigned char* p
+    cdef unsigned int room, m
+    cdef int need = _natural_room(rep, x.nat, a, &room), budget, i
+    cdef int kind = rep[KIND_BYTE]
+    if need > x.w:
+        return True                   # (the wild cards cannot make it)
+    if kind == K_BOMB or x.exact:
+        return _read_bombs(rep, x)
+    budget = x.w - need
+    memcpy(&r0, rep, 8)
+    memcpy(&r1, rep + 8, 8)
+    # every natural card it can take, the deficit made up with wild cards
+    q0 = a[0] + <u64>need * x.g[0]
+    q1 = a[1] + <u64>need * x.g[1]
+    if kind == K_ROCKET:
+        q1 |= (<u64>CLS_ROCKET) << 56
+    p = _emit(x, x.p, r0, r1, q0, q1, budget, two)
+    if p == NULL:
+        return False
+    if budget == 1:
+        # one more wild card: each rank it can replace, from the highest
+        m = room
+        while m:
+            i = top_bit(m)
+            m ^= 1u << i
+            p = _emit(x, p, r0, r1, q0 - x.dtab[i][0], q1 - x.dtab[i][1], 0, two)
+            if p == NULL:
+                return False
+    elif budget > 1 and room:
+        p = _replace(x, p, r0, r1, q0, q1, a[0], a[1], room, budget, two)
+        if p == NULL:
+            return False
+    x.p = p
+    return True
+
+
+cdef bint _read_bombs(const unsigned char* rep, Reader* x) noexcept nogil:
+    """_read_back for the combinations whose readings need a test each:
+    bombs (each reading's class, kept when it beats the move on the table)
+    and, for classify, the readings of the whole hand only.  The same rows
+    in the same order: most natural cards first (fewer replaced at the
+    lower ranks first), then, with two wild ranks, fewer cards of the lower
+    wild rank first.  False when out of memory.
 
     The cards are counts in two words: a, the natural cards rep can take;
     k, those replaced by wild cards (k <= a bytewise, sum(k) <= the wild
@@ -396,7 +560,7 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
     cdef unsigned char nat[16]
     cdef unsigned char virt[16]
     cdef unsigned char* buf
-    cdef int w = 0, x, wr0 = -1, wr1 = -1
+    cdef int w = 0, x, wr0 = -1, wr1 = -1, t, lo
     cdef Out cand
     cdef MoveInfo li
     cdef Reader rd
@@ -432,6 +596,30 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
     rd.d[0] = rd.e[0] - rd.f[0]
     rd.d[1] = rd.e[1] - rd.f[1]
     rd.exact = exact
+    # the bulk read-back's tables (see Reader)
+    if rd.two:
+        rd.g[0] = rd.f[0]
+        rd.g[1] = rd.f[1]
+    else:
+        rd.g[0] = rd.e[0]
+        rd.g[1] = rd.e[1]
+    for x in range(JOKER0):
+        _unit(x, &rd.dtab[x][0], &rd.dtab[x][1])
+        rd.dtab[x][0] -= rd.g[0]
+        rd.dtab[x][1] -= rd.g[1]
+    for x in range(9):
+        t = w - x                     # (wild cards played, x of them left)
+        if x > w:
+            rd.scnt[x] = 0
+            rd.soff[x][0] = rd.soff[x][1] = 0
+        elif rd.two:
+            lo = t - rd.h1 if t > rd.h1 else 0
+            rd.scnt[x] = (rd.h0 if rd.h0 < t else t) - lo + 1
+            rd.soff[x][0] = <u64>lo * rd.d[0]
+            rd.soff[x][1] = <u64>lo * rd.d[1]
+        else:
+            rd.scnt[x] = 1
+            rd.soff[x][0] = rd.soff[x][1] = 0
     memcpy(&rd.hw[0], h, 8)
     memcpy(&rd.hw[1], h + 7, 8)
     rd.hw[1] >>= 8
@@ -439,7 +627,12 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
     rd.lcls = CLS_NONE
     rd.o = o
     rd.p = o.data + o.n * ROW
-    rd.end = o.data + (o.cap - 3) * ROW
+    if o.n + SLACK + 1 <= o.cap:
+        rd.end = o.data + (o.cap - SLACK - 1) * ROW
+    elif not _grow_rows(&rd):
+        o.oom = True
+        free(buf)
+        return
     if last != NULL:
         row_info(last, &li)
         rd.last = &li
@@ -448,10 +641,16 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
     if cand.oom:
         o.oom = True
     else:
-        for i in range(cand.n):
-            if not _read_back(cand.data + i * ROW, &rd):
-                o.oom = True
-                break
+        if rd.two:                    # (one copy of the read-back each)
+            for i in range(cand.n):
+                if not _read_back(cand.data + i * ROW, &rd, True):
+                    o.oom = True
+                    break
+        else:
+            for i in range(cand.n):
+                if not _read_back(cand.data + i * ROW, &rd, False):
+                    o.oom = True
+                    break
         if not o.oom:
             o.n = (rd.p - o.data) // ROW
     if not cand.borrowed:
