@@ -95,15 +95,53 @@ cdef extern from *:
                                               unsigned int* room) noexcept nogil
 
 
+cdef extern from *:
+    """
+    /* 16 bytes as two 64-bit lanes (a half of a wild row): one SSE2
+       register on x86-64, else two words.  Lane arithmetic is the words'
+       (a count moved between the two lanes is two word operations). */
+    #if (defined(__SSE2__) && defined(__x86_64__)) || defined(_M_X64) || defined(_M_AMD64)
+    #include <emmintrin.h>
+    typedef __m128i ddz_v16;
+    static inline ddz_v16 ddz_v16_load(const unsigned char* p) { return _mm_loadu_si128((const __m128i*)p); }
+    static inline void ddz_v16_store(unsigned char* p, ddz_v16 v) { _mm_storeu_si128((__m128i*)p, v); }
+    static inline ddz_v16 ddz_v16_add(ddz_v16 a, ddz_v16 b) { return _mm_add_epi64(a, b); }
+    static inline ddz_v16 ddz_v16_sub(ddz_v16 a, ddz_v16 b) { return _mm_sub_epi64(a, b); }
+    static inline ddz_v16 ddz_v16_words(unsigned long long lo, unsigned long long hi) {
+        return _mm_set_epi64x((long long)hi, (long long)lo);
+    }
+    #else
+    #include <string.h>
+    typedef struct { unsigned long long w[2]; } ddz_v16;
+    static inline ddz_v16 ddz_v16_load(const unsigned char* p) { ddz_v16 v; memcpy(v.w, p, 16); return v; }
+    static inline void ddz_v16_store(unsigned char* p, ddz_v16 v) { memcpy(p, v.w, 16); }
+    static inline ddz_v16 ddz_v16_add(ddz_v16 a, ddz_v16 b) { a.w[0] += b.w[0]; a.w[1] += b.w[1]; return a; }
+    static inline ddz_v16 ddz_v16_sub(ddz_v16 a, ddz_v16 b) { a.w[0] -= b.w[0]; a.w[1] -= b.w[1]; return a; }
+    static inline ddz_v16 ddz_v16_words(unsigned long long lo, unsigned long long hi) {
+        ddz_v16 v; v.w[0] = lo; v.w[1] = hi; return v;
+    }
+    #endif
+    """
+    ctypedef struct v16 "ddz_v16":
+        pass
+    v16 v16_load "ddz_v16_load"(const unsigned char* p) noexcept nogil
+    void v16_store "ddz_v16_store"(unsigned char* p, v16 v) noexcept nogil
+    v16 v16_add "ddz_v16_add"(v16 a, v16 b) noexcept nogil
+    v16 v16_sub "ddz_v16_sub"(v16 a, v16 b) noexcept nogil
+    v16 v16_words "ddz_v16_words"(u64 lo, u64 hi) noexcept nogil
+
+
 cdef enum:
     # Candidate rows a call starts with: on the heap, below malloc's mmap
     # threshold (a fresh mapping per call would fault its pages in), enough
     # for most hands' candidates (it grows for the others).
     CAND_ROWS = 4096
     # Rows of room a read-back checks for before writing the rows of one
-    # reading (at most 5 splits of the wild cards, 2 rows each), besides
-    # out_reserve's spare one: the cursor's end is that far before the cap.
-    SLACK = 10
+    # combination with at most one wild card to spare (at most 14 readings
+    # of at most 5 splits of the wild cards, 2 rows each; any other
+    # checks before each reading), besides out_reserve's spare one: the
+    # cursor's end is that far before the cap.
+    SLACK = 140
 
 
 cdef inline int _class(int kind, bint as_played, bint wild_rank) noexcept nogil:
@@ -169,16 +207,17 @@ cdef struct Reader:
     u64 hw[2]
     const MoveInfo* last        # the move to beat (NULL: a lead), its class
     int lcls
-    # The bulk read-back (_bulk): dtab[i], one natural card of rank i
+    # The bulk read-back (_read_all): dtab[i], one natural card of rank i
     # replaced by a wild card of the higher wild rank (the only one with one
     # wild rank), as two words to subtract; with b wild cards left unspent
     # (t = w - b played), a reading's rows are scnt[b] splits of them, the
     # first soff[b] (as words) above the one with every wild card of the
     # higher rank, each next one d above the last.
     u64 g[2]                    # one card of the higher wild rank (of the one wild rank)
-    u64 dtab[13][2]
+    v16 dtab[13]
     int scnt[9]
-    u64 soff[9][2]
+    v16 soff[9]
+    v16 dv                      # d
     Out* o                      # the output, written through a cursor p (o.n set at the end)
     unsigned char* p            # where the next row goes
     unsigned char* end          # the last place with room for a row and out_reserve's spare one
@@ -249,59 +288,53 @@ cdef inline bint _bomb_kept(const Reader* x, const MoveInfo* mi, bint as_played,
     return x.last == NULL or beats_wild(mi, cls[0], x.last, x.lcls)
 
 
-cdef inline unsigned char* _room_for(Reader* x, unsigned char* p) noexcept nogil:
-    # p, or where the rows go once the output has grown if p is past its
-    # end; NULL when out of memory
+cdef inline unsigned char* _rows(unsigned char* p, v16 r, v16 q, int n, v16 off, v16 d,
+                                 bint two) noexcept nogil:
+    # The rows of one reading at p (with room for them): r the
+    # combination's row, q the physical counts with every wild card played
+    # of the higher wild rank (of the one wild rank unless `two`) and the
+    # class in byte 15; with two wild ranks its n splits of the wild cards,
+    # fewer of the lower rank first (the first off above q, each next one d
+    # above the last).  Where the next row goes.
+    if not two:
+        v16_store(p, r)
+        v16_store(p + W_PHYS, q)
+        return p + WROW
+    q = v16_add(q, off)
+    while True:
+        v16_store(p, r)
+        v16_store(p + W_PHYS, q)
+        p += WROW
+        n -= 1
+        if n == 0:
+            return p
+        q = v16_add(q, d)
+
+
+cdef inline unsigned char* _reading(Reader* x, unsigned char* p, v16 r, v16 q, int b, bint two) noexcept nogil:
+    # _rows of a reading leaving b wild cards unspent, after growing the
+    # output if p is past its end; NULL when out of memory
     if p > x.end:
         x.p = p
         if not _grow_rows(x):
             return NULL
         p = x.p
-    return p
+    return _rows(p, r, q, x.scnt[b], x.soff[b], x.dv, two)
 
 
-cdef inline unsigned char* _emit(Reader* x, unsigned char* p, u64 r0, u64 r1, u64 q0, u64 q1, int b,
-                                 bint two) noexcept nogil:
-    # The rows of one reading at p: (r0, r1) the combination's row, q its
-    # physical counts with every wild card it plays of the higher wild rank
-    # (of the one wild rank unless `two`) and the class in byte 31, b the
-    # wild cards it leaves unspent; with two wild ranks, every split of the
-    # wild cards, fewer of the lower rank first.  Where the next row goes;
-    # NULL when out of memory.
-    cdef int n
-    p = _room_for(x, p)
-    if p == NULL:
-        return NULL
-    if not two:
-        _store(p, r0, r1, q0, q1, 0)
-        return p + WROW
-    n = x.scnt[b]
-    q0 += x.soff[b][0]
-    q1 += x.soff[b][1]
-    _store(p, r0, r1, q0, q1, 0)
-    p += WROW
-    while n > 1:
-        q0 += x.d[0]
-        q1 += x.d[1]
-        _store(p, r0, r1, q0, q1, 0)
-        p += WROW
-        n -= 1
-    return p
-
-
-cdef unsigned char* _replace(Reader* x, unsigned char* p, u64 r0, u64 r1, u64 q0, u64 q1, u64 a0, u64 a1,
+cdef unsigned char* _replace(Reader* x, unsigned char* p, v16 r, v16 q, u64 a0, u64 a1,
                              unsigned int room, int b, bint two) noexcept nogil:
-    # The readings of (r0, r1) that replace 1..b more of the natural cards
-    # of the reading q, of the ranks in room (at most a of each: the
-    # natural cards it plays), by wild cards, in the documented order: the
-    # replaced counts in lexicographic order with the lowest rank the most
+    # The readings of r that replace 1..b more of the natural cards of the
+    # reading q, of the ranks in room (at most a of each: the natural cards
+    # it plays), by wild cards, in the documented order: the replaced
+    # counts in lexicographic order with the lowest rank the most
     # significant, so the highest rank is replaced first, and each count of
     # a lower rank is followed by the readings that replace cards of the
     # ranks above it with the wild cards it leaves.  Where the next row
     # goes; NULL when out of memory.
     cdef unsigned int rest = room, above, m
     cdef int i, j, c, cmax
-    cdef u64 s0, s1
+    cdef v16 s
     while rest:
         i = top_bit(rest)
         rest ^= 1u << i
@@ -309,12 +342,10 @@ cdef unsigned char* _replace(Reader* x, unsigned char* p, u64 r0, u64 r1, u64 q0
         cmax = <int>(((a0 >> (8 * i)) if i < 8 else (a1 >> (8 * (i - 8)))) & 0xFF)
         if cmax > b:
             cmax = b
-        s0 = q0
-        s1 = q1
+        s = q
         for c in range(1, cmax + 1):
-            s0 -= x.dtab[i][0]
-            s1 -= x.dtab[i][1]
-            p = _emit(x, p, r0, r1, s0, s1, b - c, two)
+            s = v16_sub(s, x.dtab[i])
+            p = _reading(x, p, r, s, b - c, two)
             if p == NULL:
                 return NULL
             if b - c == 1:
@@ -322,55 +353,76 @@ cdef unsigned char* _replace(Reader* x, unsigned char* p, u64 r0, u64 r1, u64 q0
                 while m:
                     j = top_bit(m)
                     m ^= 1u << j
-                    p = _emit(x, p, r0, r1, s0 - x.dtab[j][0], s1 - x.dtab[j][1], 0, two)
+                    p = _reading(x, p, r, v16_sub(s, x.dtab[j]), 0, two)
                     if p == NULL:
                         return NULL
             elif b - c > 1 and above:
-                p = _replace(x, p, r0, r1, s0, s1, a0, a1, above, b - c, two)
+                p = _replace(x, p, r, s, a0, a1, above, b - c, two)
                 if p == NULL:
                     return NULL
     return p
 
 
-cdef inline bint _read_back(const unsigned char* rep, Reader* x, bint two) noexcept nogil:
-    """Write every physical reading of the combination `rep` (a 16-byte
-    standard row) that the hand can play, in the documented order (see
+cdef inline bint _read_all(const unsigned char* cand, Py_ssize_t ncand, Reader* x, bint two) noexcept nogil:
+    """Write every physical reading the hand can play of each combination
+    of cand (ncand 16-byte standard rows), in the documented order (see
     _replace; _read_bombs for bombs and the readings of a whole hand).
-    False when out of memory."""
+    False when out of memory.  (What the loop needs of x is in locals: the
+    rows written through p could be x's bytes as far as C knows.)"""
     cdef u64 a[2]
-    cdef u64 r0, r1, q0, q1
-    cdef unsigned char* p
+    cdef const unsigned char* rep
+    cdef const unsigned char* nat = x.nat
+    cdef unsigned char* p = x.p
+    cdef unsigned char* end = x.end
     cdef unsigned int room, m
-    cdef int need = _natural_room(rep, x.nat, a, &room), budget, i
-    cdef int kind = rep[KIND_BYTE]
-    if need > x.w:
-        return True                   # (the wild cards cannot make it)
-    if kind == K_BOMB or x.exact:
-        return _read_bombs(rep, x)
-    budget = x.w - need
-    memcpy(&r0, rep, 8)
-    memcpy(&r1, rep + 8, 8)
-    # every natural card it can take, the deficit made up with wild cards
-    q0 = a[0] + <u64>need * x.g[0]
-    q1 = a[1] + <u64>need * x.g[1]
-    if kind == K_ROCKET:
-        q1 |= (<u64>CLS_ROCKET) << 56
-    p = _emit(x, x.p, r0, r1, q0, q1, budget, two)
-    if p == NULL:
-        return False
-    if budget == 1:
-        # one more wild card: each rank it can replace, from the highest
-        m = room
-        while m:
-            i = top_bit(m)
-            m ^= 1u << i
-            p = _emit(x, p, r0, r1, q0 - x.dtab[i][0], q1 - x.dtab[i][1], 0, two)
+    cdef int need, budget, i, kind, w = x.w, n0 = x.scnt[0], n1 = x.scnt[1]
+    cdef bint exact = x.exact
+    cdef u64 g0 = x.g[0], g1 = x.g[1], q1
+    cdef v16 r, q, d = x.dv, off0 = x.soff[0], off1 = x.soff[1]
+    cdef Py_ssize_t k
+    for k in range(ncand):
+        rep = cand + k * ROW
+        need = _natural_room(rep, nat, a, &room)
+        if need > w:
+            continue                  # (the wild cards cannot make it)
+        kind = rep[KIND_BYTE]
+        if kind == K_BOMB or exact:
+            x.p = p
+            if not _read_bombs(rep, x):
+                return False
+            p = x.p
+            end = x.end
+            continue
+        if p > end:
+            x.p = p
+            if not _grow_rows(x):
+                return False
+            p = x.p
+            end = x.end
+        budget = w - need
+        r = v16_load(rep)
+        # every natural card it can take, the deficit made up with wild cards
+        q1 = a[1] + <u64>need * g1
+        if kind == K_ROCKET:
+            q1 |= (<u64>CLS_ROCKET) << 56
+        q = v16_words(a[0] + <u64>need * g0, q1)
+        if budget == 0:
+            p = _rows(p, r, q, n0, off0, d, two)
+        elif budget == 1:
+            p = _rows(p, r, q, n1, off1, d, two)
+            # one more wild card: each rank it can replace, from the highest
+            m = room
+            while m:
+                i = top_bit(m)
+                m ^= 1u << i
+                p = _rows(p, r, v16_sub(q, x.dtab[i]), n0, off0, d, two)
+        else:
+            p = _reading(x, p, r, q, budget, two)
+            if p != NULL and room:
+                p = _replace(x, p, r, q, a[0], a[1], room, budget, two)
             if p == NULL:
                 return False
-    elif budget > 1 and room:
-        p = _replace(x, p, r0, r1, q0, q1, a[0], a[1], room, budget, two)
-        if p == NULL:
-            return False
+            end = x.end
     x.p = p
     return True
 
@@ -561,6 +613,7 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
     cdef unsigned char virt[16]
     cdef unsigned char* buf
     cdef int w = 0, x, wr0 = -1, wr1 = -1, t, lo
+    cdef u64 u0, u1
     cdef Out cand
     cdef MoveInfo li
     cdef Reader rd
@@ -604,22 +657,21 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
         rd.g[0] = rd.e[0]
         rd.g[1] = rd.e[1]
     for x in range(JOKER0):
-        _unit(x, &rd.dtab[x][0], &rd.dtab[x][1])
-        rd.dtab[x][0] -= rd.g[0]
-        rd.dtab[x][1] -= rd.g[1]
+        _unit(x, &u0, &u1)
+        rd.dtab[x] = v16_words(u0 - rd.g[0], u1 - rd.g[1])
+    rd.dv = v16_words(rd.d[0], rd.d[1])
     for x in range(9):
         t = w - x                     # (wild cards played, x of them left)
         if x > w:
             rd.scnt[x] = 0
-            rd.soff[x][0] = rd.soff[x][1] = 0
+            rd.soff[x] = v16_words(0, 0)
         elif rd.two:
             lo = t - rd.h1 if t > rd.h1 else 0
             rd.scnt[x] = (rd.h0 if rd.h0 < t else t) - lo + 1
-            rd.soff[x][0] = <u64>lo * rd.d[0]
-            rd.soff[x][1] = <u64>lo * rd.d[1]
+            rd.soff[x] = v16_words(<u64>lo * rd.d[0], <u64>lo * rd.d[1])
         else:
             rd.scnt[x] = 1
-            rd.soff[x][0] = rd.soff[x][1] = 0
+            rd.soff[x] = v16_words(0, 0)
     memcpy(&rd.hw[0], h, 8)
     memcpy(&rd.hw[1], h + 7, 8)
     rd.hw[1] >>= 8
@@ -642,15 +694,10 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
         o.oom = True
     else:
         if rd.two:                    # (one copy of the read-back each)
-            for i in range(cand.n):
-                if not _read_back(cand.data + i * ROW, &rd, True):
-                    o.oom = True
-                    break
-        else:
-            for i in range(cand.n):
-                if not _read_back(cand.data + i * ROW, &rd, False):
-                    o.oom = True
-                    break
+            if not _read_all(cand.data, cand.n, &rd, True):
+                o.oom = True
+        elif not _read_all(cand.data, cand.n, &rd, False):
+            o.oom = True
         if not o.oom:
             o.n = (rd.p - o.data) // ROW
     if not cand.borrowed:
