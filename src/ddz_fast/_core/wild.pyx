@@ -333,8 +333,8 @@ cdef unsigned char* _replace(Reader* x, unsigned char* p, v16 r, v16 q, u64 a0, 
     # ranks above it with the wild cards it leaves.  Where the next row
     # goes; NULL when out of memory.
     cdef unsigned int rest = room, above, m
-    cdef int i, j, c, cmax
-    cdef v16 s
+    cdef int i, j, c, cmax, n0
+    cdef v16 s, off0, d
     while rest:
         i = top_bit(rest)
         rest ^= 1u << i
@@ -348,14 +348,22 @@ cdef unsigned char* _replace(Reader* x, unsigned char* p, v16 r, v16 q, u64 a0, 
             p = _reading(x, p, r, s, b - c, two)
             if p == NULL:
                 return NULL
-            if b - c == 1:
+            if b - c == 1 and above:
+                # one wild card left: each rank above it, from the highest
+                # (at most 12 readings: one check of the room, SLACK)
+                if p > x.end:
+                    x.p = p
+                    if not _grow_rows(x):
+                        return NULL
+                    p = x.p
+                n0 = x.scnt[0]
+                off0 = x.soff[0]
+                d = x.dv
                 m = above
                 while m:
                     j = top_bit(m)
                     m ^= 1u << j
-                    p = _reading(x, p, r, v16_sub(s, x.dtab[j]), 0, two)
-                    if p == NULL:
-                        return NULL
+                    p = _rows(p, r, v16_sub(s, x.dtab[j]), n0, off0, d, two)
             elif b - c > 1 and above:
                 p = _replace(x, p, r, s, a0, a1, above, b - c, two)
                 if p == NULL:
