@@ -55,18 +55,6 @@ cdef extern from *:
         a[1] = (unsigned long long)_mm_cvtsi128_si64(_mm_srli_si128(m, 8)) & 0x00FFFFFFFFFFFFFFULL;
         return _mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_srli_si128(s, 8));
     }
-    /* The same, and into room the ranks 0..12 of which it takes a natural
-       card (those a wild card could replace; jokers never are). */
-    static inline int ddz_wild_natural_room(const unsigned char* row, const unsigned char* nat,
-                                            unsigned long long* a, unsigned int* room) {
-        __m128i r = _mm_loadu_si128((const __m128i*)row), n = _mm_loadu_si128((const __m128i*)nat);
-        __m128i m = _mm_min_epu8(r, n);
-        __m128i s = _mm_sad_epu8(_mm_subs_epu8(r, n), _mm_setzero_si128());
-        a[0] = (unsigned long long)_mm_cvtsi128_si64(m);
-        a[1] = (unsigned long long)_mm_cvtsi128_si64(_mm_srli_si128(m, 8)) & 0x00FFFFFFFFFFFFFFULL;
-        *room = ~(unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(m, _mm_setzero_si128())) & 0x1FFFu;
-        return _mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_srli_si128(s, 8));
-    }
     #else
     static inline int ddz_wild_natural(const unsigned char* row, const unsigned char* nat,
                                        unsigned long long* a) {
@@ -79,20 +67,9 @@ cdef extern from *:
         }
         return n;
     }
-    static inline int ddz_wild_natural_room(const unsigned char* row, const unsigned char* nat,
-                                            unsigned long long* a, unsigned int* room) {
-        int r, n = ddz_wild_natural(row, nat, a);
-        *room = 0;
-        for (r = 0; r < 13; r++)
-            if (row[r] && nat[r])
-                *room |= 1u << r;
-        return n;
-    }
     #endif
     """
     int _natural "ddz_wild_natural"(const unsigned char* row, const unsigned char* nat, u64* a) noexcept nogil
-    int _natural_room "ddz_wild_natural_room"(const unsigned char* row, const unsigned char* nat, u64* a,
-                                              unsigned int* room) noexcept nogil
 
 
 cdef extern from *:
@@ -110,6 +87,19 @@ cdef extern from *:
     static inline ddz_v16 ddz_v16_words(unsigned long long lo, unsigned long long hi) {
         return _mm_set_epi64x((long long)hi, (long long)lo);
     }
+    /* What the natural cards nat (byte 15: 255) give to the standard row
+       `row`: into q, min(row, nat) with byte 15 cleared; into room, the
+       ranks 0..12 of which it takes a natural card (those a wild card
+       could replace; jokers never are); returns the row's deficit (see
+       ddz_wild_natural). */
+    static inline int ddz_wild_take(const unsigned char* row, ddz_v16 nat, ddz_v16* q, unsigned int* room) {
+        __m128i r = _mm_loadu_si128((const __m128i*)row), z = _mm_setzero_si128();
+        __m128i m = _mm_min_epu8(r, nat);
+        __m128i s = _mm_sad_epu8(_mm_subs_epu8(r, nat), z);
+        *room = ~(unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(m, z)) & 0x1FFFu;
+        *q = _mm_and_si128(m, _mm_set_epi64x(0x00FFFFFFFFFFFFFFLL, -1LL));
+        return _mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_srli_si128(s, 8));
+    }
     #else
     #include <string.h>
     typedef struct { unsigned long long w[2]; } ddz_v16;
@@ -120,6 +110,17 @@ cdef extern from *:
     static inline ddz_v16 ddz_v16_words(unsigned long long lo, unsigned long long hi) {
         ddz_v16 v; v.w[0] = lo; v.w[1] = hi; return v;
     }
+    static inline int ddz_wild_take(const unsigned char* row, ddz_v16 nat, ddz_v16* q, unsigned int* room) {
+        unsigned char n[16];
+        int r, need;
+        memcpy(n, nat.w, 16);
+        need = ddz_wild_natural(row, n, q->w);
+        *room = 0;
+        for (r = 0; r < 13; r++)
+            if (row[r] && n[r])
+                *room |= 1u << r;
+        return need;
+    }
     #endif
     """
     ctypedef struct v16 "ddz_v16":
@@ -129,6 +130,7 @@ cdef extern from *:
     v16 v16_add "ddz_v16_add"(v16 a, v16 b) noexcept nogil
     v16 v16_sub "ddz_v16_sub"(v16 a, v16 b) noexcept nogil
     v16 v16_words "ddz_v16_words"(u64 lo, u64 hi) noexcept nogil
+    int _take "ddz_wild_take"(const unsigned char* row, v16 nat, v16* q, unsigned int* room) noexcept nogil
 
 
 cdef enum:
@@ -218,6 +220,7 @@ cdef struct Reader:
     int scnt[9]
     v16 soff[9]
     v16 dv                      # d
+    v16 gmul[9]                 # gmul[t]: t cards of the higher wild rank (of the one wild rank)
     Out* o                      # the output, written through a cursor p (o.n set at the end)
     unsigned char* p            # where the next row goes
     unsigned char* end          # the last place with room for a row and out_reserve's spare one
@@ -322,11 +325,11 @@ cdef inline unsigned char* _reading(Reader* x, unsigned char* p, v16 r, v16 q, i
     return _rows(p, r, q, x.scnt[b], x.soff[b], x.dv, two)
 
 
-cdef unsigned char* _replace(Reader* x, unsigned char* p, v16 r, v16 q, u64 a0, u64 a1,
+cdef unsigned char* _replace(Reader* x, unsigned char* p, v16 r, v16 q, const unsigned char* a,
                              unsigned int room, int b, bint two) noexcept nogil:
     # The readings of r that replace 1..b more of the natural cards of the
-    # reading q, of the ranks in room (at most a of each: the natural cards
-    # it plays), by wild cards, in the documented order: the replaced
+    # reading q, of the ranks in room (at most a[i] of rank i: the natural
+    # cards it plays), by wild cards, in the documented order: the replaced
     # counts in lexicographic order with the lowest rank the most
     # significant, so the highest rank is replaced first, and each count of
     # a lower rank is followed by the readings that replace cards of the
@@ -339,7 +342,7 @@ cdef unsigned char* _replace(Reader* x, unsigned char* p, v16 r, v16 q, u64 a0, 
         i = top_bit(rest)
         rest ^= 1u << i
         above = room & ~((2u << i) - 1)
-        cmax = <int>(((a0 >> (8 * i)) if i < 8 else (a1 >> (8 * (i - 8)))) & 0xFF)
+        cmax = a[i]
         if cmax > b:
             cmax = b
         s = q
@@ -365,7 +368,7 @@ cdef unsigned char* _replace(Reader* x, unsigned char* p, v16 r, v16 q, u64 a0, 
                     m ^= 1u << j
                     p = _rows(p, r, v16_sub(s, x.dtab[j]), n0, off0, d, two)
             elif b - c > 1 and above:
-                p = _replace(x, p, r, s, a0, a1, above, b - c, two)
+                p = _replace(x, p, r, s, a, above, b - c, two)
                 if p == NULL:
                     return NULL
     return p
@@ -373,28 +376,26 @@ cdef unsigned char* _replace(Reader* x, unsigned char* p, v16 r, v16 q, u64 a0, 
 
 cdef inline bint _read_all(const unsigned char* cand, Py_ssize_t ncand, Reader* x, bint two) noexcept nogil:
     """Write every physical reading the hand can play of each combination
-    of cand (ncand 16-byte standard rows), in the documented order (see
-    _replace; _read_bombs for bombs and the readings of a whole hand).
-    False when out of memory.  (What the loop needs of x is in locals: the
-    rows written through p could be x's bytes as far as C knows.)"""
-    cdef u64 a[2]
+    of cand (ncand 16-byte standard rows) but the bombs (_read_bombs), in
+    the documented order (see _replace).  False when out of memory.  (What
+    the loop needs of x is in locals: the rows written through p could be
+    x's bytes as far as C knows.)"""
+    cdef unsigned char a[16]
     cdef const unsigned char* rep
-    cdef const unsigned char* nat = x.nat
     cdef unsigned char* p = x.p
     cdef unsigned char* end = x.end
     cdef unsigned int room, m
     cdef int need, budget, i, kind, w = x.w, n0 = x.scnt[0], n1 = x.scnt[1]
-    cdef bint exact = x.exact
-    cdef u64 g0 = x.g[0], g1 = x.g[1], q1
-    cdef v16 r, q, d = x.dv, off0 = x.soff[0], off1 = x.soff[1]
+    cdef v16 r, q, nat = v16_load(x.nat), d = x.dv, off0 = x.soff[0], off1 = x.soff[1]
+    cdef v16 rocket = v16_words(0, (<u64>CLS_ROCKET) << 56)
     cdef Py_ssize_t k
     for k in range(ncand):
         rep = cand + k * ROW
-        need = _natural_room(rep, nat, a, &room)
+        need = _take(rep, nat, &q, &room)
         if need > w:
             continue                  # (the wild cards cannot make it)
         kind = rep[KIND_BYTE]
-        if kind == K_BOMB or exact:
+        if kind == K_BOMB:
             x.p = p
             if not _read_bombs(rep, x):
                 return False
@@ -410,10 +411,9 @@ cdef inline bint _read_all(const unsigned char* cand, Py_ssize_t ncand, Reader* 
         budget = w - need
         r = v16_load(rep)
         # every natural card it can take, the deficit made up with wild cards
-        q1 = a[1] + <u64>need * g1
+        q = v16_add(q, x.gmul[need])
         if kind == K_ROCKET:
-            q1 |= (<u64>CLS_ROCKET) << 56
-        q = v16_words(a[0] + <u64>need * g0, q1)
+            q = v16_add(q, rocket)
         if budget == 0:
             p = _rows(p, r, q, n0, off0, d, two)
         elif budget == 1:
@@ -425,9 +425,10 @@ cdef inline bint _read_all(const unsigned char* cand, Py_ssize_t ncand, Reader* 
                 m ^= 1u << i
                 p = _rows(p, r, v16_sub(q, x.dtab[i]), n0, off0, d, two)
         else:
+            v16_store(a, q)           # (its bytes of the ranks in room: the natural cards taken)
             p = _reading(x, p, r, q, budget, two)
             if p != NULL and room:
-                p = _replace(x, p, r, q, a[0], a[1], room, budget, two)
+                p = _replace(x, p, r, q, a, room, budget, two)
             if p == NULL:
                 return False
             end = x.end
@@ -669,6 +670,8 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
         rd.dtab[x] = v16_words(u0 - rd.g[0], u1 - rd.g[1])
     rd.dv = v16_words(rd.d[0], rd.d[1])
     for x in range(9):
+        rd.gmul[x] = v16_words(<u64>x * rd.g[0], <u64>x * rd.g[1])
+    for x in range(9):
         t = w - x                     # (wild cards played, x of them left)
         if x > w:
             rd.scnt[x] = 0
@@ -701,7 +704,12 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
     if cand.oom:
         o.oom = True
     else:
-        if rd.two:                    # (one copy of the read-back each)
+        if exact:                     # (classify: each reading has its test)
+            for i in range(cand.n):
+                if not _read_bombs(cand.data + i * ROW, &rd):
+                    o.oom = True
+                    break
+        elif rd.two:                  # (one copy of the read-back each)
             if not _read_all(cand.data, cand.n, &rd, True):
                 o.oom = True
         elif not _read_all(cand.data, cand.n, &rd, False):
