@@ -504,18 +504,18 @@ cdef bint _read_bombs(const unsigned char* rep, Reader* x) noexcept nogil:
         room = _nonzero(a[0] - k0, a[1] - k1) & 0x1FFF
 
 
-cdef void _airplanes_kicked(const unsigned char* nat, int w, const RulesC* r, int kind, int L, int rmin,
-                            Out* cand) noexcept nogil:
+cdef void _airplanes_kicked(const unsigned char* nat, const unsigned char* vt, int w, const RulesC* r, int kind,
+                            int L, int rmin, Out* cand) noexcept nogil:
     # The airplanes with attachments (kind, length L, top rank >= rmin) the
     # wild cards can make, window by window: the trios of the window from the
     # natural cards and the wild ones, the attachments from what the wild
     # cards left over can make, on a virtual hand of just that (the whole
     # virtual hand would offer every wild card to every attachment: most of
-    # its airplanes cost more wild cards than the hand has).  The kernel
-    # lists a combination under its highest window only, so each is listed
-    # once, in rank order.
+    # its airplanes cost more wild cards than the hand has; vt + 16 * b is
+    # the virtual hand of b wild cards).  The kernel lists a combination
+    # under its highest window only, so each is listed once, in rank order.
     cdef unsigned char hv[16]
-    cdef int e, x, d, b
+    cdef int e, x, d
     for e in range(rmin if rmin > L - 1 else L - 1, ACE + 1):
         d = 0
         for x in range(e - L + 1, e + 1):
@@ -523,12 +523,7 @@ cdef void _airplanes_kicked(const unsigned char* nat, int w, const RulesC* r, in
                 d += 3 - nat[x]
         if d > w:
             continue
-        b = w - d
-        for x in range(JOKER0):
-            hv[x] = <unsigned char>(nat[x] + b if nat[x] + b < 4 else 4)
-        hv[13] = nat[13]
-        hv[14] = nat[14]
-        hv[15] = 0
+        memcpy(hv, vt + 16 * (w - d), 16)
         for x in range(e - L + 1, e + 1):
             hv[x] = 3
         gen_airplanes_at(hv, r, kind, L, e, cand)
@@ -536,48 +531,46 @@ cdef void _airplanes_kicked(const unsigned char* nat, int w, const RulesC* r, in
             return
 
 
-cdef void _main_kicked(const unsigned char* nat, int w, const RulesC* r, int kind, int L, int rmin,
-                       Out* cand) noexcept nogil:
+cdef void _main_kicked(const unsigned char* nat, const unsigned char* vt, int w, const RulesC* r, int kind, int L,
+                       int rmin, Out* cand) noexcept nogil:
     # The trios or fours with attachments (kind) the wild cards can make,
     # main rank by main rank (as _airplanes_kicked does window by window):
     # the main part from the natural cards and the wild ones, the
     # attachments from a virtual hand of what the wild cards left over can
     # make.  The kernel lists them by main rank, so the order is the list's.
     cdef unsigned char hv[16]
-    cdef int size = 4 if kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR else 3, x, y, b
+    cdef int size = 4 if kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR else 3, x, b
     for x in range(rmin, JOKER0):
         b = w - (size - nat[x] if nat[x] < size else 0)
         if b < 0:
             continue
-        for y in range(JOKER0):
-            hv[y] = <unsigned char>(nat[y] + b if nat[y] + b < 4 else 4)
+        memcpy(hv, vt + 16 * b, 16)
         hv[x] = <unsigned char>size
-        hv[13] = nat[13]
-        hv[14] = nat[14]
-        hv[15] = 0
         gen_of_kind(hv, r, kind, L, x, True, cand)      # (lowest: the main rank x only)
         if cand.oom:
             return
 
 
-cdef inline void _of_kind(const unsigned char* nat, const unsigned char* virt, int w, const RulesC* r,
+cdef inline void _of_kind(const unsigned char* nat, const unsigned char* vt, int w, const RulesC* r,
                           int kind, int L, int rmin, Out* cand) noexcept nogil:
     if kind == K_AIRPLANE_SOLO or kind == K_AIRPLANE_PAIR:
-        _airplanes_kicked(nat, w, r, kind, L, rmin, cand)
+        _airplanes_kicked(nat, vt, w, r, kind, L, rmin, cand)
     elif kind == K_TRIO_SOLO or kind == K_TRIO_PAIR or kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR:
-        _main_kicked(nat, w, r, kind, L, rmin, cand)
+        _main_kicked(nat, vt, w, r, kind, L, rmin, cand)
     else:
-        gen_of_kind(virt, r, kind, L, rmin, False, cand)
+        gen_of_kind(vt + 16 * w, r, kind, L, rmin, False, cand)
 
 
-cdef void _candidates(const unsigned char* nat, const unsigned char* virt, int w, const RulesC* r,
+cdef void _candidates(const unsigned char* nat, const unsigned char* vt, int w, const RulesC* r,
                       const MoveInfo* last, Out* cand) noexcept nogil:
     # The standard combinations the wild cards might make, in list order: a
     # lead's every kind and length, or PASS and the last move's kind and
     # length above its rank; then every bomb and the rocket (bomb classes
-    # are compared once the cards are read back).
+    # are compared once the cards are read back).  vt + 16 * b: the
+    # virtual hand of the natural cards and b wild cards (see gen_wild).
     cdef int kind, L, lo, hi, x, cards = 0
     cdef unsigned char* p
+    cdef const unsigned char* virt = vt + 16 * w
     if last == NULL:
         for x in range(N_RANKS):
             cards += virt[x]
@@ -598,7 +591,7 @@ cdef void _candidates(const unsigned char* nat, const unsigned char* virt, int w
             if hi > ACE + 1:
                 hi = ACE + 1
             for L in range(lo, hi + 1):
-                _of_kind(nat, virt, w, r, kind, L, 0, cand)
+                _of_kind(nat, vt, w, r, kind, L, 0, cand)
                 if cand.oom:
                     return
     else:
@@ -610,7 +603,7 @@ cdef void _candidates(const unsigned char* nat, const unsigned char* virt, int w
         if last.kind == K_ROCKET:
             return
         if last.kind != K_BOMB:
-            _of_kind(nat, virt, w, r, last.kind, last.length, last.rank + 1, cand)
+            _of_kind(nat, vt, w, r, last.kind, last.length, last.rank + 1, cand)
             if cand.oom:
                 return
     gen_bombs_beating(virt, r, NULL, cand)
@@ -619,9 +612,9 @@ cdef void _candidates(const unsigned char* nat, const unsigned char* virt, int w
 cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
                    const unsigned char* last, bint exact, Out* o) noexcept nogil:
     cdef unsigned char nat[16]
-    cdef unsigned char virt[16]
+    cdef unsigned char vt[9][16]
     cdef unsigned char* buf
-    cdef int w = 0, x, wr0 = -1, wr1 = -1, t, lo
+    cdef int w = 0, x, wr0 = -1, wr1 = -1, t, lo, b
     cdef u64 u0, u1
     cdef Out cand
     cdef MoveInfo li
@@ -637,11 +630,14 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
                 wr0 = x
             else:
                 wr1 = x
-    for x in range(JOKER0):
-        virt[x] = <unsigned char>(nat[x] + w if nat[x] + w < 4 else 4)
-    virt[13] = h[13]
-    virt[14] = h[14]
-    virt[15] = 0
+    # the virtual hands: vt[b], the natural cards and b wild cards (each
+    # rank 3..2 at most 4, the jokers as held), for b = 0..w
+    for b in range(w + 1):
+        for x in range(JOKER0):
+            vt[b][x] = <unsigned char>(nat[x] + b if nat[x] + b < 4 else 4)
+        vt[b][13] = h[13]
+        vt[b][14] = h[14]
+        vt[b][15] = 0
     buf = <unsigned char*>malloc(CAND_ROWS * ROW)
     if buf == NULL:
         o.oom = True
@@ -700,7 +696,7 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
         row_info(last, &li)
         rd.last = &li
         rd.lcls = last[W_CLASS]
-    _candidates(nat, virt, w, r, rd.last, &cand)
+    _candidates(nat, &vt[0][0], w, r, rd.last, &cand)
     if cand.oom:
         o.oom = True
     else:
