@@ -515,12 +515,14 @@ cdef void _airplanes_kicked(const unsigned char* nat, const unsigned char* vt, i
     # the virtual hand of b wild cards).  The kernel lists a combination
     # under its highest window only, so each is listed once, in rank order.
     cdef unsigned char hv[16]
+    cdef unsigned char d3[ACE + 2]
     cdef int e, x, d
+    # d3[x]: the wild cards the trios of ranks 0..x-1 need
+    d3[0] = 0
+    for x in range(ACE + 1):
+        d3[x + 1] = d3[x] + (3 - nat[x] if nat[x] < 3 else 0)
     for e in range(rmin if rmin > L - 1 else L - 1, ACE + 1):
-        d = 0
-        for x in range(e - L + 1, e + 1):
-            if nat[x] < 3:
-                d += 3 - nat[x]
+        d = d3[e + 1] - d3[e - L + 1]
         if d > w:
             continue
         memcpy(hv, vt + 16 * (w - d), 16)
