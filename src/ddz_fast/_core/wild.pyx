@@ -325,6 +325,36 @@ cdef inline unsigned char* _reading(Reader* x, unsigned char* p, v16 r, v16 q, i
     return _rows(p, r, q, x.scnt[b], x.soff[b], x.dv, two)
 
 
+cdef inline unsigned char* _replace2(Reader* x, unsigned char* p, v16 r, v16 q, const unsigned char* a,
+                                    unsigned int room, bint two) noexcept nogil:
+    # _replace with two wild cards to spare (b = 2), its loops unrolled:
+    # each rank i of room from the highest, one card of it replaced, then
+    # one more of each rank above it, then two of it.  (At most 14
+    # readings a rank: one check of the room each, SLACK.)
+    cdef unsigned int rest = room, m
+    cdef int i, j, n0 = x.scnt[0], n1 = x.scnt[1]
+    cdef v16 s, di, off0 = x.soff[0], off1 = x.soff[1], d = x.dv
+    while rest:
+        i = top_bit(rest)
+        rest ^= 1u << i
+        if p > x.end:
+            x.p = p
+            if not _grow_rows(x):
+                return NULL
+            p = x.p
+        di = x.dtab[i]
+        s = v16_sub(q, di)
+        p = _rows(p, r, s, n1, off1, d, two)
+        m = room & ~((2u << i) - 1)
+        while m:
+            j = top_bit(m)
+            m ^= 1u << j
+            p = _rows(p, r, v16_sub(s, x.dtab[j]), n0, off0, d, two)
+        if a[i] >= 2:
+            p = _rows(p, r, v16_sub(s, di), n0, off0, d, two)
+    return p
+
+
 cdef unsigned char* _replace(Reader* x, unsigned char* p, v16 r, v16 q, const unsigned char* a,
                              unsigned int room, int b, bint two) noexcept nogil:
     # The readings of r that replace 1..b more of the natural cards of the
@@ -367,7 +397,11 @@ cdef unsigned char* _replace(Reader* x, unsigned char* p, v16 r, v16 q, const un
                     j = top_bit(m)
                     m ^= 1u << j
                     p = _rows(p, r, v16_sub(s, x.dtab[j]), n0, off0, d, two)
-            elif b - c > 1 and above:
+            elif b - c == 2 and above:
+                p = _replace2(x, p, r, s, a, above, two)
+                if p == NULL:
+                    return NULL
+            elif b - c > 2 and above:
                 p = _replace(x, p, r, s, a, above, b - c, two)
                 if p == NULL:
                     return NULL
@@ -424,8 +458,16 @@ cdef inline bint _read_all(const unsigned char* cand, Py_ssize_t ncand, Reader* 
                 i = top_bit(m)
                 m ^= 1u << i
                 p = _rows(p, r, v16_sub(q, x.dtab[i]), n0, off0, d, two)
+        elif budget == 2:
+            p = _rows(p, r, q, x.scnt[2], x.soff[2], d, two)
+            if room:
+                v16_store(a, q)       # (its bytes of the ranks in room: the natural cards taken)
+                p = _replace2(x, p, r, q, a, room, two)
+                if p == NULL:
+                    return False
+                end = x.end
         else:
-            v16_store(a, q)           # (its bytes of the ranks in room: the natural cards taken)
+            v16_store(a, q)
             p = _reading(x, p, r, q, budget, two)
             if p != NULL and room:
                 p = _replace(x, p, r, q, a, room, budget, two)
