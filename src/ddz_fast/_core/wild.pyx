@@ -26,7 +26,7 @@ from .kernels cimport (
     gen_of_kind, gen_airplanes_at, gen_bombs_beating, row_info, beats_c, out_init_on, out_reserve, u64,
     _movemask, _word_cards,
 )
-from .bits cimport top_bit
+from .bits cimport top_bit, ctz
 from libc.stdlib cimport malloc, free
 
 __all__ = []     # a C-level API (_core/wild.pxd)
@@ -221,6 +221,16 @@ cdef struct Reader:
     v16 soff[9]
     v16 dv                      # d
     v16 gmul[9]                 # gmul[t]: t cards of the higher wild rank (of the one wild rank)
+    # The direct generator (_kicked_direct), for c = 0..4 cards of rank y:
+    # rowv, the represented counts; natv, the natural cards it takes;
+    # defc, the wild cards it needs; rbit, its rank bit when it takes a
+    # natural card of a rank 3..2 (one a wild card could replace).  Built
+    # on first use (tabs).
+    bint tabs
+    v16 rowv[15][5]
+    v16 natv[15][5]
+    unsigned char defc[15][5]
+    unsigned int rbit[15][5]
     Out* o                      # the output, written through a cursor p (o.n set at the end)
     unsigned char* p            # where the next row goes
     unsigned char* end          # the last place with room for a row and out_reserve's spare one
@@ -546,6 +556,152 @@ cdef bint _read_bombs(const unsigned char* rep, Reader* x) noexcept nogil:
         room = _nonzero(a[0] - k0, a[1] - k1) & 0x1FFF
 
 
+cdef inline unsigned char* _combo(Reader* x, unsigned char* p, v16 r, v16 q, int need, unsigned int room,
+                                  bint two) noexcept nogil:
+    # Every reading of the combination r (not a bomb) whose natural cards
+    # q (deficit `need`, at most the wild cards; q without the wild cards)
+    # leave the ranks `room` to replace, at p, in the documented order (as
+    # _read_all).  Where the next row goes; NULL when out of memory.
+    cdef unsigned char a[16]
+    cdef unsigned int m
+    cdef int i, budget = x.w - need
+    if p > x.end:
+        x.p = p
+        if not _grow_rows(x):
+            return NULL
+        p = x.p
+    q = v16_add(q, x.gmul[need])
+    if budget == 0:
+        return _rows(p, r, q, x.scnt[0], x.soff[0], x.dv, two)
+    if budget == 1:
+        p = _rows(p, r, q, x.scnt[1], x.soff[1], x.dv, two)
+        m = room
+        while m:
+            i = top_bit(m)
+            m ^= 1u << i
+            p = _rows(p, r, v16_sub(q, x.dtab[i]), x.scnt[0], x.soff[0], x.dv, two)
+        return p
+    v16_store(a, q)
+    if budget == 2:
+        p = _rows(p, r, q, x.scnt[2], x.soff[2], x.dv, two)
+        return _replace2(x, p, r, q, a, room, two) if room else p
+    p = _reading(x, p, r, q, budget, two)
+    if p != NULL and room:
+        p = _replace(x, p, r, q, a, room, budget, two)
+    return p
+
+
+cdef void _tables(Reader* x) noexcept nogil:
+    # Reader's tables of the direct generator
+    cdef int y, c, t
+    cdef u64 u0, u1
+    for y in range(N_RANKS):
+        _unit(y, &u0, &u1)
+        for c in range(5):
+            t = c if c < x.nat[y] else x.nat[y]
+            x.rowv[y][c] = v16_words(<u64>c * u0, <u64>c * u1)
+            x.natv[y][c] = v16_words(<u64>t * u0, <u64>t * u1)
+            x.defc[y][c] = <unsigned char>(c - t)
+            x.rbit[y][c] = (1u << y) if t > 0 and y < JOKER0 else 0
+    x.tabs = True
+
+
+cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC* r, int kind, int rmin,
+                                bint two) noexcept nogil:
+    """The readings of the trios or fours with attachments (kind) the wild
+    cards can make, main rank by main rank from rmin, written straight to
+    the output with no standard row in between: the loops of the standard
+    kernel's gen_trio_kick and gen_four_two over the virtual hand of the
+    wild cards the main part leaves (as _main_kicked asks it), each
+    combination's natural cards, deficit and replaceable ranks summed from
+    per-rank tables.  False when out of memory."""
+    cdef int size = 4 if kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR else 3
+    cdef int each = 1 if kind == K_TRIO_SOLO or kind == K_FOUR_TWO_SOLO else 2
+    cdef bint dup = kind == K_FOUR_TWO_SOLO and not r.four_two_solo_distinct
+    cdef int w = x.w, mx, b, ya, yb, na, nb
+    cdef const unsigned char* hv
+    cdef unsigned int ka, kb, ra, rb
+    cdef v16 rx, qx, rA, qA
+    cdef v16 kindv = v16_words(0, (<u64>kind) << 56)
+    cdef unsigned char* p = x.p
+    if not x.tabs:
+        _tables(x)
+    for mx in range(rmin, JOKER0):
+        na = x.defc[mx][size]         # (the main part's deficit)
+        if na > w:
+            continue
+        b = w - na
+        hv = vt + 16 * b
+        # the kicker ranks: those of the virtual hand of b wild cards with
+        # `each` cards, but the main rank
+        ka = 0
+        for ya in range(N_RANKS):
+            if hv[ya] >= each:
+                ka |= 1u << ya
+        ka &= ~(1u << mx)
+        rx = v16_add(x.rowv[mx][size], kindv)
+        qx = x.natv[mx][size]
+        ra = x.rbit[mx][size]
+        if size == 3:
+            while ka:
+                ya = ctz(ka)
+                ka &= ka - 1
+                nb = na + x.defc[ya][each]
+                if nb <= w:
+                    p = _combo(x, p, v16_add(rx, x.rowv[ya][each]), v16_add(qx, x.natv[ya][each]), nb,
+                               ra | x.rbit[ya][each], two)
+                    if p == NULL:
+                        return False
+            continue
+        while ka:
+            ya = ctz(ka)
+            ka &= ka - 1
+            if dup and hv[ya] >= 2:
+                nb = na + x.defc[ya][2]
+                if nb <= w:
+                    p = _combo(x, p, v16_add(rx, x.rowv[ya][2]), v16_add(qx, x.natv[ya][2]), nb,
+                               ra | x.rbit[ya][2], two)
+                    if p == NULL:
+                        return False
+            kb = ka
+            if ya == JOKER0 and not r.both_jokers_as_kickers:
+                kb &= ~(1u << (JOKER0 + 1))
+            nb = na + x.defc[ya][each]
+            if nb > w:
+                continue
+            rA = v16_add(rx, x.rowv[ya][each])
+            qA = v16_add(qx, x.natv[ya][each])
+            rb = ra | x.rbit[ya][each]
+            while kb:
+                yb = ctz(kb)
+                kb &= kb - 1
+                if nb + x.defc[yb][each] <= w:
+                    p = _combo(x, p, v16_add(rA, x.rowv[yb][each]), v16_add(qA, x.natv[yb][each]),
+                               nb + x.defc[yb][each], rb | x.rbit[yb][each], two)
+                    if p == NULL:
+                        return False
+    x.p = p
+    return True
+
+
+cdef bint _flush(Out* cand, Reader* x) noexcept nogil:
+    # Read back the combinations in cand and empty it; False when out of
+    # memory
+    cdef Py_ssize_t i
+    cdef bint ok = True
+    if x.exact:                       # (classify: each reading has its test)
+        for i in range(cand.n):
+            if not _read_bombs(cand.data + i * ROW, x):
+                ok = False
+                break
+    elif x.two:                       # (one copy of the read-back each)
+        ok = _read_all(cand.data, cand.n, x, True)
+    else:
+        ok = _read_all(cand.data, cand.n, x, False)
+    cand.n = 0
+    return ok
+
+
 cdef void _airplanes_kicked(const unsigned char* nat, const unsigned char* vt, int w, const RulesC* r, int kind,
                             int L, int rmin, Out* cand) noexcept nogil:
     # The airplanes with attachments (kind, length L, top rank >= rmin) the
@@ -576,7 +732,7 @@ cdef void _airplanes_kicked(const unsigned char* nat, const unsigned char* vt, i
 
 
 cdef void _main_kicked(const unsigned char* nat, const unsigned char* vt, int w, const RulesC* r, int kind, int L,
-                       int rmin, Out* cand) noexcept nogil:
+                       int rmin, Out* cand, Reader* rd) noexcept nogil:
     # The trios or fours with attachments (kind) the wild cards can make,
     # main rank by main rank (as _airplanes_kicked does window by window):
     # the main part from the natural cards and the wild ones, the
@@ -584,6 +740,21 @@ cdef void _main_kicked(const unsigned char* nat, const unsigned char* vt, int w,
     # make.  The kernel lists them by main rank, so the order is the list's.
     cdef unsigned char hv[16]
     cdef int size = 4 if kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR else 3, x, b
+    cdef bint ok
+    if not rd.exact:
+        # (the same combinations in the same order, read straight to the
+        # output once the combinations listed before them are)
+        if L != 1 or (kind == K_TRIO_SOLO and not r.solo_kickers) or (
+                size == 4 and not r.four_with_kickers):
+            return
+        if not _flush(cand, rd):
+            cand.oom = True
+            return
+        ok = _kicked_direct(rd, vt, r, kind, rmin, True) if rd.two else _kicked_direct(rd, vt, r, kind, rmin,
+                                                                                       False)
+        if not ok:
+            cand.oom = True
+        return
     for x in range(rmin, JOKER0):
         b = w - (size - nat[x] if nat[x] < size else 0)
         if b < 0:
@@ -596,17 +767,17 @@ cdef void _main_kicked(const unsigned char* nat, const unsigned char* vt, int w,
 
 
 cdef inline void _of_kind(const unsigned char* nat, const unsigned char* vt, int w, const RulesC* r,
-                          int kind, int L, int rmin, Out* cand) noexcept nogil:
+                          int kind, int L, int rmin, Out* cand, Reader* rd) noexcept nogil:
     if kind == K_AIRPLANE_SOLO or kind == K_AIRPLANE_PAIR:
         _airplanes_kicked(nat, vt, w, r, kind, L, rmin, cand)
     elif kind == K_TRIO_SOLO or kind == K_TRIO_PAIR or kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR:
-        _main_kicked(nat, vt, w, r, kind, L, rmin, cand)
+        _main_kicked(nat, vt, w, r, kind, L, rmin, cand, rd)
     else:
         gen_of_kind(vt + 16 * w, r, kind, L, rmin, False, cand)
 
 
 cdef void _candidates(const unsigned char* nat, const unsigned char* vt, int w, const RulesC* r,
-                      const MoveInfo* last, Out* cand) noexcept nogil:
+                      const MoveInfo* last, Out* cand, Reader* rd) noexcept nogil:
     # The standard combinations the wild cards might make, in list order: a
     # lead's every kind and length, or PASS and the last move's kind and
     # length above its rank; then every bomb and the rocket (bomb classes
@@ -635,7 +806,7 @@ cdef void _candidates(const unsigned char* nat, const unsigned char* vt, int w, 
             if hi > ACE + 1:
                 hi = ACE + 1
             for L in range(lo, hi + 1):
-                _of_kind(nat, vt, w, r, kind, L, 0, cand)
+                _of_kind(nat, vt, w, r, kind, L, 0, cand, rd)
                 if cand.oom:
                     return
     else:
@@ -647,7 +818,7 @@ cdef void _candidates(const unsigned char* nat, const unsigned char* vt, int w, 
         if last.kind == K_ROCKET:
             return
         if last.kind != K_BOMB:
-            _of_kind(nat, vt, w, r, last.kind, last.length, last.rank + 1, cand)
+            _of_kind(nat, vt, w, r, last.kind, last.length, last.rank + 1, cand, rd)
             if cand.oom:
                 return
     gen_bombs_beating(virt, r, NULL, cand)
@@ -740,22 +911,12 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
         row_info(last, &li)
         rd.last = &li
         rd.lcls = last[W_CLASS]
-    _candidates(nat, &vt[0][0], w, r, rd.last, &cand)
-    if cand.oom:
+    rd.tabs = False
+    _candidates(nat, &vt[0][0], w, r, rd.last, &cand, &rd)
+    if cand.oom or not _flush(&cand, &rd):
         o.oom = True
     else:
-        if exact:                     # (classify: each reading has its test)
-            for i in range(cand.n):
-                if not _read_bombs(cand.data + i * ROW, &rd):
-                    o.oom = True
-                    break
-        elif rd.two:                  # (one copy of the read-back each)
-            if not _read_all(cand.data, cand.n, &rd, True):
-                o.oom = True
-        elif not _read_all(cand.data, cand.n, &rd, False):
-            o.oom = True
-        if not o.oom:
-            o.n = (rd.p - o.data) // ROW
+        o.n = (rd.p - o.data) // ROW
     if not cand.borrowed:
         free(cand.data)               # (it grew: a copy of its own)
     free(buf)
