@@ -24,7 +24,7 @@ from .kernels cimport (
     K_PAIR_CHAIN, K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_SOLO, K_FOUR_TWO_PAIR, K_BOMB,
     K_ROCKET,
     gen_of_kind, gen_airplanes_at, gen_bombs_beating, row_info, beats_c, out_init_on, out_reserve, u64,
-    _movemask, _word_cards,
+    _movemask, _word_cards, _row_ge_mask,
 )
 from .bits cimport top_bit, ctz
 from libc.stdlib cimport malloc, free
@@ -634,11 +634,7 @@ cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC
         hv = vt + 16 * b
         # the kicker ranks: those of the virtual hand of b wild cards with
         # `each` cards, but the main rank
-        ka = 0
-        for ya in range(N_RANKS):
-            if hv[ya] >= each:
-                ka |= 1u << ya
-        ka &= ~(1u << mx)
+        ka = _row_ge_mask(hv, each) & ~(1u << mx)
         rx = v16_add(x.rowv[mx][size], kindv)
         qx = x.natv[mx][size]
         ra = x.rbit[mx][size]
