@@ -591,6 +591,49 @@ cdef inline unsigned char* _combo(Reader* x, unsigned char* p, v16 r, v16 q, int
     return p
 
 
+cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 qx, int na, unsigned int ra,
+                                     unsigned int ka, const unsigned char* hv, int each, bint dup, bint jokers_ok,
+                                     bint two) noexcept nogil:
+    # The readings of a main part (its row rx with the kind, natural cards
+    # qx, deficit na, replaceable ranks ra) with two attachments of `each`
+    # cards from the ranks ka of the virtual hand hv, in the kernel's order
+    # (gen_four_two, _kick_two): each rank ascending, first (when dup and hv
+    # holds two of it) two singles of it, then it and each higher rank;
+    # never the two jokers unless jokers_ok.  Where the next row goes; NULL
+    # when out of memory.
+    cdef unsigned int kb, rb
+    cdef int w = x.w, ya, yb, nb
+    cdef v16 rA, qA
+    while ka:
+        ya = ctz(ka)
+        ka &= ka - 1
+        if dup and hv[ya] >= 2:
+            nb = na + x.defc[ya][2]
+            if nb <= w:
+                p = _combo(x, p, v16_add(rx, x.rowv[ya][2]), v16_add(qx, x.natv[ya][2]), nb,
+                           ra | x.rbit[ya][2], two)
+                if p == NULL:
+                    return NULL
+        kb = ka
+        if ya == JOKER0 and not jokers_ok:
+            kb &= ~(1u << (JOKER0 + 1))
+        nb = na + x.defc[ya][each]
+        if nb > w:
+            continue
+        rA = v16_add(rx, x.rowv[ya][each])
+        qA = v16_add(qx, x.natv[ya][each])
+        rb = ra | x.rbit[ya][each]
+        while kb:
+            yb = ctz(kb)
+            kb &= kb - 1
+            if nb + x.defc[yb][each] <= w:
+                p = _combo(x, p, v16_add(rA, x.rowv[yb][each]), v16_add(qA, x.natv[yb][each]),
+                           nb + x.defc[yb][each], rb | x.rbit[yb][each], two)
+                if p == NULL:
+                    return NULL
+    return p
+
+
 cdef void _tables(Reader* x) noexcept nogil:
     # Reader's tables of the direct generator
     cdef int y, c, t
@@ -618,10 +661,10 @@ cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC
     cdef int size = 4 if kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR else 3
     cdef int each = 1 if kind == K_TRIO_SOLO or kind == K_FOUR_TWO_SOLO else 2
     cdef bint dup = kind == K_FOUR_TWO_SOLO and not r.four_two_solo_distinct
-    cdef int w = x.w, mx, b, ya, yb, na, nb
+    cdef int w = x.w, mx, b, ya, na, nb
     cdef const unsigned char* hv
-    cdef unsigned int ka, kb, ra, rb
-    cdef v16 rx, qx, rA, qA
+    cdef unsigned int ka, ra
+    cdef v16 rx, qx
     cdef v16 kindv = v16_words(0, (<u64>kind) << 56)
     cdef unsigned char* p = x.p
     if not x.tabs:
@@ -649,33 +692,39 @@ cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC
                     if p == NULL:
                         return False
             continue
-        while ka:
-            ya = ctz(ka)
-            ka &= ka - 1
-            if dup and hv[ya] >= 2:
-                nb = na + x.defc[ya][2]
-                if nb <= w:
-                    p = _combo(x, p, v16_add(rx, x.rowv[ya][2]), v16_add(qx, x.natv[ya][2]), nb,
-                               ra | x.rbit[ya][2], two)
-                    if p == NULL:
-                        return False
-            kb = ka
-            if ya == JOKER0 and not r.both_jokers_as_kickers:
-                kb &= ~(1u << (JOKER0 + 1))
-            nb = na + x.defc[ya][each]
-            if nb > w:
-                continue
-            rA = v16_add(rx, x.rowv[ya][each])
-            qA = v16_add(qx, x.natv[ya][each])
-            rb = ra | x.rbit[ya][each]
-            while kb:
-                yb = ctz(kb)
-                kb &= kb - 1
-                if nb + x.defc[yb][each] <= w:
-                    p = _combo(x, p, v16_add(rA, x.rowv[yb][each]), v16_add(qA, x.natv[yb][each]),
-                               nb + x.defc[yb][each], rb | x.rbit[yb][each], two)
-                    if p == NULL:
-                        return False
+        p = _two_kicks(x, p, rx, qx, na, ra, ka, hv, each, dup, r.both_jokers_as_kickers, two)
+        if p == NULL:
+            return False
+    x.p = p
+    return True
+
+
+cdef inline bint _airplanes_direct(Reader* x, const unsigned char* vt, const RulesC* r, int kind, int rmin,
+                                   bint two) noexcept nogil:
+    """_kicked_direct for the airplanes of two trios with attachments
+    (kind), window by window from the top rank rmin (as _airplanes_kicked
+    asks the kernel): gen_airplane_kick's loops for two attachments
+    (_kick_two; the caps and the higher-window rule of longer airplanes
+    never bind two attachments).  False when out of memory."""
+    cdef int each = 1 if kind == K_AIRPLANE_SOLO else 2
+    cdef bint dup = kind == K_AIRPLANE_SOLO and not r.airplane_solo_distinct
+    cdef int w = x.w, e, na
+    cdef const unsigned char* hv
+    cdef unsigned char* p = x.p
+    cdef v16 kindv = v16_words(0, (<u64>kind) << 56)
+    if not x.tabs:
+        _tables(x)
+    for e in range(rmin if rmin > 1 else 1, ACE + 1):
+        na = x.defc[e - 1][3] + x.defc[e][3]
+        if na > w:
+            continue
+        hv = vt + 16 * (w - na)
+        p = _two_kicks(x, p, v16_add(v16_add(x.rowv[e - 1][3], x.rowv[e][3]), kindv),
+                       v16_add(x.natv[e - 1][3], x.natv[e][3]), na, x.rbit[e - 1][3] | x.rbit[e][3],
+                       _row_ge_mask(hv, each) & ~(3u << (e - 1)), hv, each, dup, r.both_jokers_as_kickers,
+                       two)
+        if p == NULL:
+            return False
     x.p = p
     return True
 
@@ -699,7 +748,7 @@ cdef bint _flush(Out* cand, Reader* x) noexcept nogil:
 
 
 cdef void _airplanes_kicked(const unsigned char* nat, const unsigned char* vt, int w, const RulesC* r, int kind,
-                            int L, int rmin, Out* cand) noexcept nogil:
+                            int L, int rmin, Out* cand, Reader* rd) noexcept nogil:
     # The airplanes with attachments (kind, length L, top rank >= rmin) the
     # wild cards can make, window by window: the trios of the window from the
     # natural cards and the wild ones, the attachments from what the wild
@@ -711,6 +760,19 @@ cdef void _airplanes_kicked(const unsigned char* nat, const unsigned char* vt, i
     cdef unsigned char hv[16]
     cdef unsigned char d3[ACE + 2]
     cdef int e, x, d
+    cdef bint ok
+    if L == 2 and not rd.exact:
+        # two trios: read straight to the output (_airplanes_direct)
+        if kind == K_AIRPLANE_SOLO and not r.solo_kickers:
+            return
+        if not _flush(cand, rd):
+            cand.oom = True
+            return
+        ok = _airplanes_direct(rd, vt, r, kind, rmin, True) if rd.two else _airplanes_direct(
+            rd, vt, r, kind, rmin, False)
+        if not ok:
+            cand.oom = True
+        return
     # d3[x]: the wild cards the trios of ranks 0..x-1 need
     d3[0] = 0
     for x in range(ACE + 1):
@@ -765,7 +827,7 @@ cdef void _main_kicked(const unsigned char* nat, const unsigned char* vt, int w,
 cdef inline void _of_kind(const unsigned char* nat, const unsigned char* vt, int w, const RulesC* r,
                           int kind, int L, int rmin, Out* cand, Reader* rd) noexcept nogil:
     if kind == K_AIRPLANE_SOLO or kind == K_AIRPLANE_PAIR:
-        _airplanes_kicked(nat, vt, w, r, kind, L, rmin, cand)
+        _airplanes_kicked(nat, vt, w, r, kind, L, rmin, cand, rd)
     elif kind == K_TRIO_SOLO or kind == K_TRIO_PAIR or kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR:
         _main_kicked(nat, vt, w, r, kind, L, rmin, cand, rd)
     else:
