@@ -20,7 +20,7 @@ definition of which combinations are legal and which beat which.
 from libc.string cimport memcpy, memset, memcmp
 
 from .kernels cimport (
-    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_RANKS, ACE, K_SOLO, K_TRIO_SOLO, K_TRIO_PAIR, K_CHAIN,
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_RANKS, ACE, K_SOLO, K_TRIO, K_TRIO_SOLO, K_TRIO_PAIR, K_CHAIN,
     K_PAIR_CHAIN, K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_SOLO, K_FOUR_TWO_PAIR, K_BOMB,
     K_ROCKET,
     gen_of_kind, gen_airplanes_at, gen_bombs_beating, row_info, beats_c, out_init_on, out_reserve, u64,
@@ -231,6 +231,13 @@ cdef struct Reader:
     v16 natv[15][5]
     unsigned char defc[15][5]
     unsigned int rbit[15][5]
+    # and for the windows of c = 1, 2, 3 cards a rank (_plain_direct): the
+    # sums of rowv, natv and defc over ranks 0..y-1 (y = 0..12), and the
+    # replaceable ranks of them all
+    v16 rsum[3][ACE + 2]
+    v16 qsum[3][ACE + 2]
+    int dsum[3][ACE + 2]
+    unsigned int rroom[3]
     Out* o                      # the output, written through a cursor p (o.n set at the end)
     unsigned char* p            # where the next row goes
     unsigned char* end          # the last place with room for a row and out_reserve's spare one
@@ -646,6 +653,16 @@ cdef void _tables(Reader* x) noexcept nogil:
             x.natv[y][c] = v16_words(<u64>t * u0, <u64>t * u1)
             x.defc[y][c] = <unsigned char>(c - t)
             x.rbit[y][c] = (1u << y) if t > 0 and y < JOKER0 else 0
+    for c in range(3):
+        x.dsum[c][0] = 0
+        x.rsum[c][0] = v16_words(0, 0)
+        x.qsum[c][0] = x.rsum[c][0]
+        x.rroom[c] = 0
+        for y in range(ACE + 1):
+            x.dsum[c][y + 1] = x.dsum[c][y] + x.defc[y][c + 1]
+            x.rsum[c][y + 1] = v16_add(x.rsum[c][y], x.rowv[y][c + 1])
+            x.qsum[c][y + 1] = v16_add(x.qsum[c][y], x.natv[y][c + 1])
+            x.rroom[c] |= x.rbit[y][c + 1]
     x.tabs = True
 
 
@@ -729,11 +746,58 @@ cdef inline bint _airplanes_direct(Reader* x, const unsigned char* vt, const Rul
     return True
 
 
+cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int L, int rmin,
+                               bint two) noexcept nogil:
+    """_kicked_direct for the kinds of one part (SOLO, PAIR, TRIO; CHAIN,
+    PAIR_CHAIN, AIRPLANE of length L) with rank >= rmin, in the kernel's
+    order (gen_same: by rank; gen_chain: by top rank): a rank or window is
+    listed when the virtual hand of every wild card holds it, that is when
+    its deficit is at most the wild cards.  A window's row, natural cards
+    and deficit are differences of prefix sums.  False when out of
+    memory."""
+    cdef int c, y, e, w = x.w, need
+    cdef v16 kindv = v16_words(0, (<u64>kind) << 56)
+    cdef unsigned int m, room, win
+    cdef unsigned char* p = x.p
+    if not x.tabs:
+        _tables(x)
+    if kind <= K_TRIO:
+        if L != 1:
+            return True
+        c = kind                      # (the kind code is the card count)
+        m = _row_ge_mask(vt + 16 * w, c) & ~((1u << rmin) - 1)
+        while m:
+            y = ctz(m)
+            m &= m - 1
+            p = _combo(x, p, v16_add(x.rowv[y][c], kindv), x.natv[y][c], x.defc[y][c], x.rbit[y][c], two)
+            if p == NULL:
+                return False
+        x.p = p
+        return True
+    c = 1 if kind == K_CHAIN else (2 if kind == K_PAIR_CHAIN else 3)
+    if L < (5 if c == 1 else (3 if c == 2 else 2)) or L > ACE + 1:
+        return True
+    room = x.rroom[c - 1]
+    for e in range(rmin if rmin > L - 1 else L - 1, ACE + 1):
+        need = x.dsum[c - 1][e + 1] - x.dsum[c - 1][e + 1 - L]
+        if need > w:
+            continue
+        win = ((1u << L) - 1) << (e + 1 - L)
+        p = _combo(x, p, v16_add(v16_sub(x.rsum[c - 1][e + 1], x.rsum[c - 1][e + 1 - L]), kindv),
+                   v16_sub(x.qsum[c - 1][e + 1], x.qsum[c - 1][e + 1 - L]), need, room & win, two)
+        if p == NULL:
+            return False
+    x.p = p
+    return True
+
+
 cdef bint _flush(Out* cand, Reader* x) noexcept nogil:
     # Read back the combinations in cand and empty it; False when out of
     # memory
     cdef Py_ssize_t i
     cdef bint ok = True
+    if cand.n == 0:
+        return True
     if x.exact:                       # (classify: each reading has its test)
         for i in range(cand.n):
             if not _read_bombs(cand.data + i * ROW, x):
@@ -830,6 +894,12 @@ cdef inline void _of_kind(const unsigned char* nat, const unsigned char* vt, int
         _airplanes_kicked(nat, vt, w, r, kind, L, rmin, cand, rd)
     elif kind == K_TRIO_SOLO or kind == K_TRIO_PAIR or kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR:
         _main_kicked(nat, vt, w, r, kind, L, rmin, cand, rd)
+    elif not rd.exact:
+        # (read straight to the output once the combinations listed
+        # before them are)
+        if not _flush(cand, rd) or not (_plain_direct(rd, vt, kind, L, rmin, True) if rd.two else _plain_direct(
+                rd, vt, kind, L, rmin, False)):
+            cand.oom = True
     else:
         gen_of_kind(vt + 16 * w, r, kind, L, rmin, False, cand)
 
