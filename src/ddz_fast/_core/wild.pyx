@@ -221,20 +221,19 @@ cdef struct Reader:
     v16 soff[9]
     v16 dv                      # d
     v16 gmul[9]                 # gmul[t]: t cards of the higher wild rank (of the one wild rank)
-    # The direct generator (_kicked_direct), for c = 0..4 cards of rank y:
-    # rowv, the represented counts; natv, the natural cards it takes;
-    # defc, the wild cards it needs; rbit, its rank bit when it takes a
-    # natural card of a rank 3..2 (one a wild card could replace).  Built
-    # on first use (tabs).
+    # The direct generator (_kicked_direct), for c = 0..4 cards of rank y
+    # (their represented counts: _ROWV[y][c]): natv, the natural cards it
+    # takes; defc, the wild cards it needs; rbit, its rank bit when it
+    # takes a natural card of a rank 3..2 (one a wild card could replace).
+    # Built on first use (tabs).
     bint tabs
-    v16 rowv[15][5]
+    v16 rowv[15][5]             # a copy of _ROWV (next to the rest: one base register)
     v16 natv[15][5]
     unsigned char defc[15][5]
     unsigned int rbit[15][5]
     # and for the windows of c = 1, 2, 3 cards a rank (_plain_direct): the
-    # sums of rowv, natv and defc over ranks 0..y-1 (y = 0..12), and the
-    # replaceable ranks of them all
-    v16 rsum[3][ACE + 2]
+    # sums of natv and defc over ranks 0..y-1 (y = 0..12; the rows':
+    # _RSUM), and the replaceable ranks of them all
     v16 qsum[3][ACE + 2]
     int dsum[3][ACE + 2]
     unsigned int rroom[3]
@@ -641,26 +640,46 @@ cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 q
     return p
 
 
-cdef void _tables(Reader* x) noexcept nogil:
-    # Reader's tables of the direct generator
-    cdef int y, c, t
+# c = 0..4 cards of rank y as a row half (_ROWV[y][c]), and their sums
+# over the ranks 0..y-1 of a window of c = 1, 2, 3 cards a rank
+# (_RSUM[c - 1][y]): constants, filled when the module loads.
+cdef v16 _ROWV[15][5]
+cdef v16 _RSUM[3][ACE + 2]
+
+
+cdef void _init_rows() noexcept nogil:
+    cdef int y, c
     cdef u64 u0, u1
     for y in range(N_RANKS):
         _unit(y, &u0, &u1)
         for c in range(5):
-            t = c if c < x.nat[y] else x.nat[y]
-            x.rowv[y][c] = v16_words(<u64>c * u0, <u64>c * u1)
-            x.natv[y][c] = v16_words(<u64>t * u0, <u64>t * u1)
+            _ROWV[y][c] = v16_words(<u64>c * u0, <u64>c * u1)
+    for c in range(3):
+        _RSUM[c][0] = v16_words(0, 0)
+        for y in range(ACE + 1):
+            _RSUM[c][y + 1] = v16_add(_RSUM[c][y], _ROWV[y][c + 1])
+
+
+_init_rows()
+
+
+cdef void _tables(Reader* x) noexcept nogil:
+    # Reader's tables of the direct generator
+    cdef int y, c, t, n
+    memcpy(x.rowv, _ROWV, sizeof(_ROWV))
+    for y in range(N_RANKS):
+        n = x.nat[y]
+        for c in range(5):
+            t = c if c < n else n
+            x.natv[y][c] = _ROWV[y][t]
             x.defc[y][c] = <unsigned char>(c - t)
             x.rbit[y][c] = (1u << y) if t > 0 and y < JOKER0 else 0
     for c in range(3):
         x.dsum[c][0] = 0
-        x.rsum[c][0] = v16_words(0, 0)
-        x.qsum[c][0] = x.rsum[c][0]
+        x.qsum[c][0] = _RSUM[0][0]
         x.rroom[c] = 0
         for y in range(ACE + 1):
             x.dsum[c][y + 1] = x.dsum[c][y] + x.defc[y][c + 1]
-            x.rsum[c][y + 1] = v16_add(x.rsum[c][y], x.rowv[y][c + 1])
             x.qsum[c][y + 1] = v16_add(x.qsum[c][y], x.natv[y][c + 1])
             x.rroom[c] |= x.rbit[y][c + 1]
     x.tabs = True
@@ -783,7 +802,7 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
         if need > w:
             continue
         win = ((1u << L) - 1) << (e + 1 - L)
-        p = _combo(x, p, v16_add(v16_sub(x.rsum[c - 1][e + 1], x.rsum[c - 1][e + 1 - L]), kindv),
+        p = _combo(x, p, v16_add(v16_sub(_RSUM[c - 1][e + 1], _RSUM[c - 1][e + 1 - L]), kindv),
                    v16_sub(x.qsum[c - 1][e + 1], x.qsum[c - 1][e + 1 - L]), need, room & win, two)
         if p == NULL:
             return False
