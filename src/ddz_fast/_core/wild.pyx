@@ -237,6 +237,7 @@ cdef struct Reader:
     v16 qsum[3][ACE + 2]
     int dsum[3][ACE + 2]
     unsigned int rroom[3]
+    int windows                 # set by _plain_direct: the windows it wrote (of a sequence)
     Out* o                      # the output, written through a cursor p (o.n set at the end)
     unsigned char* p            # where the next row goes
     unsigned char* end          # the last place with room for a row and out_reserve's spare one
@@ -797,10 +798,12 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
     if L < (5 if c == 1 else (3 if c == 2 else 2)) or L > ACE + 1:
         return True
     room = x.rroom[c - 1]
+    x.windows = 0
     for e in range(rmin if rmin > L - 1 else L - 1, ACE + 1):
         need = x.dsum[c - 1][e + 1] - x.dsum[c - 1][e + 1 - L]
         if need > w:
             continue
+        x.windows += 1
         win = ((1u << L) - 1) << (e + 1 - L)
         p = _combo(x, p, v16_add(v16_sub(_RSUM[c - 1][e + 1], _RSUM[c - 1][e + 1 - L]), kindv),
                    v16_sub(x.qsum[c - 1][e + 1], x.qsum[c - 1][e + 1 - L]), need, room & win, two)
@@ -953,9 +956,12 @@ cdef void _candidates(const unsigned char* nat, const unsigned char* vt, int w, 
             if hi > ACE + 1:
                 hi = ACE + 1
             for L in range(lo, hi + 1):
+                rd.windows = 1
                 _of_kind(nat, vt, w, r, kind, L, 0, cand, rd)
                 if cand.oom:
                     return
+                if rd.windows == 0:
+                    break             # (no window of L: every longer one holds one)
     else:
         p = out_reserve(cand, 1)
         if p == NULL:
