@@ -7,15 +7,26 @@ natural cards lack: its deficit, the sum over ranks of max(0, R[r] - n[r])
 with n the hand's natural cards (a wild rank has none: its cards are the
 wild ones), is at most the number of wild cards w.  Every such R is a move
 of the standard game held by the *virtual hand* min(4, n + w) (jokers as
-held), so the standard generator lists them, once each and in the
-documented order, with every rule option applied to R (the kinds with
-attachments are asked for one main part at a time, on a virtual hand of
-what the wild cards the main part leaves can make, so that few of them fail
-the deficit test).  Each R is then read
-back onto the physical cards: every way of playing fewer natural cards and
-more wild ones that the wild cards allow, and with two wild ranks every split
-of the wild cards between them.  The standard kernels stay the one
-definition of which combinations are legal and which beat which.
+held), listed once each and in the documented order, with every rule option
+applied to R; the kinds with attachments are taken one main part at a time
+(a main rank, an airplane's window), their attachments from the virtual
+hand of the wild cards the main part leaves.
+
+Each R is read onto the physical cards: every way of playing fewer natural
+cards and more wild ones that the wild cards allow (_replace), and with two
+wild ranks every split of the wild cards between them (_rows), as 32-byte
+rows written through one cursor from per-call tables.
+
+Most combinations never become a standard row: the kinds of one part
+(_plain_direct), the trios and fours with attachments (_kicked_direct) and
+the airplanes of two trios with attachments (_airplanes_direct) run the
+standard kernel's own loops here, summing each combination's row, natural
+cards and deficit from per-rank tables, and write its readings at once
+(_combo).  The longer airplanes with attachments and the bombs, and every
+kind for classify, are still listed by the standard kernels as 16-byte rows
+and read back (_read_all, _read_bombs): what those kernels list stays the
+definition of the rest, and the differential tests hold both to the
+oracle, ddz_fast.reference.wild_moves.
 """
 from libc.string cimport memcpy, memset, memcmp
 
@@ -343,7 +354,7 @@ cdef inline unsigned char* _reading(Reader* x, unsigned char* p, v16 r, v16 q, i
 
 
 cdef inline unsigned char* _replace2(Reader* x, unsigned char* p, v16 r, v16 q, const unsigned char* a,
-                                    unsigned int room, bint two) noexcept nogil:
+                                     unsigned int room, bint two) noexcept nogil:
     # _replace with two wild cards to spare (b = 2), its loops unrolled:
     # each rank i of room from the highest, one card of it replaced, then
     # one more of each rank above it, then two of it.  (At most 14
@@ -599,8 +610,8 @@ cdef inline unsigned char* _combo(Reader* x, unsigned char* p, v16 r, v16 q, int
 
 
 cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 qx, int na, unsigned int ra,
-                                     unsigned int ka, const unsigned char* hv, int each, bint dup, bint jokers_ok,
-                                     bint two) noexcept nogil:
+                                      unsigned int ka, const unsigned char* hv, int each, bint dup, bint jokers_ok,
+                                      bint two) noexcept nogil:
     # The readings of a main part (its row rx with the kind, natural cards
     # qx, deficit na, replaceable ranks ra) with two attachments of `each`
     # cards from the ranks ka of the virtual hand hv, in the kernel's order
@@ -987,7 +998,6 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
     cdef Out cand
     cdef MoveInfo li
     cdef Reader rd
-    cdef Py_ssize_t i
     memcpy(nat, h, 15)
     nat[15] = 255                     # (the kind byte of a row: no deficit; see _natural)
     for x in range(JOKER0):
