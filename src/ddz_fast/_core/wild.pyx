@@ -7,26 +7,37 @@ natural cards lack: its deficit, the sum over ranks of max(0, R[r] - n[r])
 with n the hand's natural cards (a wild rank has none: its cards are the
 wild ones), is at most the number of wild cards w.  Every such R is a move
 of the standard game held by the *virtual hand* min(4, n + w) (jokers as
-held), so the standard generator lists them, once each and in the
-documented order, with every rule option applied to R (the kinds with
-attachments are asked for one main part at a time, on a virtual hand of
-what the wild cards the main part leaves can make, so that few of them fail
-the deficit test).  Each R is then read
-back onto the physical cards: every way of playing fewer natural cards and
-more wild ones that the wild cards allow, and with two wild ranks every split
-of the wild cards between them.  The standard kernels stay the one
-definition of which combinations are legal and which beat which.
+held), listed once each and in the documented order, with every rule option
+applied to R; the kinds with attachments are taken one main part at a time
+(a main rank, an airplane's window), their attachments from the virtual
+hand of the wild cards the main part leaves.
+
+Each R is read onto the physical cards: every way of playing fewer natural
+cards and more wild ones that the wild cards allow (_replace), and with two
+wild ranks every split of the wild cards between them (_rows), as 32-byte
+rows written through one cursor from per-call tables.
+
+Most combinations never become a standard row: the kinds of one part
+(_plain_direct), the trios and fours with attachments (_kicked_direct) and
+the airplanes of two trios with attachments (_airplanes_direct) run the
+standard kernel's own loops here, summing each combination's row, natural
+cards and deficit from per-rank tables, and write its readings at once
+(_combo).  The longer airplanes with attachments and the bombs, and every
+kind for classify, are still listed by the standard kernels as 16-byte rows
+and read back (_read_all, _read_bombs): what those kernels list stays the
+definition of the rest, and the differential tests hold both to the
+oracle, ddz_fast.reference.wild_moves.
 """
 from libc.string cimport memcpy, memset, memcmp
 
 from .kernels cimport (
-    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_RANKS, ACE, K_SOLO, K_TRIO_SOLO, K_TRIO_PAIR, K_CHAIN,
+    RulesC, MoveInfo, Out, ROW, KIND_BYTE, N_RANKS, ACE, K_SOLO, K_TRIO, K_TRIO_SOLO, K_TRIO_PAIR, K_CHAIN,
     K_PAIR_CHAIN, K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_SOLO, K_FOUR_TWO_PAIR, K_BOMB,
     K_ROCKET,
     gen_of_kind, gen_airplanes_at, gen_bombs_beating, row_info, beats_c, out_init_on, out_reserve, u64,
-    _movemask, _word_cards,
+    _movemask, _word_cards, _row_ge_mask,
 )
-from .bits cimport top_bit
+from .bits cimport top_bit, ctz
 from libc.stdlib cimport malloc, free
 
 __all__ = []     # a C-level API (_core/wild.pxd)
@@ -72,11 +83,78 @@ cdef extern from *:
     int _natural "ddz_wild_natural"(const unsigned char* row, const unsigned char* nat, u64* a) noexcept nogil
 
 
+cdef extern from *:
+    """
+    /* 16 bytes as two 64-bit lanes (a half of a wild row): one SSE2
+       register on x86-64, else two words.  Lane arithmetic is the words'
+       (a count moved between the two lanes is two word operations). */
+    #if (defined(__SSE2__) && defined(__x86_64__)) || defined(_M_X64) || defined(_M_AMD64)
+    #include <emmintrin.h>
+    typedef __m128i ddz_v16;
+    static inline ddz_v16 ddz_v16_load(const unsigned char* p) { return _mm_loadu_si128((const __m128i*)p); }
+    static inline void ddz_v16_store(unsigned char* p, ddz_v16 v) { _mm_storeu_si128((__m128i*)p, v); }
+    static inline ddz_v16 ddz_v16_add(ddz_v16 a, ddz_v16 b) { return _mm_add_epi64(a, b); }
+    static inline ddz_v16 ddz_v16_sub(ddz_v16 a, ddz_v16 b) { return _mm_sub_epi64(a, b); }
+    static inline ddz_v16 ddz_v16_words(unsigned long long lo, unsigned long long hi) {
+        return _mm_set_epi64x((long long)hi, (long long)lo);
+    }
+    /* What the natural cards nat (byte 15: 255) give to the standard row
+       `row`: into q, min(row, nat) with byte 15 cleared; into room, the
+       ranks 0..12 of which it takes a natural card (those a wild card
+       could replace; jokers never are); returns the row's deficit (see
+       ddz_wild_natural). */
+    static inline int ddz_wild_take(const unsigned char* row, ddz_v16 nat, ddz_v16* q, unsigned int* room) {
+        __m128i r = _mm_loadu_si128((const __m128i*)row), z = _mm_setzero_si128();
+        __m128i m = _mm_min_epu8(r, nat);
+        __m128i s = _mm_sad_epu8(_mm_subs_epu8(r, nat), z);
+        *room = ~(unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(m, z)) & 0x1FFFu;
+        *q = _mm_and_si128(m, _mm_set_epi64x(0x00FFFFFFFFFFFFFFLL, -1LL));
+        return _mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_srli_si128(s, 8));
+    }
+    #else
+    #include <string.h>
+    typedef struct { unsigned long long w[2]; } ddz_v16;
+    static inline ddz_v16 ddz_v16_load(const unsigned char* p) { ddz_v16 v; memcpy(v.w, p, 16); return v; }
+    static inline void ddz_v16_store(unsigned char* p, ddz_v16 v) { memcpy(p, v.w, 16); }
+    static inline ddz_v16 ddz_v16_add(ddz_v16 a, ddz_v16 b) { a.w[0] += b.w[0]; a.w[1] += b.w[1]; return a; }
+    static inline ddz_v16 ddz_v16_sub(ddz_v16 a, ddz_v16 b) { a.w[0] -= b.w[0]; a.w[1] -= b.w[1]; return a; }
+    static inline ddz_v16 ddz_v16_words(unsigned long long lo, unsigned long long hi) {
+        ddz_v16 v; v.w[0] = lo; v.w[1] = hi; return v;
+    }
+    static inline int ddz_wild_take(const unsigned char* row, ddz_v16 nat, ddz_v16* q, unsigned int* room) {
+        unsigned char n[16];
+        int r, need;
+        memcpy(n, nat.w, 16);
+        need = ddz_wild_natural(row, n, q->w);
+        *room = 0;
+        for (r = 0; r < 13; r++)
+            if (row[r] && n[r])
+                *room |= 1u << r;
+        return need;
+    }
+    #endif
+    """
+    ctypedef struct v16 "ddz_v16":
+        pass
+    v16 v16_load "ddz_v16_load"(const unsigned char* p) noexcept nogil
+    void v16_store "ddz_v16_store"(unsigned char* p, v16 v) noexcept nogil
+    v16 v16_add "ddz_v16_add"(v16 a, v16 b) noexcept nogil
+    v16 v16_sub "ddz_v16_sub"(v16 a, v16 b) noexcept nogil
+    v16 v16_words "ddz_v16_words"(u64 lo, u64 hi) noexcept nogil
+    int _take "ddz_wild_take"(const unsigned char* row, v16 nat, v16* q, unsigned int* room) noexcept nogil
+
+
 cdef enum:
     # Candidate rows a call starts with: on the heap, below malloc's mmap
     # threshold (a fresh mapping per call would fault its pages in), enough
     # for most hands' candidates (it grows for the others).
     CAND_ROWS = 4096
+    # Rows of room a read-back checks for before writing the rows of one
+    # combination with at most one wild card to spare (at most 14 readings
+    # of at most 5 splits of the wild cards, 2 rows each; any other
+    # checks before each reading), besides out_reserve's spare one: the
+    # cursor's end is that far before the cap.
+    SLACK = 140
 
 
 cdef inline int _class(int kind, bint as_played, bint wild_rank) noexcept nogil:
@@ -142,6 +220,35 @@ cdef struct Reader:
     u64 hw[2]
     const MoveInfo* last        # the move to beat (NULL: a lead), its class
     int lcls
+    # The bulk read-back (_read_all): dtab[i], one natural card of rank i
+    # replaced by a wild card of the higher wild rank (the only one with one
+    # wild rank), as two words to subtract; with b wild cards left unspent
+    # (t = w - b played), a reading's rows are scnt[b] splits of them, the
+    # first soff[b] (as words) above the one with every wild card of the
+    # higher rank, each next one d above the last.
+    u64 g[2]                    # one card of the higher wild rank (of the one wild rank)
+    v16 dtab[13]
+    int scnt[9]
+    v16 soff[9]
+    v16 dv                      # d
+    v16 gmul[9]                 # gmul[t]: t cards of the higher wild rank (of the one wild rank)
+    # The direct generator (_kicked_direct), for c = 0..4 cards of rank y
+    # (their represented counts: _ROWV[y][c]): natv, the natural cards it
+    # takes; defc, the wild cards it needs; rbit, its rank bit when it
+    # takes a natural card of a rank 3..2 (one a wild card could replace).
+    # Built on first use (tabs).
+    bint tabs
+    v16 rowv[15][5]             # a copy of _ROWV (next to the rest: one base register)
+    v16 natv[15][5]
+    unsigned char defc[15][5]
+    unsigned int rbit[15][5]
+    # and for the windows of c = 1, 2, 3 cards a rank (_plain_direct): the
+    # sums of natv and defc over ranks 0..y-1 (y = 0..12; the rows':
+    # _RSUM), and the replaceable ranks of them all
+    v16 qsum[3][ACE + 2]
+    int dsum[3][ACE + 2]
+    unsigned int rroom[3]
+    int windows                 # set by _plain_direct: the windows it wrote (of a sequence)
     Out* o                      # the output, written through a cursor p (o.n set at the end)
     unsigned char* p            # where the next row goes
     unsigned char* end          # the last place with room for a row and out_reserve's spare one
@@ -160,11 +267,11 @@ cdef bint _grow_rows(Reader* x) noexcept nogil:
     # room for at least one more row at x.p; False when out of memory
     cdef unsigned char* p
     x.o.n = (x.p - x.o.data) // ROW
-    p = out_reserve(x.o, 2)
+    p = out_reserve(x.o, SLACK)
     if p == NULL:
         return False
     x.p = p
-    x.end = x.o.data + (x.o.cap - 3) * ROW
+    x.end = x.o.data + (x.o.cap - SLACK - 1) * ROW
     return True
 
 
@@ -212,12 +319,200 @@ cdef inline bint _bomb_kept(const Reader* x, const MoveInfo* mi, bint as_played,
     return x.last == NULL or beats_wild(mi, cls[0], x.last, x.lcls)
 
 
-cdef bint _read_back(const unsigned char* rep, Reader* x) noexcept nogil:
-    """Write every physical reading of the combination `rep` (a 16-byte
-    standard row) that the hand can play, in the documented order: most
-    natural cards first (fewer replaced at the lower ranks first), then,
-    with two wild ranks, fewer cards of the lower wild rank first.  False
-    when out of memory.
+cdef inline unsigned char* _rows(unsigned char* p, v16 r, v16 q, int n, v16 off, v16 d,
+                                 bint two) noexcept nogil:
+    # The rows of one reading at p (with room for them): r the
+    # combination's row, q the physical counts with every wild card played
+    # of the higher wild rank (of the one wild rank unless `two`) and the
+    # class in byte 15; with two wild ranks its n splits of the wild cards,
+    # fewer of the lower rank first (the first off above q, each next one d
+    # above the last).  Where the next row goes.
+    if not two:
+        v16_store(p, r)
+        v16_store(p + W_PHYS, q)
+        return p + WROW
+    q = v16_add(q, off)
+    while True:
+        v16_store(p, r)
+        v16_store(p + W_PHYS, q)
+        p += WROW
+        n -= 1
+        if n == 0:
+            return p
+        q = v16_add(q, d)
+
+
+cdef inline unsigned char* _reading(Reader* x, unsigned char* p, v16 r, v16 q, int b, bint two) noexcept nogil:
+    # _rows of a reading leaving b wild cards unspent, after growing the
+    # output if p is past its end; NULL when out of memory
+    if p > x.end:
+        x.p = p
+        if not _grow_rows(x):
+            return NULL
+        p = x.p
+    return _rows(p, r, q, x.scnt[b], x.soff[b], x.dv, two)
+
+
+cdef inline unsigned char* _replace2(Reader* x, unsigned char* p, v16 r, v16 q, const unsigned char* a,
+                                     unsigned int room, bint two) noexcept nogil:
+    # _replace with two wild cards to spare (b = 2), its loops unrolled:
+    # each rank i of room from the highest, one card of it replaced, then
+    # one more of each rank above it, then two of it.  (At most 14
+    # readings a rank: one check of the room each, SLACK.)
+    cdef unsigned int rest = room, m
+    cdef int i, j, n0 = x.scnt[0], n1 = x.scnt[1]
+    cdef v16 s, di, off0 = x.soff[0], off1 = x.soff[1], d = x.dv
+    while rest:
+        i = top_bit(rest)
+        rest ^= 1u << i
+        if p > x.end:
+            x.p = p
+            if not _grow_rows(x):
+                return NULL
+            p = x.p
+        di = x.dtab[i]
+        s = v16_sub(q, di)
+        p = _rows(p, r, s, n1, off1, d, two)
+        m = room & ~((2u << i) - 1)
+        while m:
+            j = top_bit(m)
+            m ^= 1u << j
+            p = _rows(p, r, v16_sub(s, x.dtab[j]), n0, off0, d, two)
+        if a[i] >= 2:
+            p = _rows(p, r, v16_sub(s, di), n0, off0, d, two)
+    return p
+
+
+cdef unsigned char* _replace(Reader* x, unsigned char* p, v16 r, v16 q, const unsigned char* a,
+                             unsigned int room, int b, bint two) noexcept nogil:
+    # The readings of r that replace 1..b more of the natural cards of the
+    # reading q, of the ranks in room (at most a[i] of rank i: the natural
+    # cards it plays), by wild cards, in the documented order: the replaced
+    # counts in lexicographic order with the lowest rank the most
+    # significant, so the highest rank is replaced first, and each count of
+    # a lower rank is followed by the readings that replace cards of the
+    # ranks above it with the wild cards it leaves.  Where the next row
+    # goes; NULL when out of memory.
+    cdef unsigned int rest = room, above, m
+    cdef int i, j, c, cmax, n0
+    cdef v16 s, off0, d
+    while rest:
+        i = top_bit(rest)
+        rest ^= 1u << i
+        above = room & ~((2u << i) - 1)
+        cmax = a[i]
+        if cmax > b:
+            cmax = b
+        s = q
+        for c in range(1, cmax + 1):
+            s = v16_sub(s, x.dtab[i])
+            p = _reading(x, p, r, s, b - c, two)
+            if p == NULL:
+                return NULL
+            if b - c == 1 and above:
+                # one wild card left: each rank above it, from the highest
+                # (at most 12 readings: one check of the room, SLACK)
+                if p > x.end:
+                    x.p = p
+                    if not _grow_rows(x):
+                        return NULL
+                    p = x.p
+                n0 = x.scnt[0]
+                off0 = x.soff[0]
+                d = x.dv
+                m = above
+                while m:
+                    j = top_bit(m)
+                    m ^= 1u << j
+                    p = _rows(p, r, v16_sub(s, x.dtab[j]), n0, off0, d, two)
+            elif b - c == 2 and above:
+                p = _replace2(x, p, r, s, a, above, two)
+                if p == NULL:
+                    return NULL
+            elif b - c > 2 and above:
+                p = _replace(x, p, r, s, a, above, b - c, two)
+                if p == NULL:
+                    return NULL
+    return p
+
+
+cdef inline bint _read_all(const unsigned char* cand, Py_ssize_t ncand, Reader* x, bint two) noexcept nogil:
+    """Write every physical reading the hand can play of each combination
+    of cand (ncand 16-byte standard rows) but the bombs (_read_bombs), in
+    the documented order (see _replace).  False when out of memory.  (What
+    the loop needs of x is in locals: the rows written through p could be
+    x's bytes as far as C knows.)"""
+    cdef unsigned char a[16]
+    cdef const unsigned char* rep
+    cdef unsigned char* p = x.p
+    cdef unsigned char* end = x.end
+    cdef unsigned int room, m
+    cdef int need, budget, i, kind, w = x.w, n0 = x.scnt[0], n1 = x.scnt[1]
+    cdef v16 r, q, nat = v16_load(x.nat), d = x.dv, off0 = x.soff[0], off1 = x.soff[1]
+    cdef v16 rocket = v16_words(0, (<u64>CLS_ROCKET) << 56)
+    cdef Py_ssize_t k
+    for k in range(ncand):
+        rep = cand + k * ROW
+        need = _take(rep, nat, &q, &room)
+        if need > w:
+            continue                  # (the wild cards cannot make it)
+        kind = rep[KIND_BYTE]
+        if kind == K_BOMB:
+            x.p = p
+            if not _read_bombs(rep, x):
+                return False
+            p = x.p
+            end = x.end
+            continue
+        if p > end:
+            x.p = p
+            if not _grow_rows(x):
+                return False
+            p = x.p
+            end = x.end
+        budget = w - need
+        r = v16_load(rep)
+        # every natural card it can take, the deficit made up with wild cards
+        q = v16_add(q, x.gmul[need])
+        if kind == K_ROCKET:
+            q = v16_add(q, rocket)
+        if budget == 0:
+            p = _rows(p, r, q, n0, off0, d, two)
+        elif budget == 1:
+            p = _rows(p, r, q, n1, off1, d, two)
+            # one more wild card: each rank it can replace, from the highest
+            m = room
+            while m:
+                i = top_bit(m)
+                m ^= 1u << i
+                p = _rows(p, r, v16_sub(q, x.dtab[i]), n0, off0, d, two)
+        elif budget == 2:
+            p = _rows(p, r, q, x.scnt[2], x.soff[2], d, two)
+            if room:
+                v16_store(a, q)       # (its bytes of the ranks in room: the natural cards taken)
+                p = _replace2(x, p, r, q, a, room, two)
+                if p == NULL:
+                    return False
+                end = x.end
+        else:
+            v16_store(a, q)
+            p = _reading(x, p, r, q, budget, two)
+            if p != NULL and room:
+                p = _replace(x, p, r, q, a, room, budget, two)
+            if p == NULL:
+                return False
+            end = x.end
+    x.p = p
+    return True
+
+
+cdef bint _read_bombs(const unsigned char* rep, Reader* x) noexcept nogil:
+    """_read_back for the combinations whose readings need a test each:
+    bombs (each reading's class, kept when it beats the move on the table)
+    and, for classify, the readings of the whole hand only.  The same rows
+    in the same order: most natural cards first (fewer replaced at the
+    lower ranks first), then, with two wild ranks, fewer cards of the lower
+    wild rank first.  False when out of memory.
 
     The cards are counts in two words: a, the natural cards rep can take;
     k, those replaced by wild cards (k <= a bytewise, sum(k) <= the wild
@@ -279,31 +574,311 @@ cdef bint _read_back(const unsigned char* rep, Reader* x) noexcept nogil:
         room = _nonzero(a[0] - k0, a[1] - k1) & 0x1FFF
 
 
-cdef void _airplanes_kicked(const unsigned char* nat, int w, const RulesC* r, int kind, int L, int rmin,
-                            Out* cand) noexcept nogil:
+cdef inline unsigned char* _combo(Reader* x, unsigned char* p, v16 r, v16 q, int need, unsigned int room,
+                                  bint two) noexcept nogil:
+    # Every reading of the combination r (not a bomb) whose natural cards
+    # q (deficit `need`, at most the wild cards; q without the wild cards)
+    # leave the ranks `room` to replace, at p, in the documented order (as
+    # _read_all).  Where the next row goes; NULL when out of memory.
+    cdef unsigned char a[16]
+    cdef unsigned int m
+    cdef int i, budget = x.w - need
+    if p > x.end:
+        x.p = p
+        if not _grow_rows(x):
+            return NULL
+        p = x.p
+    q = v16_add(q, x.gmul[need])
+    if budget == 0:
+        return _rows(p, r, q, x.scnt[0], x.soff[0], x.dv, two)
+    if budget == 1:
+        p = _rows(p, r, q, x.scnt[1], x.soff[1], x.dv, two)
+        m = room
+        while m:
+            i = top_bit(m)
+            m ^= 1u << i
+            p = _rows(p, r, v16_sub(q, x.dtab[i]), x.scnt[0], x.soff[0], x.dv, two)
+        return p
+    v16_store(a, q)
+    if budget == 2:
+        p = _rows(p, r, q, x.scnt[2], x.soff[2], x.dv, two)
+        return _replace2(x, p, r, q, a, room, two) if room else p
+    p = _reading(x, p, r, q, budget, two)
+    if p != NULL and room:
+        p = _replace(x, p, r, q, a, room, budget, two)
+    return p
+
+
+cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 qx, int na, unsigned int ra,
+                                      unsigned int ka, const unsigned char* hv, int each, bint dup, bint jokers_ok,
+                                      bint two) noexcept nogil:
+    # The readings of a main part (its row rx with the kind, natural cards
+    # qx, deficit na, replaceable ranks ra) with two attachments of `each`
+    # cards from the ranks ka of the virtual hand hv, in the kernel's order
+    # (gen_four_two, _kick_two): each rank ascending, first (when dup and hv
+    # holds two of it) two singles of it, then it and each higher rank;
+    # never the two jokers unless jokers_ok.  Where the next row goes; NULL
+    # when out of memory.
+    cdef unsigned int kb, rb
+    cdef int w = x.w, ya, yb, nb
+    cdef v16 rA, qA
+    while ka:
+        ya = ctz(ka)
+        ka &= ka - 1
+        if dup and hv[ya] >= 2:
+            nb = na + x.defc[ya][2]
+            if nb <= w:
+                p = _combo(x, p, v16_add(rx, x.rowv[ya][2]), v16_add(qx, x.natv[ya][2]), nb,
+                           ra | x.rbit[ya][2], two)
+                if p == NULL:
+                    return NULL
+        kb = ka
+        if ya == JOKER0 and not jokers_ok:
+            kb &= ~(1u << (JOKER0 + 1))
+        nb = na + x.defc[ya][each]
+        if nb > w:
+            continue
+        rA = v16_add(rx, x.rowv[ya][each])
+        qA = v16_add(qx, x.natv[ya][each])
+        rb = ra | x.rbit[ya][each]
+        while kb:
+            yb = ctz(kb)
+            kb &= kb - 1
+            if nb + x.defc[yb][each] <= w:
+                p = _combo(x, p, v16_add(rA, x.rowv[yb][each]), v16_add(qA, x.natv[yb][each]),
+                           nb + x.defc[yb][each], rb | x.rbit[yb][each], two)
+                if p == NULL:
+                    return NULL
+    return p
+
+
+# c = 0..4 cards of rank y as a row half (_ROWV[y][c]), and their sums
+# over the ranks 0..y-1 of a window of c = 1, 2, 3 cards a rank
+# (_RSUM[c - 1][y]): constants, filled when the module loads.
+cdef v16 _ROWV[15][5]
+cdef v16 _RSUM[3][ACE + 2]
+
+
+cdef void _init_rows() noexcept nogil:
+    cdef int y, c
+    cdef u64 u0, u1
+    for y in range(N_RANKS):
+        _unit(y, &u0, &u1)
+        for c in range(5):
+            _ROWV[y][c] = v16_words(<u64>c * u0, <u64>c * u1)
+    for c in range(3):
+        _RSUM[c][0] = v16_words(0, 0)
+        for y in range(ACE + 1):
+            _RSUM[c][y + 1] = v16_add(_RSUM[c][y], _ROWV[y][c + 1])
+
+
+_init_rows()
+
+
+cdef void _tables(Reader* x) noexcept nogil:
+    # Reader's tables of the direct generator
+    cdef int y, c, t, n
+    memcpy(x.rowv, _ROWV, sizeof(_ROWV))
+    for y in range(N_RANKS):
+        n = x.nat[y]
+        for c in range(5):
+            t = c if c < n else n
+            x.natv[y][c] = _ROWV[y][t]
+            x.defc[y][c] = <unsigned char>(c - t)
+            x.rbit[y][c] = (1u << y) if t > 0 and y < JOKER0 else 0
+    for c in range(3):
+        x.dsum[c][0] = 0
+        x.qsum[c][0] = _RSUM[0][0]
+        x.rroom[c] = 0
+        for y in range(ACE + 1):
+            x.dsum[c][y + 1] = x.dsum[c][y] + x.defc[y][c + 1]
+            x.qsum[c][y + 1] = v16_add(x.qsum[c][y], x.natv[y][c + 1])
+            x.rroom[c] |= x.rbit[y][c + 1]
+    x.tabs = True
+
+
+cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC* r, int kind, int rmin,
+                                bint two) noexcept nogil:
+    """The readings of the trios or fours with attachments (kind) the wild
+    cards can make, main rank by main rank from rmin, written straight to
+    the output with no standard row in between: the loops of the standard
+    kernel's gen_trio_kick and gen_four_two over the virtual hand of the
+    wild cards the main part leaves (as _main_kicked asks it), each
+    combination's natural cards, deficit and replaceable ranks summed from
+    per-rank tables.  False when out of memory."""
+    cdef int size = 4 if kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR else 3
+    cdef int each = 1 if kind == K_TRIO_SOLO or kind == K_FOUR_TWO_SOLO else 2
+    cdef bint dup = kind == K_FOUR_TWO_SOLO and not r.four_two_solo_distinct
+    cdef int w = x.w, mx, b, ya, na, nb
+    cdef const unsigned char* hv
+    cdef unsigned int ka, ra
+    cdef v16 rx, qx
+    cdef v16 kindv = v16_words(0, (<u64>kind) << 56)
+    cdef unsigned char* p = x.p
+    if not x.tabs:
+        _tables(x)
+    for mx in range(rmin, JOKER0):
+        na = x.defc[mx][size]         # (the main part's deficit)
+        if na > w:
+            continue
+        b = w - na
+        hv = vt + 16 * b
+        # the kicker ranks: those of the virtual hand of b wild cards with
+        # `each` cards, but the main rank
+        ka = _row_ge_mask(hv, each) & ~(1u << mx)
+        rx = v16_add(x.rowv[mx][size], kindv)
+        qx = x.natv[mx][size]
+        ra = x.rbit[mx][size]
+        if size == 3:
+            while ka:
+                ya = ctz(ka)
+                ka &= ka - 1
+                nb = na + x.defc[ya][each]
+                if nb <= w:
+                    p = _combo(x, p, v16_add(rx, x.rowv[ya][each]), v16_add(qx, x.natv[ya][each]), nb,
+                               ra | x.rbit[ya][each], two)
+                    if p == NULL:
+                        return False
+            continue
+        p = _two_kicks(x, p, rx, qx, na, ra, ka, hv, each, dup, r.both_jokers_as_kickers, two)
+        if p == NULL:
+            return False
+    x.p = p
+    return True
+
+
+cdef inline bint _airplanes_direct(Reader* x, const unsigned char* vt, const RulesC* r, int kind, int rmin,
+                                   bint two) noexcept nogil:
+    """_kicked_direct for the airplanes of two trios with attachments
+    (kind), window by window from the top rank rmin (as _airplanes_kicked
+    asks the kernel): gen_airplane_kick's loops for two attachments
+    (_kick_two; the caps and the higher-window rule of longer airplanes
+    never bind two attachments).  False when out of memory."""
+    cdef int each = 1 if kind == K_AIRPLANE_SOLO else 2
+    cdef bint dup = kind == K_AIRPLANE_SOLO and not r.airplane_solo_distinct
+    cdef int w = x.w, e, na
+    cdef const unsigned char* hv
+    cdef unsigned char* p = x.p
+    cdef v16 kindv = v16_words(0, (<u64>kind) << 56)
+    if not x.tabs:
+        _tables(x)
+    for e in range(rmin if rmin > 1 else 1, ACE + 1):
+        na = x.defc[e - 1][3] + x.defc[e][3]
+        if na > w:
+            continue
+        hv = vt + 16 * (w - na)
+        p = _two_kicks(x, p, v16_add(v16_add(x.rowv[e - 1][3], x.rowv[e][3]), kindv),
+                       v16_add(x.natv[e - 1][3], x.natv[e][3]), na, x.rbit[e - 1][3] | x.rbit[e][3],
+                       _row_ge_mask(hv, each) & ~(3u << (e - 1)), hv, each, dup, r.both_jokers_as_kickers,
+                       two)
+        if p == NULL:
+            return False
+    x.p = p
+    return True
+
+
+cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int L, int rmin,
+                               bint two) noexcept nogil:
+    """_kicked_direct for the kinds of one part (SOLO, PAIR, TRIO; CHAIN,
+    PAIR_CHAIN, AIRPLANE of length L) with rank >= rmin, in the kernel's
+    order (gen_same: by rank; gen_chain: by top rank): a rank or window is
+    listed when the virtual hand of every wild card holds it, that is when
+    its deficit is at most the wild cards.  A window's row, natural cards
+    and deficit are differences of prefix sums.  False when out of
+    memory."""
+    cdef int c, y, e, w = x.w, need
+    cdef v16 kindv = v16_words(0, (<u64>kind) << 56)
+    cdef unsigned int m, room, win
+    cdef unsigned char* p = x.p
+    if not x.tabs:
+        _tables(x)
+    if kind <= K_TRIO:
+        if L != 1:
+            return True
+        c = kind                      # (the kind code is the card count)
+        m = _row_ge_mask(vt + 16 * w, c) & ~((1u << rmin) - 1)
+        while m:
+            y = ctz(m)
+            m &= m - 1
+            p = _combo(x, p, v16_add(x.rowv[y][c], kindv), x.natv[y][c], x.defc[y][c], x.rbit[y][c], two)
+            if p == NULL:
+                return False
+        x.p = p
+        return True
+    c = 1 if kind == K_CHAIN else (2 if kind == K_PAIR_CHAIN else 3)
+    if L < (5 if c == 1 else (3 if c == 2 else 2)) or L > ACE + 1:
+        return True
+    room = x.rroom[c - 1]
+    x.windows = 0
+    for e in range(rmin if rmin > L - 1 else L - 1, ACE + 1):
+        need = x.dsum[c - 1][e + 1] - x.dsum[c - 1][e + 1 - L]
+        if need > w:
+            continue
+        x.windows += 1
+        win = ((1u << L) - 1) << (e + 1 - L)
+        p = _combo(x, p, v16_add(v16_sub(_RSUM[c - 1][e + 1], _RSUM[c - 1][e + 1 - L]), kindv),
+                   v16_sub(x.qsum[c - 1][e + 1], x.qsum[c - 1][e + 1 - L]), need, room & win, two)
+        if p == NULL:
+            return False
+    x.p = p
+    return True
+
+
+cdef bint _flush(Out* cand, Reader* x) noexcept nogil:
+    # Read back the combinations in cand and empty it; False when out of
+    # memory
+    cdef Py_ssize_t i
+    cdef bint ok = True
+    if cand.n == 0:
+        return True
+    if x.exact:                       # (classify: each reading has its test)
+        for i in range(cand.n):
+            if not _read_bombs(cand.data + i * ROW, x):
+                ok = False
+                break
+    elif x.two:                       # (one copy of the read-back each)
+        ok = _read_all(cand.data, cand.n, x, True)
+    else:
+        ok = _read_all(cand.data, cand.n, x, False)
+    cand.n = 0
+    return ok
+
+
+cdef void _airplanes_kicked(const unsigned char* nat, const unsigned char* vt, int w, const RulesC* r, int kind,
+                            int L, int rmin, Out* cand, Reader* rd) noexcept nogil:
     # The airplanes with attachments (kind, length L, top rank >= rmin) the
     # wild cards can make, window by window: the trios of the window from the
     # natural cards and the wild ones, the attachments from what the wild
     # cards left over can make, on a virtual hand of just that (the whole
     # virtual hand would offer every wild card to every attachment: most of
-    # its airplanes cost more wild cards than the hand has).  The kernel
-    # lists a combination under its highest window only, so each is listed
-    # once, in rank order.
+    # its airplanes cost more wild cards than the hand has; vt + 16 * b is
+    # the virtual hand of b wild cards).  The kernel lists a combination
+    # under its highest window only, so each is listed once, in rank order.
     cdef unsigned char hv[16]
-    cdef int e, x, d, b
+    cdef unsigned char d3[ACE + 2]
+    cdef int e, x, d
+    cdef bint ok
+    if L == 2 and not rd.exact:
+        # two trios: read straight to the output (_airplanes_direct)
+        if kind == K_AIRPLANE_SOLO and not r.solo_kickers:
+            return
+        if not _flush(cand, rd):
+            cand.oom = True
+            return
+        ok = _airplanes_direct(rd, vt, r, kind, rmin, True) if rd.two else _airplanes_direct(
+            rd, vt, r, kind, rmin, False)
+        if not ok:
+            cand.oom = True
+        return
+    # d3[x]: the wild cards the trios of ranks 0..x-1 need
+    d3[0] = 0
+    for x in range(ACE + 1):
+        d3[x + 1] = d3[x] + (3 - nat[x] if nat[x] < 3 else 0)
     for e in range(rmin if rmin > L - 1 else L - 1, ACE + 1):
-        d = 0
-        for x in range(e - L + 1, e + 1):
-            if nat[x] < 3:
-                d += 3 - nat[x]
+        d = d3[e + 1] - d3[e - L + 1]
         if d > w:
             continue
-        b = w - d
-        for x in range(JOKER0):
-            hv[x] = <unsigned char>(nat[x] + b if nat[x] + b < 4 else 4)
-        hv[13] = nat[13]
-        hv[14] = nat[14]
-        hv[15] = 0
+        memcpy(hv, vt + 16 * (w - d), 16)
         for x in range(e - L + 1, e + 1):
             hv[x] = 3
         gen_airplanes_at(hv, r, kind, L, e, cand)
@@ -311,48 +886,67 @@ cdef void _airplanes_kicked(const unsigned char* nat, int w, const RulesC* r, in
             return
 
 
-cdef void _main_kicked(const unsigned char* nat, int w, const RulesC* r, int kind, int L, int rmin,
-                       Out* cand) noexcept nogil:
+cdef void _main_kicked(const unsigned char* nat, const unsigned char* vt, int w, const RulesC* r, int kind, int L,
+                       int rmin, Out* cand, Reader* rd) noexcept nogil:
     # The trios or fours with attachments (kind) the wild cards can make,
     # main rank by main rank (as _airplanes_kicked does window by window):
     # the main part from the natural cards and the wild ones, the
     # attachments from a virtual hand of what the wild cards left over can
     # make.  The kernel lists them by main rank, so the order is the list's.
     cdef unsigned char hv[16]
-    cdef int size = 4 if kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR else 3, x, y, b
+    cdef int size = 4 if kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR else 3, x, b
+    cdef bint ok
+    if not rd.exact:
+        # (the same combinations in the same order, read straight to the
+        # output once the combinations listed before them are)
+        if L != 1 or (kind == K_TRIO_SOLO and not r.solo_kickers) or (
+                size == 4 and not r.four_with_kickers):
+            return
+        if not _flush(cand, rd):
+            cand.oom = True
+            return
+        ok = _kicked_direct(rd, vt, r, kind, rmin, True) if rd.two else _kicked_direct(rd, vt, r, kind, rmin,
+                                                                                       False)
+        if not ok:
+            cand.oom = True
+        return
     for x in range(rmin, JOKER0):
         b = w - (size - nat[x] if nat[x] < size else 0)
         if b < 0:
             continue
-        for y in range(JOKER0):
-            hv[y] = <unsigned char>(nat[y] + b if nat[y] + b < 4 else 4)
+        memcpy(hv, vt + 16 * b, 16)
         hv[x] = <unsigned char>size
-        hv[13] = nat[13]
-        hv[14] = nat[14]
-        hv[15] = 0
         gen_of_kind(hv, r, kind, L, x, True, cand)      # (lowest: the main rank x only)
         if cand.oom:
             return
 
 
-cdef inline void _of_kind(const unsigned char* nat, const unsigned char* virt, int w, const RulesC* r,
-                          int kind, int L, int rmin, Out* cand) noexcept nogil:
+cdef inline void _of_kind(const unsigned char* nat, const unsigned char* vt, int w, const RulesC* r,
+                          int kind, int L, int rmin, Out* cand, Reader* rd) noexcept nogil:
     if kind == K_AIRPLANE_SOLO or kind == K_AIRPLANE_PAIR:
-        _airplanes_kicked(nat, w, r, kind, L, rmin, cand)
+        _airplanes_kicked(nat, vt, w, r, kind, L, rmin, cand, rd)
     elif kind == K_TRIO_SOLO or kind == K_TRIO_PAIR or kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR:
-        _main_kicked(nat, w, r, kind, L, rmin, cand)
+        _main_kicked(nat, vt, w, r, kind, L, rmin, cand, rd)
+    elif not rd.exact:
+        # (read straight to the output once the combinations listed
+        # before them are)
+        if not _flush(cand, rd) or not (_plain_direct(rd, vt, kind, L, rmin, True) if rd.two else _plain_direct(
+                rd, vt, kind, L, rmin, False)):
+            cand.oom = True
     else:
-        gen_of_kind(virt, r, kind, L, rmin, False, cand)
+        gen_of_kind(vt + 16 * w, r, kind, L, rmin, False, cand)
 
 
-cdef void _candidates(const unsigned char* nat, const unsigned char* virt, int w, const RulesC* r,
-                      const MoveInfo* last, Out* cand) noexcept nogil:
+cdef void _candidates(const unsigned char* nat, const unsigned char* vt, int w, const RulesC* r,
+                      const MoveInfo* last, Out* cand, Reader* rd) noexcept nogil:
     # The standard combinations the wild cards might make, in list order: a
     # lead's every kind and length, or PASS and the last move's kind and
     # length above its rank; then every bomb and the rocket (bomb classes
-    # are compared once the cards are read back).
+    # are compared once the cards are read back).  vt + 16 * b: the
+    # virtual hand of the natural cards and b wild cards (see gen_wild).
     cdef int kind, L, lo, hi, x, cards = 0
     cdef unsigned char* p
+    cdef const unsigned char* virt = vt + 16 * w
     if last == NULL:
         for x in range(N_RANKS):
             cards += virt[x]
@@ -373,9 +967,12 @@ cdef void _candidates(const unsigned char* nat, const unsigned char* virt, int w
             if hi > ACE + 1:
                 hi = ACE + 1
             for L in range(lo, hi + 1):
-                _of_kind(nat, virt, w, r, kind, L, 0, cand)
+                rd.windows = 1
+                _of_kind(nat, vt, w, r, kind, L, 0, cand, rd)
                 if cand.oom:
                     return
+                if rd.windows == 0:
+                    break             # (no window of L: every longer one holds one)
     else:
         p = out_reserve(cand, 1)
         if p == NULL:
@@ -385,7 +982,7 @@ cdef void _candidates(const unsigned char* nat, const unsigned char* virt, int w
         if last.kind == K_ROCKET:
             return
         if last.kind != K_BOMB:
-            _of_kind(nat, virt, w, r, last.kind, last.length, last.rank + 1, cand)
+            _of_kind(nat, vt, w, r, last.kind, last.length, last.rank + 1, cand, rd)
             if cand.oom:
                 return
     gen_bombs_beating(virt, r, NULL, cand)
@@ -394,13 +991,13 @@ cdef void _candidates(const unsigned char* nat, const unsigned char* virt, int w
 cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
                    const unsigned char* last, bint exact, Out* o) noexcept nogil:
     cdef unsigned char nat[16]
-    cdef unsigned char virt[16]
+    cdef unsigned char vt[9][16]
     cdef unsigned char* buf
-    cdef int w = 0, x, wr0 = -1, wr1 = -1
+    cdef int w = 0, x, wr0 = -1, wr1 = -1, t, lo, b
+    cdef u64 u0, u1
     cdef Out cand
     cdef MoveInfo li
     cdef Reader rd
-    cdef Py_ssize_t i
     memcpy(nat, h, 15)
     nat[15] = 255                     # (the kind byte of a row: no deficit; see _natural)
     for x in range(JOKER0):
@@ -411,11 +1008,14 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
                 wr0 = x
             else:
                 wr1 = x
-    for x in range(JOKER0):
-        virt[x] = <unsigned char>(nat[x] + w if nat[x] + w < 4 else 4)
-    virt[13] = h[13]
-    virt[14] = h[14]
-    virt[15] = 0
+    # the virtual hands: vt[b], the natural cards and b wild cards (each
+    # rank 3..2 at most 4, the jokers as held), for b = 0..w
+    for b in range(w + 1):
+        for x in range(JOKER0):
+            vt[b][x] = <unsigned char>(nat[x] + b if nat[x] + b < 4 else 4)
+        vt[b][13] = h[13]
+        vt[b][14] = h[14]
+        vt[b][15] = 0
     buf = <unsigned char*>malloc(CAND_ROWS * ROW)
     if buf == NULL:
         o.oom = True
@@ -432,6 +1032,31 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
     rd.d[0] = rd.e[0] - rd.f[0]
     rd.d[1] = rd.e[1] - rd.f[1]
     rd.exact = exact
+    # the bulk read-back's tables (see Reader)
+    if rd.two:
+        rd.g[0] = rd.f[0]
+        rd.g[1] = rd.f[1]
+    else:
+        rd.g[0] = rd.e[0]
+        rd.g[1] = rd.e[1]
+    for x in range(JOKER0):
+        _unit(x, &u0, &u1)
+        rd.dtab[x] = v16_words(u0 - rd.g[0], u1 - rd.g[1])
+    rd.dv = v16_words(rd.d[0], rd.d[1])
+    for x in range(9):
+        rd.gmul[x] = v16_words(<u64>x * rd.g[0], <u64>x * rd.g[1])
+    for x in range(9):
+        t = w - x                     # (wild cards played, x of them left)
+        if x > w:
+            rd.scnt[x] = 0
+            rd.soff[x] = v16_words(0, 0)
+        elif rd.two:
+            lo = t - rd.h1 if t > rd.h1 else 0
+            rd.scnt[x] = (rd.h0 if rd.h0 < t else t) - lo + 1
+            rd.soff[x] = v16_words(<u64>lo * rd.d[0], <u64>lo * rd.d[1])
+        else:
+            rd.scnt[x] = 1
+            rd.soff[x] = v16_words(0, 0)
     memcpy(&rd.hw[0], h, 8)
     memcpy(&rd.hw[1], h + 7, 8)
     rd.hw[1] >>= 8
@@ -439,21 +1064,22 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
     rd.lcls = CLS_NONE
     rd.o = o
     rd.p = o.data + o.n * ROW
-    rd.end = o.data + (o.cap - 3) * ROW
+    if o.n + SLACK + 1 <= o.cap:
+        rd.end = o.data + (o.cap - SLACK - 1) * ROW
+    elif not _grow_rows(&rd):
+        o.oom = True
+        free(buf)
+        return
     if last != NULL:
         row_info(last, &li)
         rd.last = &li
         rd.lcls = last[W_CLASS]
-    _candidates(nat, virt, w, r, rd.last, &cand)
-    if cand.oom:
+    rd.tabs = False
+    _candidates(nat, &vt[0][0], w, r, rd.last, &cand, &rd)
+    if cand.oom or not _flush(&cand, &rd):
         o.oom = True
     else:
-        for i in range(cand.n):
-            if not _read_back(cand.data + i * ROW, &rd):
-                o.oom = True
-                break
-        if not o.oom:
-            o.n = (rd.p - o.data) // ROW
+        o.n = (rd.p - o.data) // ROW
     if not cand.borrowed:
         free(cand.data)               # (it grew: a copy of its own)
     free(buf)
