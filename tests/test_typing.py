@@ -14,9 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from optional import require
-
 TESTS = Path(__file__).resolve().parent
+# (The packaging check runs this file with --import-mode=importlib, where the
+# tests folder is not on sys.path.)
+sys.path.insert(0, str(TESTS))
+from optional import require  # noqa: E402
+
 USAGE = TESTS / "typing_usage.py"
 ALLOWLIST = TESTS / "stubtest-allowlist.txt"
 COMPILED_WITH_API = [
