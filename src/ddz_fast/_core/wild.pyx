@@ -709,18 +709,21 @@ cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC
     cdef int size = 4 if kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR else 3
     cdef int each = 1 if kind == K_TRIO_SOLO or kind == K_FOUR_TWO_SOLO else 2
     cdef bint dup = kind == K_FOUR_TWO_SOLO and not r.four_two_solo_distinct
-    cdef int w = x.w, mx, b, ya, na, nb
+    cdef int w = x.w, mx, b, ya, na
     cdef const unsigned char* hv
-    cdef unsigned int ka, ra
+    cdef unsigned int ka, ra, mm
     cdef v16 rx, qx
     cdef v16 kindv = v16_words(0, (<u64>kind) << 56)
     cdef unsigned char* p = x.p
     if not x.tabs:
         _tables(x)
-    for mx in range(rmin, JOKER0):
-        na = x.defc[mx][size]         # (the main part's deficit)
-        if na > w:
-            continue
+    # the main ranks the wild cards can make: those of the virtual hand of
+    # every wild card with `size` cards (ranks 3..2 from rmin)
+    mm = _row_ge_mask(vt + 16 * w, size) & 0x1FFFu & ~((1u << rmin) - 1)
+    while mm:
+        mx = ctz(mm)
+        mm &= mm - 1
+        na = x.defc[mx][size]         # (the main part's deficit: at most w)
         b = w - na
         hv = vt + 16 * b
         # the kicker ranks: those of the virtual hand of b wild cards with
@@ -730,15 +733,13 @@ cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC
         qx = x.natv[mx][size]
         ra = x.rbit[mx][size]
         if size == 3:
-            while ka:
+            while ka:                 # (each of them within the wild cards b)
                 ya = ctz(ka)
                 ka &= ka - 1
-                nb = na + x.defc[ya][each]
-                if nb <= w:
-                    p = _combo(x, p, v16_add(rx, x.rowv[ya][each]), v16_add(qx, x.natv[ya][each]), nb,
-                               ra | x.rbit[ya][each], two)
-                    if p == NULL:
-                        return False
+                p = _combo(x, p, v16_add(rx, x.rowv[ya][each]), v16_add(qx, x.natv[ya][each]),
+                           na + x.defc[ya][each], ra | x.rbit[ya][each], two)
+                if p == NULL:
+                    return False
             continue
         p = _two_kicks(x, p, rx, qx, na, ra, ka, hv, each, dup, r.both_jokers_as_kickers, two)
         if p == NULL:
@@ -855,7 +856,6 @@ cdef void _airplanes_kicked(const unsigned char* nat, const unsigned char* vt, i
     # the virtual hand of b wild cards).  The kernel lists a combination
     # under its highest window only, so each is listed once, in rank order.
     cdef unsigned char hv[16]
-    cdef unsigned char d3[ACE + 2]
     cdef int e, x, d
     cdef bint ok
     if L == 2 and not rd.exact:
@@ -870,12 +870,11 @@ cdef void _airplanes_kicked(const unsigned char* nat, const unsigned char* vt, i
         if not ok:
             cand.oom = True
         return
-    # d3[x]: the wild cards the trios of ranks 0..x-1 need
-    d3[0] = 0
-    for x in range(ACE + 1):
-        d3[x + 1] = d3[x] + (3 - nat[x] if nat[x] < 3 else 0)
+    # rd.dsum[2][x]: the wild cards the trios of ranks 0..x-1 need
+    if not rd.tabs:
+        _tables(rd)
     for e in range(rmin if rmin > L - 1 else L - 1, ACE + 1):
-        d = d3[e + 1] - d3[e - L + 1]
+        d = rd.dsum[2][e + 1] - rd.dsum[2][e - L + 1]
         if d > w:
             continue
         memcpy(hv, vt + 16 * (w - d), 16)
