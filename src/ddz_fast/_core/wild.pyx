@@ -248,7 +248,7 @@ cdef struct Reader:
     v16 qsum[3][ACE + 2]
     int dsum[3][ACE + 2]
     unsigned int rroom[3]
-    int windows                 # set by _plain_direct: the windows it wrote (of a sequence)
+    int windows                 # set by _plain_direct, _airplanes_kicked: the windows of a sequence made
     Out* o                      # the output, written through a cursor p (o.n set at the end)
     unsigned char* p            # where the next row goes
     unsigned char* end          # the last place with room for a row and out_reserve's spare one
@@ -873,10 +873,12 @@ cdef void _airplanes_kicked(const unsigned char* nat, const unsigned char* vt, i
     # rd.dsum[2][x]: the wild cards the trios of ranks 0..x-1 need
     if not rd.tabs:
         _tables(rd)
+    rd.windows = 0
     for e in range(rmin if rmin > L - 1 else L - 1, ACE + 1):
         d = rd.dsum[2][e + 1] - rd.dsum[2][e - L + 1]
         if d > w:
             continue
+        rd.windows += 1
         memcpy(hv, vt + 16 * (w - d), 16)
         for x in range(e - L + 1, e + 1):
             hv[x] = 3
