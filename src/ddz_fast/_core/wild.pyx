@@ -233,10 +233,12 @@ cdef struct Reader:
     v16 dv                      # d
     v16 gmul[9]                 # gmul[t]: t cards of the higher wild rank (of the one wild rank)
     # The direct generator (_kicked_direct), for c = 0..4 cards of rank y
-    # (their represented counts: _ROWV[y][c]): natv, the natural cards it
-    # takes; defc, the wild cards it needs; rbit, its rank bit when it
-    # takes a natural card of a rank 3..2 (one a wild card could replace).
-    # Built on first use (tabs).
+    # (their represented counts: _ROWV[y][c]): natv, the cards it plays
+    # with the fewest wild ones: the natural cards it takes, and for the
+    # rest wild cards of the higher wild rank (as gmul; sums of natv are
+    # the cards of a combination, as _combo takes them); defc, the wild
+    # cards it needs; rbit, its rank bit when it takes a natural card of a
+    # rank 3..2 (one a wild card could replace).  Built on first use (tabs).
     bint tabs
     v16 rowv[15][5]             # a copy of _ROWV (next to the rest: one base register)
     v16 natv[15][5]
@@ -577,9 +579,11 @@ cdef bint _read_bombs(const unsigned char* rep, Reader* x) noexcept nogil:
 cdef inline unsigned char* _combo(Reader* x, unsigned char* p, v16 r, v16 q, int need, unsigned int room,
                                   bint two) noexcept nogil:
     # Every reading of the combination r (not a bomb) whose natural cards
-    # q (deficit `need`, at most the wild cards; q without the wild cards)
-    # leave the ranks `room` to replace, at p, in the documented order (as
-    # _read_all).  Where the next row goes; NULL when out of memory.
+    # (deficit `need`, at most the wild cards) leave the ranks `room` to
+    # replace, at p, in the documented order (as _read_all); q, the cards
+    # of the first reading: every natural card it can take, and `need`
+    # wild cards of the higher wild rank (a sum of Reader.natv).  Where the
+    # next row goes; NULL when out of memory.
     cdef unsigned char a[16]
     cdef unsigned int m
     cdef int i, budget = x.w - need
@@ -588,7 +592,6 @@ cdef inline unsigned char* _combo(Reader* x, unsigned char* p, v16 r, v16 q, int
         if not _grow_rows(x):
             return NULL
         p = x.p
-    q = v16_add(q, x.gmul[need])
     if budget == 0:
         return _rows(p, r, q, x.scnt[0], x.soff[0], x.dv, two)
     if budget == 1:
@@ -683,7 +686,7 @@ cdef void _tables(Reader* x) noexcept nogil:
         n = x.nat[y]
         for c in range(5):
             t = c if c < n else n
-            x.natv[y][c] = _ROWV[y][t]
+            x.natv[y][c] = v16_add(_ROWV[y][t], x.gmul[c - t])
             x.defc[y][c] = <unsigned char>(c - t)
             x.rbit[y][c] = (1u << y) if t > 0 and y < JOKER0 else 0
     for c in range(3):
