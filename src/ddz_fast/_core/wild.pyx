@@ -576,17 +576,18 @@ cdef bint _read_bombs(const unsigned char* rep, Reader* x) noexcept nogil:
         room = _nonzero(a[0] - k0, a[1] - k1) & 0x1FFF
 
 
-cdef inline unsigned char* _combo(Reader* x, unsigned char* p, v16 r, v16 q, int need, unsigned int room,
+cdef inline unsigned char* _combo(Reader* x, unsigned char* p, v16 r, v16 q, int budget, unsigned int room,
                                   bint two) noexcept nogil:
     # Every reading of the combination r (not a bomb) whose natural cards
-    # (deficit `need`, at most the wild cards) leave the ranks `room` to
-    # replace, at p, in the documented order (as _read_all); q, the cards
-    # of the first reading: every natural card it can take, and `need`
-    # wild cards of the higher wild rank (a sum of Reader.natv).  Where the
-    # next row goes; NULL when out of memory.
+    # (deficit: the wild cards less `budget`, >= 0, those it leaves) leave
+    # the ranks `room` to replace, at p, in the documented order (as
+    # _read_all); q, the cards of the first reading: every natural card it
+    # can take, and its deficit in wild cards of the higher wild rank (a
+    # sum of Reader.natv).  Where the next row goes; NULL when out of
+    # memory.
     cdef unsigned char a[16]
     cdef unsigned int m
-    cdef int i, budget = x.w - need
+    cdef int i
     if p > x.end:
         x.p = p
         if not _grow_rows(x):
@@ -631,7 +632,7 @@ cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 q
         if dup and hv[ya] >= 2:
             nb = na + x.defc[ya][2]
             if nb <= w:
-                p = _combo(x, p, v16_add(rx, x.rowv[ya][2]), v16_add(qx, x.natv[ya][2]), nb,
+                p = _combo(x, p, v16_add(rx, x.rowv[ya][2]), v16_add(qx, x.natv[ya][2]), w - nb,
                            ra | x.rbit[ya][2], two)
                 if p == NULL:
                     return NULL
@@ -649,7 +650,7 @@ cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 q
             kb &= kb - 1
             if nb + x.defc[yb][each] <= w:
                 p = _combo(x, p, v16_add(rA, x.rowv[yb][each]), v16_add(qA, x.natv[yb][each]),
-                           nb + x.defc[yb][each], rb | x.rbit[yb][each], two)
+                           w - nb - x.defc[yb][each], rb | x.rbit[yb][each], two)
                 if p == NULL:
                     return NULL
     return p
@@ -740,7 +741,7 @@ cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC
                 ya = ctz(ka)
                 ka &= ka - 1
                 p = _combo(x, p, v16_add(rx, x.rowv[ya][each]), v16_add(qx, x.natv[ya][each]),
-                           na + x.defc[ya][each], ra | x.rbit[ya][each], two)
+                           b - x.defc[ya][each], ra | x.rbit[ya][each], two)
                 if p == NULL:
                     return False
             continue
@@ -804,7 +805,7 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
         while m:
             y = ctz(m)
             m &= m - 1
-            p = _combo(x, p, v16_add(x.rowv[y][c], kindv), x.natv[y][c], x.defc[y][c], x.rbit[y][c], two)
+            p = _combo(x, p, v16_add(x.rowv[y][c], kindv), x.natv[y][c], w - x.defc[y][c], x.rbit[y][c], two)
             if p == NULL:
                 return False
         x.p = p
@@ -821,7 +822,7 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
         x.windows += 1
         win = ((1u << L) - 1) << (e + 1 - L)
         p = _combo(x, p, v16_add(v16_sub(_RSUM[c - 1][e + 1], _RSUM[c - 1][e + 1 - L]), kindv),
-                   v16_sub(x.qsum[c - 1][e + 1], x.qsum[c - 1][e + 1 - L]), need, room & win, two)
+                   v16_sub(x.qsum[c - 1][e + 1], x.qsum[c - 1][e + 1 - L]), w - need, room & win, two)
         if p == NULL:
             return False
     x.p = p
