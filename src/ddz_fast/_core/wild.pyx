@@ -20,13 +20,14 @@ rows written through one cursor from per-call tables.
 Most combinations never become a standard row: the kinds of one part
 (_plain_direct), the trios and fours with attachments (_kicked_direct) and
 the airplanes of two trios with attachments (_airplanes_direct) run the
-standard kernel's own loops here, summing each combination's row, natural
-cards and deficit from per-rank tables, and write its readings at once
-(_combo).  The longer airplanes with attachments and the bombs, and every
-kind for classify, are still listed by the standard kernels as 16-byte rows
-and read back (_read_all, _read_bombs): what those kernels list stays the
-definition of the rest, and the differential tests hold both to the
-oracle, ddz_fast.reference.wild_moves.
+standard kernel's own loops here, summing each combination's row, cards
+(the natural ones it takes, wild ones for the rest) and deficit from
+per-rank tables, and write its readings at once (_combo).  The longer
+airplanes with attachments and the bombs, and every kind for classify, are
+still listed by the standard kernels as 16-byte rows and read back
+(_read_all, _read_bombs): what those kernels list stays the definition of
+the rest, and the differential tests hold both to the oracle,
+ddz_fast.reference.wild_moves.
 """
 from libc.string cimport memcpy, memset, memcmp
 
@@ -707,9 +708,10 @@ cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC
     cards can make, main rank by main rank from rmin, written straight to
     the output with no standard row in between: the loops of the standard
     kernel's gen_trio_kick and gen_four_two over the virtual hand of the
-    wild cards the main part leaves (as _main_kicked asks it), each
-    combination's natural cards, deficit and replaceable ranks summed from
-    per-rank tables.  False when out of memory."""
+    wild cards the main part leaves (as _main_kicked asks it; the main
+    ranks and the kickers from those hands' masks, so each is one the wild
+    cards make), each combination's cards, deficit and replaceable ranks
+    summed from per-rank tables.  False when out of memory."""
     cdef int size = 4 if kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR else 3
     cdef int each = 1 if kind == K_TRIO_SOLO or kind == K_FOUR_TWO_SOLO else 2
     cdef bint dup = kind == K_FOUR_TWO_SOLO and not r.four_two_solo_distinct
