@@ -245,9 +245,11 @@ cdef struct Reader:
     v16 natv[15][5]
     unsigned char defc[15][5]
     unsigned int rbit[15][5]
-    # and for the windows of c = 1, 2, 3 cards a rank (_plain_direct): the
-    # sums of natv and defc over ranks 0..y-1 (y = 0..12; the rows':
-    # _RSUM), and the replaceable ranks of them all
+    # and for the windows of c = 1, 2, 3 cards a rank (_plain_direct,
+    # _airplanes_kicked): the sums of natv and defc over ranks 0..y-1 (y =
+    # 0..12; the rows': _RSUM), and the replaceable ranks of them all.
+    # Built on first use too (sums; a response rarely needs them).
+    bint sums
     v16 qsum[3][ACE + 2]
     int dsum[3][ACE + 2]
     unsigned int rroom[3]
@@ -662,10 +664,18 @@ cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 q
 # (_RSUM[c - 1][y]): constants, filled when the module loads.
 cdef v16 _ROWV[15][5]
 cdef v16 _RSUM[3][ACE + 2]
+# For a rank y holding n = 0..4 natural cards, and c = 0..4 cards of it:
+# the natural cards taken (_NATV0[y][n][c], _ROWV[y][min(c, n)]), the wild
+# cards needed (_DEFC0[n][c]) and the rank bit when one is taken
+# (_RBIT0[y][n][c], ranks 3..2): Reader's per-rank tables less the wild
+# cards' rank, which changes from call to call (_tables).
+cdef v16 _NATV0[15][5][5]
+cdef unsigned char _DEFC0[5][5]
+cdef unsigned int _RBIT0[15][5][5]
 
 
 cdef void _init_rows() noexcept nogil:
-    cdef int y, c
+    cdef int y, c, n, t
     cdef u64 u0, u1
     for y in range(N_RANKS):
         _unit(y, &u0, &u1)
@@ -675,22 +685,39 @@ cdef void _init_rows() noexcept nogil:
         _RSUM[c][0] = v16_words(0, 0)
         for y in range(ACE + 1):
             _RSUM[c][y + 1] = v16_add(_RSUM[c][y], _ROWV[y][c + 1])
+    for y in range(N_RANKS):
+        for n in range(5):
+            for c in range(5):
+                t = c if c < n else n
+                _NATV0[y][n][c] = _ROWV[y][t]
+                _DEFC0[n][c] = <unsigned char>(c - t)
+                _RBIT0[y][n][c] = (1u << y) if t > 0 and y < JOKER0 else 0
 
 
 _init_rows()
 
 
 cdef void _tables(Reader* x) noexcept nogil:
-    # Reader's tables of the direct generator
-    cdef int y, c, t, n
+    # Reader's per-rank tables of the direct generator: the constants of
+    # each rank's natural count, and the wild cards of each deficit
+    cdef int y, c, n
+    cdef v16 wg[5][5]                 # [n][c]: the wild cards of _DEFC0[n][c]
+    for n in range(5):
+        for c in range(5):
+            wg[n][c] = x.gmul[_DEFC0[n][c]]
     memcpy(x.rowv, _ROWV, sizeof(_ROWV))
     for y in range(N_RANKS):
-        n = x.nat[y]
+        n = x.nat[y] if x.nat[y] < 4 else 4
         for c in range(5):
-            t = c if c < n else n
-            x.natv[y][c] = v16_add(_ROWV[y][t], x.gmul[c - t])
-            x.defc[y][c] = <unsigned char>(c - t)
-            x.rbit[y][c] = (1u << y) if t > 0 and y < JOKER0 else 0
+            x.natv[y][c] = v16_add(_NATV0[y][n][c], wg[n][c])
+            x.defc[y][c] = _DEFC0[n][c]
+            x.rbit[y][c] = _RBIT0[y][n][c]
+    x.tabs = True
+
+
+cdef void _sums(Reader* x) noexcept nogil:
+    # Reader's window sums (after _tables)
+    cdef int y, c
     for c in range(3):
         x.dsum[c][0] = 0
         x.qsum[c][0] = _RSUM[0][0]
@@ -699,7 +726,7 @@ cdef void _tables(Reader* x) noexcept nogil:
             x.dsum[c][y + 1] = x.dsum[c][y] + x.defc[y][c + 1]
             x.qsum[c][y + 1] = v16_add(x.qsum[c][y], x.natv[y][c + 1])
             x.rroom[c] |= x.rbit[y][c + 1]
-    x.tabs = True
+    x.sums = True
 
 
 cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC* r, int kind, int rmin,
@@ -813,6 +840,8 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
         x.p = p
         return True
     c = 1 if kind == K_CHAIN else (2 if kind == K_PAIR_CHAIN else 3)
+    if not x.sums:
+        _sums(x)
     if L < (5 if c == 1 else (3 if c == 2 else 2)) or L > ACE + 1:
         return True
     room = x.rroom[c - 1]
@@ -879,6 +908,8 @@ cdef void _airplanes_kicked(const unsigned char* nat, const unsigned char* vt, i
     # rd.dsum[2][x]: the wild cards the trios of ranks 0..x-1 need
     if not rd.tabs:
         _tables(rd)
+    if not rd.sums:
+        _sums(rd)
     rd.windows = 0
     for e in range(rmin if rmin > L - 1 else L - 1, ACE + 1):
         d = rd.dsum[2][e + 1] - rd.dsum[2][e - L + 1]
@@ -1082,6 +1113,7 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
         rd.last = &li
         rd.lcls = last[W_CLASS]
     rd.tabs = False
+    rd.sums = False
     _candidates(nat, &vt[0][0], w, r, rd.last, &cand, &rd)
     if cand.oom or not _flush(&cand, &rd):
         o.oom = True
