@@ -237,7 +237,7 @@ cdef struct Reader:
     v16 soff[9]
     v16 dv                      # d
     v16 gmul[9]                 # gmul[t]: t cards of the higher wild rank (of the one wild rank)
-    # The direct generator (_kicked_direct), for c = 0..4 cards of rank y
+    # The direct generator (_kicked_direct), for c = 1..4 cards of rank y
     # (their represented counts: _ROWV[y][c]): natv, the cards it plays
     # with the fewest wild ones: the natural cards it takes, and for the
     # rest wild cards of the higher wild rank (as gmul; sums of natv are
@@ -245,7 +245,6 @@ cdef struct Reader:
     # cards it needs; rbit, its rank bit when it takes a natural card of a
     # rank 3..2 (one a wild card could replace).  Built on first use (tabs).
     bint tabs
-    v16 rowv[15][5]             # a copy of _ROWV (next to the rest: one base register)
     v16 natv[15][5]
     unsigned char defc[15][5]
     unsigned int rbit[15][5]
@@ -639,7 +638,7 @@ cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 q
         if dup and hv[ya] >= 2:
             nb = na + x.defc[ya][2]
             if nb <= w:
-                p = _combo(x, p, v16_add(rx, x.rowv[ya][2]), v16_add(qx, x.natv[ya][2]), w - nb,
+                p = _combo(x, p, v16_add(rx, _ROWV[ya][2]), v16_add(qx, x.natv[ya][2]), w - nb,
                            ra | x.rbit[ya][2], two)
                 if p == NULL:
                     return NULL
@@ -649,14 +648,14 @@ cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 q
         nb = na + x.defc[ya][each]
         if nb > w:
             continue
-        rA = v16_add(rx, x.rowv[ya][each])
+        rA = v16_add(rx, _ROWV[ya][each])
         qA = v16_add(qx, x.natv[ya][each])
         rb = ra | x.rbit[ya][each]
         while kb:
             yb = ctz(kb)
             kb &= kb - 1
             if nb + x.defc[yb][each] <= w:
-                p = _combo(x, p, v16_add(rA, x.rowv[yb][each]), v16_add(qA, x.natv[yb][each]),
+                p = _combo(x, p, v16_add(rA, _ROWV[yb][each]), v16_add(qA, x.natv[yb][each]),
                            w - nb - x.defc[yb][each], rb | x.rbit[yb][each], two)
                 if p == NULL:
                     return NULL
@@ -704,15 +703,15 @@ _init_rows()
 cdef void _tables(Reader* x) noexcept nogil:
     # Reader's per-rank tables of the direct generator: the constants of
     # each rank's natural count, and the wild cards of each deficit
+    # (c = 0, no card, is never asked for: its entries are left unset)
     cdef int y, c, n
     cdef v16 wg[5][5]                 # [n][c]: the wild cards of _DEFC0[n][c]
     for n in range(5):
-        for c in range(5):
+        for c in range(1, 5):
             wg[n][c] = x.gmul[_DEFC0[n][c]]
-    memcpy(x.rowv, _ROWV, sizeof(_ROWV))
     for y in range(N_RANKS):
         n = x.nat[y] if x.nat[y] < 4 else 4
-        for c in range(5):
+        for c in range(1, 5):
             x.natv[y][c] = v16_add(_NATV0[y][n][c], wg[n][c])
             x.defc[y][c] = _DEFC0[n][c]
             x.rbit[y][c] = _RBIT0[y][n][c]
@@ -766,14 +765,14 @@ cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC
         # the kicker ranks: those of the virtual hand of b wild cards with
         # `each` cards, but the main rank
         ka = _row_ge_mask(hv, each) & ~(1u << mx)
-        rx = v16_add(x.rowv[mx][size], kindv)
+        rx = v16_add(_ROWV[mx][size], kindv)
         qx = x.natv[mx][size]
         ra = x.rbit[mx][size]
         if size == 3:
             while ka:                 # (each of them within the wild cards b)
                 ya = ctz(ka)
                 ka &= ka - 1
-                p = _combo(x, p, v16_add(rx, x.rowv[ya][each]), v16_add(qx, x.natv[ya][each]),
+                p = _combo(x, p, v16_add(rx, _ROWV[ya][each]), v16_add(qx, x.natv[ya][each]),
                            b - x.defc[ya][each], ra | x.rbit[ya][each], two)
                 if p == NULL:
                     return False
@@ -805,7 +804,7 @@ cdef inline bint _airplanes_direct(Reader* x, const unsigned char* vt, const Rul
         if na > w:
             continue
         hv = vt + 16 * (w - na)
-        p = _two_kicks(x, p, v16_add(v16_add(x.rowv[e - 1][3], x.rowv[e][3]), kindv),
+        p = _two_kicks(x, p, v16_add(v16_add(_ROWV[e - 1][3], _ROWV[e][3]), kindv),
                        v16_add(x.natv[e - 1][3], x.natv[e][3]), na, x.rbit[e - 1][3] | x.rbit[e][3],
                        _row_ge_mask(hv, each) & ~(3u << (e - 1)), hv, each, dup, r.both_jokers_as_kickers,
                        two)
@@ -838,7 +837,7 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
         while m:
             y = ctz(m)
             m &= m - 1
-            p = _combo(x, p, v16_add(x.rowv[y][c], kindv), x.natv[y][c], w - x.defc[y][c], x.rbit[y][c], two)
+            p = _combo(x, p, v16_add(_ROWV[y][c], kindv), x.natv[y][c], w - x.defc[y][c], x.rbit[y][c], two)
             if p == NULL:
                 return False
         x.p = p
