@@ -20,13 +20,14 @@ rows written through one cursor from per-call tables.
 Most combinations never become a standard row: the kinds of one part
 (_plain_direct), the trios and fours with attachments (_kicked_direct) and
 the airplanes of two trios with attachments (_airplanes_direct) run the
-standard kernel's own loops here, summing each combination's row, natural
-cards and deficit from per-rank tables, and write its readings at once
-(_combo).  The longer airplanes with attachments and the bombs, and every
-kind for classify, are still listed by the standard kernels as 16-byte rows
-and read back (_read_all, _read_bombs): what those kernels list stays the
-definition of the rest, and the differential tests hold both to the
-oracle, ddz_fast.reference.wild_moves.
+standard kernel's own loops here, summing each combination's row, cards
+(the natural ones it takes, wild ones for the rest) and deficit from
+per-rank tables, and write its readings at once (_combo).  The longer
+airplanes with attachments and the bombs, and every kind for classify, are
+still listed by the standard kernels as 16-byte rows and read back
+(_read_all, _read_bombs): what those kernels list stays the definition of
+the rest, and the differential tests hold both to the oracle,
+ddz_fast.reference.wild_moves.
 """
 from libc.string cimport memcpy, memset, memcmp
 
@@ -149,6 +150,10 @@ cdef enum:
     # threshold (a fresh mapping per call would fault its pages in), enough
     # for most hands' candidates (it grows for the others).
     CAND_ROWS = 4096
+    # A response's candidates (PASS, the bombs, the few kinds still listed
+    # by the kernels) start on the stack instead: a 64 KiB malloc and free
+    # each ply cost a random game more than the rest of a short response.
+    RESP_ROWS = 256
     # Rows of room a read-back checks for before writing the rows of one
     # combination with at most one wild card to spare (at most 14 readings
     # of at most 5 splits of the wild cards, 2 rows each; any other
@@ -232,23 +237,26 @@ cdef struct Reader:
     v16 soff[9]
     v16 dv                      # d
     v16 gmul[9]                 # gmul[t]: t cards of the higher wild rank (of the one wild rank)
-    # The direct generator (_kicked_direct), for c = 0..4 cards of rank y
-    # (their represented counts: _ROWV[y][c]): natv, the natural cards it
-    # takes; defc, the wild cards it needs; rbit, its rank bit when it
-    # takes a natural card of a rank 3..2 (one a wild card could replace).
-    # Built on first use (tabs).
+    # The direct generator (_kicked_direct), for c = 1..4 cards of rank y
+    # (their represented counts: _ROWV[y][c]): natv, the cards it plays
+    # with the fewest wild ones: the natural cards it takes, and for the
+    # rest wild cards of the higher wild rank (as gmul; sums of natv are
+    # the cards of a combination, as _combo takes them); defc, the wild
+    # cards it needs; rbit, its rank bit when it takes a natural card of a
+    # rank 3..2 (one a wild card could replace).  Built on first use (tabs).
     bint tabs
-    v16 rowv[15][5]             # a copy of _ROWV (next to the rest: one base register)
     v16 natv[15][5]
     unsigned char defc[15][5]
     unsigned int rbit[15][5]
-    # and for the windows of c = 1, 2, 3 cards a rank (_plain_direct): the
-    # sums of natv and defc over ranks 0..y-1 (y = 0..12; the rows':
-    # _RSUM), and the replaceable ranks of them all
+    # and for the windows of c = 1, 2, 3 cards a rank (_plain_direct,
+    # _airplanes_kicked): the sums of natv and defc over ranks 0..y-1 (y =
+    # 0..12; the rows': _RSUM), and the replaceable ranks of them all.
+    # Built on first use too (sums; a response rarely needs them).
+    bint sums
     v16 qsum[3][ACE + 2]
     int dsum[3][ACE + 2]
     unsigned int rroom[3]
-    int windows                 # set by _plain_direct: the windows it wrote (of a sequence)
+    int windows                 # set by _plain_direct, _airplanes_kicked: the windows of a sequence made
     Out* o                      # the output, written through a cursor p (o.n set at the end)
     unsigned char* p            # where the next row goes
     unsigned char* end          # the last place with room for a row and out_reserve's spare one
@@ -574,21 +582,23 @@ cdef bint _read_bombs(const unsigned char* rep, Reader* x) noexcept nogil:
         room = _nonzero(a[0] - k0, a[1] - k1) & 0x1FFF
 
 
-cdef inline unsigned char* _combo(Reader* x, unsigned char* p, v16 r, v16 q, int need, unsigned int room,
+cdef inline unsigned char* _combo(Reader* x, unsigned char* p, v16 r, v16 q, int budget, unsigned int room,
                                   bint two) noexcept nogil:
     # Every reading of the combination r (not a bomb) whose natural cards
-    # q (deficit `need`, at most the wild cards; q without the wild cards)
-    # leave the ranks `room` to replace, at p, in the documented order (as
-    # _read_all).  Where the next row goes; NULL when out of memory.
+    # (deficit: the wild cards less `budget`, >= 0, those it leaves) leave
+    # the ranks `room` to replace, at p, in the documented order (as
+    # _read_all); q, the cards of the first reading: every natural card it
+    # can take, and its deficit in wild cards of the higher wild rank (a
+    # sum of Reader.natv).  Where the next row goes; NULL when out of
+    # memory.
     cdef unsigned char a[16]
     cdef unsigned int m
-    cdef int i, budget = x.w - need
+    cdef int i
     if p > x.end:
         x.p = p
         if not _grow_rows(x):
             return NULL
         p = x.p
-    q = v16_add(q, x.gmul[need])
     if budget == 0:
         return _rows(p, r, q, x.scnt[0], x.soff[0], x.dv, two)
     if budget == 1:
@@ -628,7 +638,7 @@ cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 q
         if dup and hv[ya] >= 2:
             nb = na + x.defc[ya][2]
             if nb <= w:
-                p = _combo(x, p, v16_add(rx, x.rowv[ya][2]), v16_add(qx, x.natv[ya][2]), nb,
+                p = _combo(x, p, v16_add(rx, _ROWV[ya][2]), v16_add(qx, x.natv[ya][2]), w - nb,
                            ra | x.rbit[ya][2], two)
                 if p == NULL:
                     return NULL
@@ -638,15 +648,15 @@ cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 q
         nb = na + x.defc[ya][each]
         if nb > w:
             continue
-        rA = v16_add(rx, x.rowv[ya][each])
+        rA = v16_add(rx, _ROWV[ya][each])
         qA = v16_add(qx, x.natv[ya][each])
         rb = ra | x.rbit[ya][each]
         while kb:
             yb = ctz(kb)
             kb &= kb - 1
             if nb + x.defc[yb][each] <= w:
-                p = _combo(x, p, v16_add(rA, x.rowv[yb][each]), v16_add(qA, x.natv[yb][each]),
-                           nb + x.defc[yb][each], rb | x.rbit[yb][each], two)
+                p = _combo(x, p, v16_add(rA, _ROWV[yb][each]), v16_add(qA, x.natv[yb][each]),
+                           w - nb - x.defc[yb][each], rb | x.rbit[yb][each], two)
                 if p == NULL:
                     return NULL
     return p
@@ -657,10 +667,18 @@ cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 q
 # (_RSUM[c - 1][y]): constants, filled when the module loads.
 cdef v16 _ROWV[15][5]
 cdef v16 _RSUM[3][ACE + 2]
+# For a rank y holding n = 0..4 natural cards, and c = 0..4 cards of it:
+# the natural cards taken (_NATV0[y][n][c], _ROWV[y][min(c, n)]), the wild
+# cards needed (_DEFC0[n][c]) and the rank bit when one is taken
+# (_RBIT0[y][n][c], ranks 3..2): Reader's per-rank tables less the wild
+# cards' rank, which changes from call to call (_tables).
+cdef v16 _NATV0[15][5][5]
+cdef unsigned char _DEFC0[5][5]
+cdef unsigned int _RBIT0[15][5][5]
 
 
 cdef void _init_rows() noexcept nogil:
-    cdef int y, c
+    cdef int y, c, n, t
     cdef u64 u0, u1
     for y in range(N_RANKS):
         _unit(y, &u0, &u1)
@@ -670,22 +688,39 @@ cdef void _init_rows() noexcept nogil:
         _RSUM[c][0] = v16_words(0, 0)
         for y in range(ACE + 1):
             _RSUM[c][y + 1] = v16_add(_RSUM[c][y], _ROWV[y][c + 1])
+    for y in range(N_RANKS):
+        for n in range(5):
+            for c in range(5):
+                t = c if c < n else n
+                _NATV0[y][n][c] = _ROWV[y][t]
+                _DEFC0[n][c] = <unsigned char>(c - t)
+                _RBIT0[y][n][c] = (1u << y) if t > 0 and y < JOKER0 else 0
 
 
 _init_rows()
 
 
 cdef void _tables(Reader* x) noexcept nogil:
-    # Reader's tables of the direct generator
-    cdef int y, c, t, n
-    memcpy(x.rowv, _ROWV, sizeof(_ROWV))
+    # Reader's per-rank tables of the direct generator: the constants of
+    # each rank's natural count, and the wild cards of each deficit
+    # (c = 0, no card, is never asked for: its entries are left unset)
+    cdef int y, c, n
+    cdef v16 wg[5][5]                 # [n][c]: the wild cards of _DEFC0[n][c]
+    for n in range(5):
+        for c in range(1, 5):
+            wg[n][c] = x.gmul[_DEFC0[n][c]]
     for y in range(N_RANKS):
-        n = x.nat[y]
-        for c in range(5):
-            t = c if c < n else n
-            x.natv[y][c] = _ROWV[y][t]
-            x.defc[y][c] = <unsigned char>(c - t)
-            x.rbit[y][c] = (1u << y) if t > 0 and y < JOKER0 else 0
+        n = x.nat[y] if x.nat[y] < 4 else 4
+        for c in range(1, 5):
+            x.natv[y][c] = v16_add(_NATV0[y][n][c], wg[n][c])
+            x.defc[y][c] = _DEFC0[n][c]
+            x.rbit[y][c] = _RBIT0[y][n][c]
+    x.tabs = True
+
+
+cdef void _sums(Reader* x) noexcept nogil:
+    # Reader's window sums (after _tables)
+    cdef int y, c
     for c in range(3):
         x.dsum[c][0] = 0
         x.qsum[c][0] = _RSUM[0][0]
@@ -694,7 +729,7 @@ cdef void _tables(Reader* x) noexcept nogil:
             x.dsum[c][y + 1] = x.dsum[c][y] + x.defc[y][c + 1]
             x.qsum[c][y + 1] = v16_add(x.qsum[c][y], x.natv[y][c + 1])
             x.rroom[c] |= x.rbit[y][c + 1]
-    x.tabs = True
+    x.sums = True
 
 
 cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC* r, int kind, int rmin,
@@ -703,42 +738,44 @@ cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC
     cards can make, main rank by main rank from rmin, written straight to
     the output with no standard row in between: the loops of the standard
     kernel's gen_trio_kick and gen_four_two over the virtual hand of the
-    wild cards the main part leaves (as _main_kicked asks it), each
-    combination's natural cards, deficit and replaceable ranks summed from
-    per-rank tables.  False when out of memory."""
+    wild cards the main part leaves (as _main_kicked asks it; the main
+    ranks and the kickers from those hands' masks, so each is one the wild
+    cards make), each combination's cards, deficit and replaceable ranks
+    summed from per-rank tables.  False when out of memory."""
     cdef int size = 4 if kind == K_FOUR_TWO_SOLO or kind == K_FOUR_TWO_PAIR else 3
     cdef int each = 1 if kind == K_TRIO_SOLO or kind == K_FOUR_TWO_SOLO else 2
     cdef bint dup = kind == K_FOUR_TWO_SOLO and not r.four_two_solo_distinct
-    cdef int w = x.w, mx, b, ya, na, nb
+    cdef int w = x.w, mx, b, ya, na
     cdef const unsigned char* hv
-    cdef unsigned int ka, ra
+    cdef unsigned int ka, ra, mm
     cdef v16 rx, qx
     cdef v16 kindv = v16_words(0, (<u64>kind) << 56)
     cdef unsigned char* p = x.p
     if not x.tabs:
         _tables(x)
-    for mx in range(rmin, JOKER0):
-        na = x.defc[mx][size]         # (the main part's deficit)
-        if na > w:
-            continue
+    # the main ranks the wild cards can make: those of the virtual hand of
+    # every wild card with `size` cards (ranks 3..2 from rmin)
+    mm = _row_ge_mask(vt + 16 * w, size) & 0x1FFFu & ~((1u << rmin) - 1)
+    while mm:
+        mx = ctz(mm)
+        mm &= mm - 1
+        na = x.defc[mx][size]         # (the main part's deficit: at most w)
         b = w - na
         hv = vt + 16 * b
         # the kicker ranks: those of the virtual hand of b wild cards with
         # `each` cards, but the main rank
         ka = _row_ge_mask(hv, each) & ~(1u << mx)
-        rx = v16_add(x.rowv[mx][size], kindv)
+        rx = v16_add(_ROWV[mx][size], kindv)
         qx = x.natv[mx][size]
         ra = x.rbit[mx][size]
         if size == 3:
-            while ka:
+            while ka:                 # (each of them within the wild cards b)
                 ya = ctz(ka)
                 ka &= ka - 1
-                nb = na + x.defc[ya][each]
-                if nb <= w:
-                    p = _combo(x, p, v16_add(rx, x.rowv[ya][each]), v16_add(qx, x.natv[ya][each]), nb,
-                               ra | x.rbit[ya][each], two)
-                    if p == NULL:
-                        return False
+                p = _combo(x, p, v16_add(rx, _ROWV[ya][each]), v16_add(qx, x.natv[ya][each]),
+                           b - x.defc[ya][each], ra | x.rbit[ya][each], two)
+                if p == NULL:
+                    return False
             continue
         p = _two_kicks(x, p, rx, qx, na, ra, ka, hv, each, dup, r.both_jokers_as_kickers, two)
         if p == NULL:
@@ -767,7 +804,7 @@ cdef inline bint _airplanes_direct(Reader* x, const unsigned char* vt, const Rul
         if na > w:
             continue
         hv = vt + 16 * (w - na)
-        p = _two_kicks(x, p, v16_add(v16_add(x.rowv[e - 1][3], x.rowv[e][3]), kindv),
+        p = _two_kicks(x, p, v16_add(v16_add(_ROWV[e - 1][3], _ROWV[e][3]), kindv),
                        v16_add(x.natv[e - 1][3], x.natv[e][3]), na, x.rbit[e - 1][3] | x.rbit[e][3],
                        _row_ge_mask(hv, each) & ~(3u << (e - 1)), hv, each, dup, r.both_jokers_as_kickers,
                        two)
@@ -800,12 +837,14 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
         while m:
             y = ctz(m)
             m &= m - 1
-            p = _combo(x, p, v16_add(x.rowv[y][c], kindv), x.natv[y][c], x.defc[y][c], x.rbit[y][c], two)
+            p = _combo(x, p, v16_add(_ROWV[y][c], kindv), x.natv[y][c], w - x.defc[y][c], x.rbit[y][c], two)
             if p == NULL:
                 return False
         x.p = p
         return True
     c = 1 if kind == K_CHAIN else (2 if kind == K_PAIR_CHAIN else 3)
+    if not x.sums:
+        _sums(x)
     if L < (5 if c == 1 else (3 if c == 2 else 2)) or L > ACE + 1:
         return True
     room = x.rroom[c - 1]
@@ -817,7 +856,7 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
         x.windows += 1
         win = ((1u << L) - 1) << (e + 1 - L)
         p = _combo(x, p, v16_add(v16_sub(_RSUM[c - 1][e + 1], _RSUM[c - 1][e + 1 - L]), kindv),
-                   v16_sub(x.qsum[c - 1][e + 1], x.qsum[c - 1][e + 1 - L]), need, room & win, two)
+                   v16_sub(x.qsum[c - 1][e + 1], x.qsum[c - 1][e + 1 - L]), w - need, room & win, two)
         if p == NULL:
             return False
     x.p = p
@@ -855,7 +894,6 @@ cdef void _airplanes_kicked(const unsigned char* nat, const unsigned char* vt, i
     # the virtual hand of b wild cards).  The kernel lists a combination
     # under its highest window only, so each is listed once, in rank order.
     cdef unsigned char hv[16]
-    cdef unsigned char d3[ACE + 2]
     cdef int e, x, d
     cdef bint ok
     if L == 2 and not rd.exact:
@@ -870,14 +908,17 @@ cdef void _airplanes_kicked(const unsigned char* nat, const unsigned char* vt, i
         if not ok:
             cand.oom = True
         return
-    # d3[x]: the wild cards the trios of ranks 0..x-1 need
-    d3[0] = 0
-    for x in range(ACE + 1):
-        d3[x + 1] = d3[x] + (3 - nat[x] if nat[x] < 3 else 0)
+    # rd.dsum[2][x]: the wild cards the trios of ranks 0..x-1 need
+    if not rd.tabs:
+        _tables(rd)
+    if not rd.sums:
+        _sums(rd)
+    rd.windows = 0
     for e in range(rmin if rmin > L - 1 else L - 1, ACE + 1):
-        d = d3[e + 1] - d3[e - L + 1]
+        d = rd.dsum[2][e + 1] - rd.dsum[2][e - L + 1]
         if d > w:
             continue
+        rd.windows += 1
         memcpy(hv, vt + 16 * (w - d), 16)
         for x in range(e - L + 1, e + 1):
             hv[x] = 3
@@ -992,7 +1033,8 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
                    const unsigned char* last, bint exact, Out* o) noexcept nogil:
     cdef unsigned char nat[16]
     cdef unsigned char vt[9][16]
-    cdef unsigned char* buf
+    cdef unsigned char* buf = NULL
+    cdef unsigned char rbuf[RESP_ROWS * ROW]
     cdef int w = 0, x, wr0 = -1, wr1 = -1, t, lo, b
     cdef u64 u0, u1
     cdef Out cand
@@ -1016,11 +1058,14 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
         vt[b][13] = h[13]
         vt[b][14] = h[14]
         vt[b][15] = 0
-    buf = <unsigned char*>malloc(CAND_ROWS * ROW)
-    if buf == NULL:
-        o.oom = True
-        return
-    out_init_on(&cand, buf, CAND_ROWS)
+    if last != NULL:
+        out_init_on(&cand, rbuf, RESP_ROWS)
+    else:
+        buf = <unsigned char*>malloc(CAND_ROWS * ROW)
+        if buf == NULL:
+            o.oom = True
+            return
+        out_init_on(&cand, buf, CAND_ROWS)
     rd.nat = nat
     rd.w = w
     rd.wmask = wmask
@@ -1068,13 +1113,14 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
         rd.end = o.data + (o.cap - SLACK - 1) * ROW
     elif not _grow_rows(&rd):
         o.oom = True
-        free(buf)
+        free(buf)                     # (NULL for a response: nothing)
         return
     if last != NULL:
         row_info(last, &li)
         rd.last = &li
         rd.lcls = last[W_CLASS]
     rd.tabs = False
+    rd.sums = False
     _candidates(nat, &vt[0][0], w, r, rd.last, &cand, &rd)
     if cand.oom or not _flush(&cand, &rd):
         o.oom = True
