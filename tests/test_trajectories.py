@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import ddz_fast as ddz
-from damaged_shards import flip_each_and_check
+from dataset_checks import check_outcome_rows, flip_each_and_check
 from optional import require
 from ddz_fast import Game, VecGame, action_space, game_seed
 from ddz_fast.envs import ObservationLayout
@@ -50,13 +50,7 @@ def _replay_check(data, rules, policy=None):
             g.step(act)
         res = g.result
         assert res is not None
-        for k in range(a, b):
-            seat = int(data["seat"][k])
-            assert data["final_score"][k] == res.scores[seat]
-            won = (seat == res.landlord) == (res.winner == res.landlord)
-            assert data["win"][k] == (1 if won else -1)
-            assert data["landlord"][k] == res.landlord
-            assert data["reward"][k] == (res.scores[seat] if k == b - 1 else 0)
+        check_outcome_rows(data, a, b, res)
     del space
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import ddz_fast as ddz
-from damaged_shards import flip_each_and_check
+from dataset_checks import check_outcome_rows, flip_each_and_check
 from optional import require
 from ddz_fast import Game, VecGame, action_space
 from ddz_fast.actions import FIRST_MOVE_ID
@@ -69,15 +69,8 @@ def _replay(ds, data, policy=None):
         assert by_id.is_over and by_move.is_over
         assert by_id.result == by_move.result and by_id.history == by_move.history
         assert tuple(wild.tolist()) == by_id.wild            # drawn in every game that ends
-        res = by_id.result
-        for k in range(a, b):
-            seat = int(data["seat"][k])
-            assert data["final_score"][k] == res.scores[seat]
-            won = (seat == res.landlord) == (res.winner == res.landlord)
-            assert data["win"][k] == (1 if won else -1)
-            assert data["landlord"][k] == res.landlord
-            assert data["reward"][k] == (res.scores[seat] if k == b - 1 else 0)
-            assert data["done"][k] == (k == b - 1)
+        check_outcome_rows(data, a, b, by_id.result)
+        assert list(data["done"][a:b]) == [False] * (b - a - 1) + [True]
     assert moves_seen > len(games) * 10
 
 
