@@ -9,15 +9,19 @@ Sections (each can be skipped):
   unroll_length`` frames per learning step of a position) of ``ddz-fast
   train`` and of DouZero's ``douzero.dmc.train`` (``--actor_device_cpu
   --training_device cpu``), each in its own process group for ``--seconds``,
-  with the same network (DouZero's: LSTM 128, dense 512; and the shipped
-  model's, LSTM 64, dense 128, DouZero's classes built at those sizes), the same number
-  of actor processes, the same batch settings (32 x 100) and one torch
-  thread a process (``OMP_NUM_THREADS=1``).  The rate is the frames of each
-  trainer's last log row over the time from its process's start to that
-  row (start-up and the first fill of the batches included).
+  with the same game (DouZero's: card play on deals whose first bidder is
+  the landlord, ``--auction none``), the same network (DouZero's: LSTM
+  128, dense 512; and the shipped model's, LSTM 64, dense 128, DouZero's
+  classes built at those sizes), the same number of actor processes, the
+  same batch settings (32 x 100), one torch thread a process
+  (``OMP_NUM_THREADS=1``) and no evaluation during training.  The rate is
+  the frames of each trainer's last log row over the time from its
+  process's start to that row (start-up and the first fill of the batches
+  included).  ``--with-bidder`` also times the default run, which learns
+  the auction too (its frames are still card-play frames).
 * ``actor``: decisions/s of one actor alone (no learner), with DouZero's
   network and with the shipped model's size: ddz-fast's ``Actor`` (every
-  table of its VecGames, auction on) against DouZero's actor loop (``Env``
+  table of its VecGame, DouZero's game) against DouZero's actor loop (``Env``
   plus one forward of the network per decision, as ``douzero.dmc.utils.act``).
 * ``learner``: learner frames/s alone, one thread, each network (batches of
   32 x 100 random frames): ddz-fast's ``Learner.learn`` and the plain step
@@ -31,7 +35,7 @@ Sections (each can be skipped):
   with the same card player (the run's networks), in the arena with the
   auction on (``landlord="auction"``), under the bid and the rob auctions.
 
-    python benchmarks/train_compare.py [--seconds 120] [--actors 1] [--run DIR]
+    python benchmarks/train_compare.py [--seconds 120] [--actors 1] [--with-bidder] [--run DIR]
            [--deals 1000] [--pimc-deals 200] [--skip train,actor,learner,curve,bidding] [--json FILE]
 """
 from __future__ import annotations
@@ -125,11 +129,17 @@ def _rate(started: float, points: List[tuple], cpu: List[Tuple[float, float]]) -
             "frames_per_cpu_s": f / used if used else 0.0}
 
 
-def train_ddz(seconds: float, actors: int, lstm: int, hidden: int, tables: int, work: str) -> Dict[str, float]:
-    out = os.path.join(work, f"ddz-{lstm}-{hidden}")
+def train_ddz(seconds: float, actors: int, lstm: int, hidden: int, tables: int, work: str,
+              auction: str = "none") -> Dict[str, float]:
+    """``ddz-fast train`` for ``seconds``: ``auction="none"`` plays DouZero's
+    game (card play on deals whose first bidder is the landlord), the
+    default ``"both"`` trains the bidder too.  No evaluation at the
+    checkpoints (``--eval-deals 0``), as DouZero's training runs none."""
+    out = os.path.join(work, f"ddz-{lstm}-{hidden}-{auction}")
     started, cpu = _run_for([sys.executable, "-m", "ddz_fast", "train", "--frames", str(10 ** 12), "--out", out,
               "--actors", str(actors), "--tables", str(tables), "--lstm-size", str(lstm), "--hidden-size",
-              str(hidden), "--threads", "1", "--save-every", "10", "-q"], seconds, work)
+              str(hidden), "--threads", "1", "--save-every", "10", "--eval-deals", "0", "--auction", auction,
+              "-q"], seconds, work)
     if not os.path.exists(os.path.join(out, "log.csv")):
         raise RuntimeError(f"ddz-fast train wrote no log in {seconds:.0f} s (killed, e.g. by the kernel's "
                            "out-of-memory killer?)")
@@ -175,13 +185,13 @@ def train_douzero(seconds: float, actors: int, work: str, lstm: int = 128, hidde
     return _rate(started, pts, cpu)
 
 
-def actor_rates(seconds: float, lstm: int, hidden: int, tables: int) -> Dict[str, float]:
+def actor_rates(seconds: float, lstm: int, hidden: int, tables: int, auction: str = "none") -> Dict[str, float]:
     import torch
 
     from ddz_fast.train.dmc import Actor, Networks, TrainConfig
 
     torch.set_num_threads(1)
-    cfg = TrainConfig(tables=tables, lstm_size=lstm, hidden_size=hidden).check()
+    cfg = TrainConfig(tables=tables, lstm_size=lstm, hidden_size=hidden, auction=auction).check()
     actor = Actor(Networks.fresh(cfg), cfg)
     for _ in range(20):
         actor.step()
@@ -394,6 +404,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="the networks of the training comparison: douzero (LSTM 128, dense 512), small (64, 128)")
     ap.add_argument("--actors", type=int, default=1, help="actor processes of both trainers (default 1)")
     ap.add_argument("--tables", type=int, default=128, help="tables of each ddz-fast actor (default 128)")
+    ap.add_argument("--with-bidder", action="store_true",
+                    help="also time ddz-fast train's default run, which learns the auction besides card play")
     ap.add_argument("--run", help="a run directory of ddz-fast train (snapshots: the learning curve; the bidder)")
     ap.add_argument("--deals", type=int, default=1000, help="duplicate deals against the simple bot, and bidding")
     ap.add_argument("--pimc-deals", type=int, default=100, help="duplicate deals against PIMC (0: skip)")
@@ -415,13 +427,20 @@ def main(argv: Optional[List[str]] = None) -> int:
                 cpu_ratio = ours["frames_per_cpu_s"] / max(dz["frames_per_cpu_s"], 1e-9)
                 res["train"][net] = {"douzero": dz, "ddz_fast": ours, "ratio": ratio, "cpu_ratio": cpu_ratio}
                 verdict = "PASS" if ratio >= TARGET_VS_DOUZERO else "FAIL"
-                print(f"training frames/s, {net} network (LSTM {lstm}, dense {hidden}), {args.actors} actor(s), "
-                      f"batch 32 x 100, 1 thread each:\n"
-                      f"  douzero.dmc        {dz['frames_per_s']:10,.0f}\n"
-                      f"  ddz-fast train     {ours['frames_per_s']:10,.0f}   ({ratio:.1f}x; "
-                      f"target {TARGET_VS_DOUZERO:.0f}x: {verdict})\n"
-                      f"  frames per CPU-second (all processes): douzero.dmc {dz['frames_per_cpu_s']:,.0f}, "
-                      f"ddz-fast {ours['frames_per_cpu_s']:,.0f} ({cpu_ratio:.1f}x)", flush=True)
+                lines = [f"training frames/s, {net} network (LSTM {lstm}, dense {hidden}), {args.actors} actor(s), "
+                         f"batch 32 x 100, 1 thread each:",
+                         f"  douzero.dmc                       {dz['frames_per_s']:10,.0f}",
+                         f"  ddz-fast train --auction none     {ours['frames_per_s']:10,.0f}   ({ratio:.1f}x; "
+                         f"target {TARGET_VS_DOUZERO:.0f}x: {verdict}; DouZero's game: card play alone)"]
+                if args.with_bidder:
+                    both = train_ddz(args.seconds, args.actors, lstm, hidden, args.tables, work, auction="both")
+                    res["train"][net]["ddz_fast_with_bidder"] = both
+                    lines.append(f"  ddz-fast train (bidder too)       {both['frames_per_s']:10,.0f}   "
+                                 f"({both['frames_per_s'] / dz['frames_per_s']:.1f}x; the default "
+                                 "--auction both: card-play frames, the auction learnt besides)")
+                lines.append(f"  frames per CPU-second (all processes): douzero.dmc {dz['frames_per_cpu_s']:,.0f}, "
+                             f"ddz-fast {ours['frames_per_cpu_s']:,.0f} ({cpu_ratio:.1f}x)")
+                print("\n".join(lines), flush=True)
     if "actor" not in skip:
         big = actor_rates(args.actor_seconds, 128, 512, args.tables)
         small_a = actor_rates(args.actor_seconds, 64, 128, args.tables)

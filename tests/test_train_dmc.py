@@ -185,6 +185,90 @@ def test_a_learning_step_is_rmsprop_on_the_plain_mse_of_the_batch(key):
     assert not all(torch.equal(a, b) for a, b in zip(before, net.parameters()))
 
 
+class _StepRecorder:
+    """A VecGame stand-in that records the action ids each step gives it."""
+
+    def __init__(self, vec):
+        self._vec = vec
+        self.steps = []
+
+    def __getattr__(self, name):
+        return getattr(self._vec, name)
+
+    def step(self, actions):
+        self.steps.append(np.array(actions))
+        return self._vec.step(actions)
+
+
+@pytest.mark.parametrize("auction", ["none", "rob"])
+def test_greedy_actors_play_the_first_best_row_of_the_full_network_and_forced_moves(auction):
+    """With epsilon 0 each table plays its first row of highest value,
+    the values those of the plain network over every legal row; a table
+    with one legal action plays it."""
+    cfg = TrainConfig(tables=16, auction=auction, epsilon=0.0, lstm_size=8, hidden_size=16,
+                      bid_hidden=16).check()
+    nets = Networks.fresh(cfg)
+    actor = Actor(nets, cfg)
+    g = actor.groups[0]
+    rec = _StepRecorder(g.vec)
+    g.vec = rec
+    forced = chosen = 0
+    for _ in range(60):
+        g.feats.update()
+        feats = g.feats
+        pos = np.asarray(feats.position).astype(np.intp)
+        offsets = np.asarray(feats.offsets)
+        ids = np.asarray(feats.action_ids)
+        want = {}
+        for t in np.flatnonzero(pos >= 0):
+            lo, hi = offsets[t], offsets[t + 1]
+            if hi == lo:
+                continue
+            p = pos[t]
+            size = dz.X_SIZES[p]
+            with torch.no_grad():
+                v = nets.play[POSITIONS[p]](torch.from_numpy(np.repeat(feats.z[t:t + 1], hi - lo, axis=0)),
+                                            torch.from_numpy(feats.x_batch[lo:hi, :size].copy()))[:, 0].numpy()
+            want[t] = ids[lo + int(np.argmax(v))]
+            forced += hi - lo == 1
+        actor._step(g)
+        got = rec.steps[-1]
+        for t, a in want.items():
+            assert got[t] == a, (t, got[t], a)
+        chosen += len(want)
+    assert forced > 20 and chosen > 300
+
+
+def test_a_card_play_run_plays_douzeros_deals_without_a_bidder(tmp_path):
+    """``auction="none"``: every deal starts at card play (the first bidder
+    the landlord), nothing is learnt for the auction, no bidder.ckpt is
+    written, and the run resumes as one."""
+    cfg = _cfg(tmp_path, auction="none", frames=600, save_every=1e6).check()
+    actor = Actor(Networks.fresh(cfg), cfg)
+    for _ in range(30):
+        g = actor.groups[0]
+        g.feats.update()
+        assert (np.asarray(g.feats.position) >= 0).all()       # nobody is ever in an auction
+        actor.step()
+    assert not actor.bid.pending and not actor.bid.ready
+    keys = []
+    stats = train(cfg, on_batch=lambda key, loss, st: keys.append(key))
+    out = tmp_path / "run"
+    assert stats.frames >= 600 and set(keys) <= set(POSITIONS) and keys
+    assert not (out / BIDDER_FILE).exists() and (out / STATE_FILE).exists()
+    assert Networks.load(str(out), bidder=False).bid is None
+    with pytest.raises(ValueError, match=BIDDER_FILE):
+        from ddz_fast.train.shipped import trained_agent
+        trained_agent(out)
+    more = train(_cfg(tmp_path, frames=900, save_every=1e6), resume=True)   # (auction "both" asked: kept none)
+    assert more.frames >= 900 and not (out / BIDDER_FILE).exists()
+    with open(out / "train.json") as f:
+        assert json.load(f)["auction"] == "none"
+    from ddz_fast.train.evaluate import wp_vs_simple
+    wl, wf = wp_vs_simple(out, deals=4, seed=2)
+    assert 0.0 <= wl <= 1.0 and 0.0 <= wf <= 1.0
+
+
 def test_a_short_run_moves_the_loss_and_its_checkpoints_round_trip(tmp_path):
     losses = {}
 

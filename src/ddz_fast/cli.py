@@ -717,8 +717,9 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--out", required=True, metavar="DIR",
                     help="checkpoints, log.csv and train.json (DouZero's .ckpt layout plus bidder.ckpt)")
     tr.add_argument("--resume", action="store_true", help="continue the run in DIR")
-    tr.add_argument("--auction", choices=["bid", "rob", "both"], default="both",
-                    help="the auction the bidder learns (default both: half the tables each)")
+    tr.add_argument("--auction", choices=["bid", "rob", "both", "none"], default="both",
+                    help="the auction the bidder learns (default both: half the tables each; none: card "
+                         "play alone on DouZero's deals, the first bidder the landlord, no bidder)")
     tr.add_argument("--lstm-size", type=int, default=64, help="LSTM size (default 64; DouZero's is 128)")
     tr.add_argument("--hidden-size", type=int, default=128, help="dense layer size (default 128; DouZero's is 512)")
     tr.add_argument("--bid-hidden", type=int, default=256, help="the bidding network's layer size (default 256)")

@@ -48,8 +48,9 @@ from .models import ACTION_SIZE, QNetwork, check_device, load_checkpoint, make_m
 __all__ = ["TrainConfig", "train", "Actor", "Learner", "auction_rules", "AUCTIONS", "STATE_FILE",
            "BIDDER_FILE", "LOG_FILE", "CONFIG_FILE"]
 
-#: The auctions the bidder trains on: ``"bid"``, ``"rob"`` or ``"both"`` (half the tables each).
-AUCTIONS = ("bid", "rob", "both")
+#: The auctions the bidder trains on: ``"bid"``, ``"rob"`` or ``"both"`` (half the tables each);
+#: ``"none"``: card play alone on DouZero's deals (the first bidder is the landlord, no bidder).
+AUCTIONS = ("bid", "rob", "both", "none")
 STATE_FILE = "train_state.pt"
 BIDDER_FILE = "bidder.ckpt"
 LOG_FILE = "log.csv"
@@ -135,36 +136,40 @@ class Networks:
     """The three card-play Q-networks (by position) and the bidding network."""
 
     play: Dict[str, QNetwork]
-    bid: BidNetwork
+    bid: Optional[BidNetwork]      # None: a card-play run (``auction="none"``)
 
     @classmethod
     def fresh(cls, cfg: TrainConfig) -> "Networks":
         torch.manual_seed(cfg.seed)
         play = {p: make_model(p, cfg.device, lstm_size=cfg.lstm_size, hidden_size=cfg.hidden_size)
                 for p in POSITIONS}
-        return cls(play, BidNetwork(cfg.bid_hidden).to(torch.device(cfg.device)))
+        bid = None if cfg.auction == "none" else BidNetwork(cfg.bid_hidden).to(torch.device(cfg.device))
+        return cls(play, bid)
 
     @classmethod
-    def load(cls, directory: str, device: str = "cpu") -> "Networks":
+    def load(cls, directory: str, device: str = "cpu", *, bidder: bool = True) -> "Networks":
+        """The networks in ``directory``; its bidder too when ``bidder``."""
         play = {p: load_checkpoint(os.path.join(directory, f"{p}.ckpt"), p, device) for p in POSITIONS}
-        return cls(play, load_bidder(os.path.join(directory, BIDDER_FILE), device))
+        return cls(play, load_bidder(os.path.join(directory, BIDDER_FILE), device) if bidder else None)
 
     def save(self, directory: str) -> None:
-        """DouZero's layout (``landlord.ckpt`` ...) plus ``bidder.ckpt``,
-        each written to a temporary name then moved, so a reader never sees
-        half a file."""
+        """DouZero's layout (``landlord.ckpt`` ...) plus ``bidder.ckpt`` if
+        there is a bidder, each written to a temporary name then moved, so a
+        reader never sees half a file."""
         os.makedirs(directory, exist_ok=True)
         for p, net in self.play.items():
             tmp = os.path.join(directory, f".{p}.ckpt.tmp")
             save_checkpoint(net, tmp)
             os.replace(tmp, os.path.join(directory, f"{p}.ckpt"))
-        tmp = os.path.join(directory, f".{BIDDER_FILE}.tmp")
-        save_bidder(self.bid, tmp)
-        os.replace(tmp, os.path.join(directory, BIDDER_FILE))
+        if self.bid is not None:
+            tmp = os.path.join(directory, f".{BIDDER_FILE}.tmp")
+            save_bidder(self.bid, tmp)
+            os.replace(tmp, os.path.join(directory, BIDDER_FILE))
 
     def modules(self) -> Iterator[nn.Module]:
         yield from self.play.values()
-        yield self.bid
+        if self.bid is not None:
+            yield self.bid
 
     def share_memory(self) -> None:
         for m in self.modules():
@@ -271,8 +276,8 @@ class _Stream:
 class _Tables:
     """One VecGame (one auction) with its features and per-table bookkeeping."""
 
-    def __init__(self, rules: Rules, n: int, seed: int) -> None:
-        self.vec = VecGame(n, rules=rules, seed=seed, observations=True)
+    def __init__(self, rules: Rules, n: int, seed: int, skip_auction: bool = False) -> None:
+        self.vec = VecGame(n, rules=rules, seed=seed, observations=True, skip_auction=skip_auction)
         self.feats = VecFeatures(self.vec)
         self.rob = rules.auction == "rob"
         self.n = n
@@ -292,10 +297,12 @@ class Actor:
     def __init__(self, nets: Networks, cfg: TrainConfig, index: int = 0) -> None:
         self.nets = nets
         self.cfg = cfg
-        auctions = ["bid", "rob"] if cfg.auction == "both" else [cfg.auction]
+        auctions = {"both": ["bid", "rob"], "none": ["bid"]}.get(cfg.auction, [cfg.auction])
         sizes = [cfg.tables // len(auctions) + (1 if k < cfg.tables % len(auctions) else 0)
                  for k in range(len(auctions))]
-        self.groups = [_Tables(auction_rules(a), n, game_seed(cfg.seed, (index << 8) + k))
+        # (auction "none": every deal starts at card play, the bidder never acts)
+        self.groups = [_Tables(auction_rules(a), n, game_seed(cfg.seed, (index << 8) + k),
+                               skip_auction=cfg.auction == "none")
                        for k, (a, n) in enumerate(zip(auctions, sizes))]
         self.rng = np.random.default_rng([cfg.seed, index, 1])
         self.play = [_Stream(lambda p=p: _empty_play(p)) for p in range(3)]  # type: ignore[misc]
@@ -350,11 +357,15 @@ class Actor:
             ids = np.asarray(feats.action_ids)
             scores = np.full(feats.num_rows, -np.inf, dtype=np.float32)
             row_table = np.asarray(feats.row_table).astype(np.intp)
+            # a table with one legal action (about a third: a pass, forced) needs
+            # no values: its -inf score is the best of its one row, as greedy
+            # and as exploration choose it
+            choosing = np.where(counts > 1, pos, -1)
             for p in range(3):
-                tp = np.flatnonzero(pos == p)
+                tp = np.flatnonzero(choosing == p)
                 if len(tp) == 0:
                     continue
-                rows = np.flatnonzero(pos[row_table] == p)
+                rows = np.flatnonzero(choosing[row_table] == p)
                 local = np.empty(n, np.intp)
                 local[tp] = np.arange(len(tp))
                 split = X_SIZES[p] - ACTION_SIZE
@@ -389,6 +400,7 @@ class Actor:
         # -- the auction and the doubling: the bidding network
         bidding = np.flatnonzero((pos < 0) & (np.asarray(vec.to_move) >= 0))
         if len(bidding):
+            assert self.nets.bid is not None, "a table in its auction without a bidder"
             inputs = bid_inputs(obs[bidding], g.rob)
             mask = auction_mask(np.asarray(vec.legal_offsets), np.asarray(vec.legal_ids), bidding)
             with torch.inference_mode():
@@ -486,7 +498,8 @@ class Learner:
 
         self.opt: Dict[str, torch.optim.Optimizer] = {p: rms(nets.play[p].parameters(), cfg.learning_rate)
                                                       for p in POSITIONS}
-        self.opt["bid"] = rms(nets.bid.parameters(), cfg.bid_learning_rate)
+        if nets.bid is not None:
+            self.opt["bid"] = rms(nets.bid.parameters(), cfg.bid_learning_rate)
         self.loss: Dict[str, float] = {}
         self.frames: Dict[str, int] = {k: 0 for k in self.opt}
 
@@ -494,8 +507,9 @@ class Learner:
         dev = self.device
         target = torch.from_numpy(batch["target"]).to(dev)
         if key == "bid":
+            assert self.nets.bid is not None, "a bidding batch without a bidder"
             net: nn.Module = self.nets.bid
-            q = self.nets.bid(torch.from_numpy(batch["inputs"]).to(dev))
+            q = net(torch.from_numpy(batch["inputs"]).to(dev))
             pred = q.gather(1, torch.from_numpy(batch["action"]).to(dev)[:, None])[:, 0]
         else:
             play = self.nets.play[key]
@@ -596,7 +610,7 @@ def train(cfg: TrainConfig, *, resume: bool = False, progress: Optional[bool] = 
     torch.set_num_threads(cfg.threads)
     stats = RunStats()
     if resume:
-        nets = Networks.load(out, cfg.device)
+        nets = Networks.load(out, cfg.device, bidder=cfg.auction != "none")
         for m in nets.modules():
             m.train()
         state = torch.load(os.path.join(out, STATE_FILE), map_location=cfg.device, weights_only=False)

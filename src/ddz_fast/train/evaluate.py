@@ -22,7 +22,8 @@ def wp_vs_simple(directory: PathLike, deals: int = 200, seed: int = 0, tables: i
     from .shipped import trained_agent
 
     n = check_int(deals, "deals", 1, 1 << 24)
-    res = play([trained_agent(directory), "simple"], deals=n, seed=check_seed(seed), rules="douzero",
+    # (the landlord is fixed: no auction, so no bidder is needed)
+    res = play([trained_agent(directory, bidder=False), "simple"], deals=n, seed=check_seed(seed), rules="douzero",
                tables=tables, progress=False)
     return res.stat(0, "wp", "landlord").mean, res.stat(0, "wp", "farmer").mean
 
