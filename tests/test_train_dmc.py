@@ -358,6 +358,11 @@ def test_the_command_line_trains_resumes_and_reports_bad_arguments(tmp_path, cap
     assert "frames" in capsys.readouterr().err
     assert main(args) == 2
     assert "--resume" in capsys.readouterr().err
+    card_play = str(tmp_path / "card-play")
+    assert main(["train", "--frames", "200", "--out", card_play, *args[5:], "--auction", "none"]) == 0
+    assert not os.path.exists(os.path.join(card_play, BIDDER_FILE))
+    with open(os.path.join(card_play, "train.json")) as f:
+        assert json.load(f)["auction"] == "none"
 
 
 def test_bidder_checkpoints_round_trip_and_refuse_other_files(tmp_path):
