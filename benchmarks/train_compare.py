@@ -403,7 +403,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--networks", default="douzero,small",
                     help="the networks of the training comparison: douzero (LSTM 128, dense 512), small (64, 128)")
     ap.add_argument("--actors", type=int, default=1, help="actor processes of both trainers (default 1)")
-    ap.add_argument("--tables", type=int, default=128, help="tables of each ddz-fast actor (default 128)")
+    ap.add_argument("--tables", type=int, default=256, help="tables of each ddz-fast actor (default 256)")
     ap.add_argument("--with-bidder", action="store_true",
                     help="also time ddz-fast train's default run, which learns the auction besides card play")
     ap.add_argument("--run", help="a run directory of ddz-fast train (snapshots: the learning curve; the bidder)")

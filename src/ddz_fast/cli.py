@@ -725,7 +725,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--bid-hidden", type=int, default=256, help="the bidding network's layer size (default 256)")
     tr.add_argument("--actors", type=int, default=1,
                     help="actor processes (default 1; 0: one actor in the learner's process)")
-    tr.add_argument("--tables", type=int, default=128, help="tables each actor steps together (default 128)")
+    tr.add_argument("--tables", type=int, default=256, help="tables each actor steps together (default 256)")
     tr.add_argument("--batch-size", type=int, default=32, help="DouZero's batch size (default 32)")
     tr.add_argument("--unroll-length", type=int, default=100,
                     help="DouZero's unroll length (default 100): a batch is batch size x unroll length frames")

@@ -80,7 +80,7 @@ class TrainConfig:
     hidden_size: int = 128
     bid_hidden: int = 256
     actors: int = 1
-    tables: int = 128
+    tables: int = 256
     batch_size: int = 32
     unroll_length: int = 100
     learning_rate: float = 1e-4
