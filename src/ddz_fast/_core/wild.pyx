@@ -896,6 +896,12 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
             return True
         c = kind                      # (the kind code is the card count)
         m = _row_ge_mask(vt + 16 * w, c) & ~((1u << rmin) - 1)
+        if not two and w == 1:
+            p = _one_spare(x, p, kindv, v16_words(0, 0), 0, m, c)
+            if p == NULL:
+                return False
+            x.p = p
+            return True
         while m:
             y = ctz(m)
             m &= m - 1
