@@ -232,7 +232,7 @@ cdef struct Reader:
     # first soff[b] (as words) above the one with every wild card of the
     # higher rank, each next one d above the last.
     u64 g[2]                    # one card of the higher wild rank (of the one wild rank)
-    v16 dtab[13]
+    v16 dtab[15]                # (13, 14: the jokers, never replaced: 0, for _one_spare's scratch rows)
     int scnt[9]
     v16 soff[9]
     v16 dv                      # d
@@ -619,46 +619,103 @@ cdef inline unsigned char* _combo(Reader* x, unsigned char* p, v16 r, v16 q, int
     return p
 
 
+cdef inline unsigned char* _one_spare(Reader* x, unsigned char* p, v16 rA, v16 qA, unsigned int ra,
+                                      unsigned int kb, int each) noexcept nogil:
+    # With one wild rank, the readings of the combinations of a part (its
+    # row rA with the kind, natural cards qA, replaceable ranks ra, at most
+    # 3 of them) and `each` cards of each rank yb of kb (ascending), when
+    # the part leaves one wild card: _combo's readings for a spare wild
+    # card (a natural yb: its reading, then one for each rank of ra and yb
+    # replaced, from the highest) or none (a yb the wild card makes: its
+    # reading).  Every combination's rows are written at fixed places,
+    # those it does not have past its last one (out_reserve's SLACK keeps
+    # room for them), and the cursor moves past the ones it has: no branch
+    # on a combination's spare wild cards or on where yb falls among ra.
+    # Where the next row goes; NULL when out of memory.
+    cdef v16 dt[4]
+    cdef int ri[4]
+    cdef int k = 0, i, j, yb, py, up, mine, nat
+    cdef unsigned int m = ra, bit
+    cdef v16 r, q
+    while m:
+        i = top_bit(m)
+        m ^= 1u << i
+        ri[k] = i
+        dt[k] = x.dtab[i]
+        k += 1
+    while kb:
+        yb = ctz(kb)
+        kb &= kb - 1
+        if p > x.end:
+            x.p = p
+            if not _grow_rows(x):
+                return NULL
+            p = x.p
+        r = v16_add(rA, _ROWV[yb][each])
+        q = v16_add(qA, x.natv[yb][each])
+        bit = x.rbit[yb][each]
+        mine = bit != 0               # (yb's natural cards are replaceable)
+        nat = x.defc[yb][each] == 0   # (the wild card is spare)
+        v16_store(p, r)
+        v16_store(p + W_PHYS, q)
+        py = 1
+        for j in range(k):
+            up = ri[j] > yb
+            py += up
+            i = (1 + j + (mine & (1 - up))) * WROW
+            v16_store(p + i, r)
+            v16_store(p + i + W_PHYS, v16_sub(q, dt[j]))
+        py = (py if mine else k + 1) * WROW
+        v16_store(p + py, r)
+        v16_store(p + py + W_PHYS, v16_sub(q, x.dtab[yb]))
+        p += WROW * (1 + nat * (k + mine))
+    return p
+
+
 cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 qx, int na, unsigned int ra,
-                                      unsigned int ka, const unsigned char* hv, int each, bint dup, bint jokers_ok,
+                                      unsigned int ka, const unsigned char* vt, int each, bint dup, bint jokers_ok,
                                       bint two) noexcept nogil:
     # The readings of a main part (its row rx with the kind, natural cards
     # qx, deficit na, replaceable ranks ra) with two attachments of `each`
     # cards from the ranks ka of the virtual hand hv, in the kernel's order
-    # (gen_four_two, _kick_two): each rank ascending, first (when dup and hv
-    # holds two of it) two singles of it, then it and each higher rank;
-    # never the two jokers unless jokers_ok.  Where the next row goes; NULL
-    # when out of memory.
+    # (gen_four_two, _kick_two): each rank ascending, first (when dup and
+    # the virtual hand of the wild cards the main part leaves holds two of
+    # it) two singles of it, then it and each higher rank the wild cards
+    # left make (vt + 16 * b: the virtual hand of b wild cards); never the
+    # two jokers unless jokers_ok.  ka: the ranks that virtual hand holds
+    # `each` of.  Where the next row goes; NULL when out of memory.
     cdef unsigned int kb, rb
     cdef int w = x.w, ya, yb, nb
     cdef v16 rA, qA
     while ka:
         ya = ctz(ka)
         ka &= ka - 1
-        if dup and hv[ya] >= 2:
+        if dup and vt[16 * (w - na) + ya] >= 2:
             nb = na + x.defc[ya][2]
-            if nb <= w:
-                p = _combo(x, p, v16_add(rx, _ROWV[ya][2]), v16_add(qx, x.natv[ya][2]), w - nb,
-                           ra | x.rbit[ya][2], two)
-                if p == NULL:
-                    return NULL
-        kb = ka
+            p = _combo(x, p, v16_add(rx, _ROWV[ya][2]), v16_add(qx, x.natv[ya][2]), w - nb,
+                       ra | x.rbit[ya][2], two)
+            if p == NULL:
+                return NULL
+        nb = na + x.defc[ya][each]    # (at most w: ya is in ka)
+        # the second attachment: a higher rank the wild cards left make
+        kb = ka & _row_ge_mask(vt + 16 * (w - nb), each)
         if ya == JOKER0 and not jokers_ok:
             kb &= ~(1u << (JOKER0 + 1))
-        nb = na + x.defc[ya][each]
-        if nb > w:
-            continue
         rA = v16_add(rx, _ROWV[ya][each])
         qA = v16_add(qx, x.natv[ya][each])
         rb = ra | x.rbit[ya][each]
+        if not two and nb == w - 1:
+            p = _one_spare(x, p, rA, qA, rb, kb, each)
+            if p == NULL:
+                return NULL
+            continue
         while kb:
             yb = ctz(kb)
             kb &= kb - 1
-            if nb + x.defc[yb][each] <= w:
-                p = _combo(x, p, v16_add(rA, _ROWV[yb][each]), v16_add(qA, x.natv[yb][each]),
-                           w - nb - x.defc[yb][each], rb | x.rbit[yb][each], two)
-                if p == NULL:
-                    return NULL
+            p = _combo(x, p, v16_add(rA, _ROWV[yb][each]), v16_add(qA, x.natv[yb][each]),
+                       w - nb - x.defc[yb][each], rb | x.rbit[yb][each], two)
+            if p == NULL:
+                return NULL
     return p
 
 
@@ -768,6 +825,11 @@ cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC
         rx = v16_add(_ROWV[mx][size], kindv)
         qx = x.natv[mx][size]
         ra = x.rbit[mx][size]
+        if size == 3 and not two and b == 1:
+            p = _one_spare(x, p, rx, qx, ra, ka, each)
+            if p == NULL:
+                return False
+            continue
         if size == 3:
             while ka:                 # (each of them within the wild cards b)
                 ya = ctz(ka)
@@ -777,7 +839,7 @@ cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC
                 if p == NULL:
                     return False
             continue
-        p = _two_kicks(x, p, rx, qx, na, ra, ka, hv, each, dup, r.both_jokers_as_kickers, two)
+        p = _two_kicks(x, p, rx, qx, na, ra, ka, vt, each, dup, r.both_jokers_as_kickers, two)
         if p == NULL:
             return False
     x.p = p
@@ -806,7 +868,7 @@ cdef inline bint _airplanes_direct(Reader* x, const unsigned char* vt, const Rul
         hv = vt + 16 * (w - na)
         p = _two_kicks(x, p, v16_add(v16_add(_ROWV[e - 1][3], _ROWV[e][3]), kindv),
                        v16_add(x.natv[e - 1][3], x.natv[e][3]), na, x.rbit[e - 1][3] | x.rbit[e][3],
-                       _row_ge_mask(hv, each) & ~(3u << (e - 1)), hv, each, dup, r.both_jokers_as_kickers,
+                       _row_ge_mask(hv, each) & ~(3u << (e - 1)), vt, each, dup, r.both_jokers_as_kickers,
                        two)
         if p == NULL:
             return False
@@ -834,6 +896,12 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
             return True
         c = kind                      # (the kind code is the card count)
         m = _row_ge_mask(vt + 16 * w, c) & ~((1u << rmin) - 1)
+        if not two and w == 1:
+            p = _one_spare(x, p, kindv, v16_words(0, 0), 0, m, c)
+            if p == NULL:
+                return False
+            x.p = p
+            return True
         while m:
             y = ctz(m)
             m &= m - 1
@@ -1087,6 +1155,7 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
     for x in range(JOKER0):
         _unit(x, &u0, &u1)
         rd.dtab[x] = v16_words(u0 - rd.g[0], u1 - rd.g[1])
+    rd.dtab[JOKER0] = rd.dtab[JOKER0 + 1] = v16_words(0, 0)
     rd.dv = v16_words(rd.d[0], rd.d[1])
     for x in range(9):
         rd.gmul[x] = v16_words(<u64>x * rd.g[0], <u64>x * rd.g[1])
