@@ -18,7 +18,8 @@ Sections (each can be skipped):
   the frames of each trainer's last log row over the time from its
   process's start to that row (start-up and the first fill of the batches
   included).  ``--with-bidder`` also times the default run, which learns
-  the auction too (its frames are still card-play frames).
+  the auction too (its frames are still card-play frames); ``--bf16-actor``
+  a run whose actors score in bfloat16 (not like for like).
 * ``actor``: decisions/s of one actor alone (no learner), with DouZero's
   network and with the shipped model's size: ddz-fast's ``Actor`` (every
   table of its VecGame, DouZero's game) against DouZero's actor loop (``Env``
@@ -130,16 +131,17 @@ def _rate(started: float, points: List[tuple], cpu: List[Tuple[float, float]]) -
 
 
 def train_ddz(seconds: float, actors: int, lstm: int, hidden: int, tables: int, work: str,
-              auction: str = "none") -> Dict[str, float]:
+              auction: str = "none", precision: str = "float32") -> Dict[str, float]:
     """``ddz-fast train`` for ``seconds``: ``auction="none"`` plays DouZero's
     game (card play on deals whose first bidder is the landlord), the
     default ``"both"`` trains the bidder too.  No evaluation at the
-    checkpoints (``--eval-deals 0``), as DouZero's training runs none."""
-    out = os.path.join(work, f"ddz-{lstm}-{hidden}-{auction}")
+    checkpoints (``--eval-deals 0``), as DouZero's training runs none.
+    ``precision``: the actors' (``--actor-precision``)."""
+    out = os.path.join(work, f"ddz-{lstm}-{hidden}-{auction}-{precision}")
     started, cpu = _run_for([sys.executable, "-m", "ddz_fast", "train", "--frames", str(10 ** 12), "--out", out,
               "--actors", str(actors), "--tables", str(tables), "--lstm-size", str(lstm), "--hidden-size",
               str(hidden), "--threads", "1", "--save-every", "10", "--eval-deals", "0", "--auction", auction,
-              "-q"], seconds, work)
+              "--actor-precision", precision, "-q"], seconds, work)
     if not os.path.exists(os.path.join(out, "log.csv")):
         raise RuntimeError(f"ddz-fast train wrote no log in {seconds:.0f} s (killed, e.g. by the kernel's "
                            "out-of-memory killer?)")
@@ -404,6 +406,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="the networks of the training comparison: douzero (LSTM 128, dense 512), small (64, 128)")
     ap.add_argument("--actors", type=int, default=1, help="actor processes of both trainers (default 1)")
     ap.add_argument("--tables", type=int, default=256, help="tables of each ddz-fast actor (default 256)")
+    ap.add_argument("--bf16-actor", action="store_true",
+                    help="also time ddz-fast train with bfloat16 actors (--actor-precision bfloat16)")
     ap.add_argument("--with-bidder", action="store_true",
                     help="also time ddz-fast train's default run, which learns the auction besides card play")
     ap.add_argument("--run", help="a run directory of ddz-fast train (snapshots: the learning curve; the bidder)")
@@ -438,6 +442,13 @@ def main(argv: Optional[List[str]] = None) -> int:
                     lines.append(f"  ddz-fast train (bidder too)       {both['frames_per_s']:10,.0f}   "
                                  f"({both['frames_per_s'] / dz['frames_per_s']:.1f}x; the default "
                                  "--auction both: card-play frames, the auction learnt besides)")
+                if args.bf16_actor:
+                    low = train_ddz(args.seconds, args.actors, lstm, hidden, args.tables, work,
+                                    precision="bfloat16")
+                    res["train"][net]["ddz_fast_bf16_actor"] = low
+                    lines.append(f"  ddz-fast train, bfloat16 actor     {low['frames_per_s']:10,.0f}   "
+                                 f"({low['frames_per_s'] / dz['frames_per_s']:.1f}x; not like for like: the "
+                                 f"actors score in bfloat16; per CPU-second {low['frames_per_cpu_s']:,.0f})")
                 lines.append(f"  frames per CPU-second (all processes): douzero.dmc {dz['frames_per_cpu_s']:,.0f}, "
                              f"ddz-fast {ours['frames_per_cpu_s']:,.0f} ({cpu_ratio:.1f}x)")
                 print("\n".join(lines), flush=True)

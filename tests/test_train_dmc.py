@@ -239,6 +239,55 @@ def test_greedy_actors_play_the_first_best_row_of_the_full_network_and_forced_mo
     assert forced > 20 and chosen > 300
 
 
+def test_a_bfloat16_actor_scores_with_a_copy_that_follows_the_learners_weights(tmp_path):
+    """``actor_precision="bfloat16"``: the actor scores with bfloat16 copies
+    of the card-play networks, close to the float32 values of every legal
+    row, refreshed from the learner's weights; the learner stays float32
+    and a run trains."""
+    cfg = TrainConfig(tables=16, auction="none", lstm_size=16, hidden_size=32, actor_precision="bfloat16").check()
+    nets = Networks.fresh(cfg)
+    actor = Actor(nets, cfg)
+    assert all(next(actor.scorers[p].parameters()).dtype == torch.bfloat16 for p in POSITIONS)
+    assert all(next(nets.play[p].parameters()).dtype == torch.float32 for p in POSITIONS)
+    g = actor.groups[0]
+    for _ in range(5):
+        actor.step()
+    feats = g.feats
+    feats.update()
+    pos = np.asarray(feats.position).astype(np.intp)
+    row_table = np.asarray(feats.row_table).astype(np.intp)
+    checked = 0
+    for p in range(3):
+        tp = np.flatnonzero(pos == p)
+        rows = np.flatnonzero(pos[row_table] == p)
+        if not len(rows):
+            continue
+        size, split = dz.X_SIZES[p], dz.X_SIZES[p] - ACTION_SIZE
+        local = np.empty(g.n, np.intp)
+        local[tp] = np.arange(len(tp))
+        got = play_scores(actor.scorers[POSITIONS[p]], feats.z[tp], feats.x_no_action[tp, :split],
+                          feats.x_batch[rows, split:size], local[row_table[rows]])
+        assert got.dtype == np.float32
+        with torch.no_grad():
+            want = nets.play[POSITIONS[p]](torch.from_numpy(feats.z[row_table[rows]]),
+                                           torch.from_numpy(feats.x_batch[rows, :size].copy()))[:, 0].numpy()
+        # bfloat16 keeps 8 bits of mantissa: values agree to a few parts in a hundred
+        assert np.allclose(got, want, rtol=0.05, atol=0.02 * (np.abs(want).max() + 1e-3))
+        checked += len(rows)
+    assert checked > 20
+    # the learner changes a weight: the copy has it after the next refresh, not before
+    with torch.no_grad():
+        nets.play["landlord"].dense6.bias += 1.0
+    low = actor.scorers["landlord"].dense6.bias
+    assert not torch.equal(low.float(), nets.play["landlord"].dense6.bias.to(torch.bfloat16).float())
+    actor.sync()
+    assert torch.equal(low, nets.play["landlord"].dense6.bias.to(torch.bfloat16))
+    stats = train(_cfg(tmp_path, auction="none", frames=600, save_every=1e6, actor_precision="bfloat16"))
+    assert stats.frames >= 600
+    state = torch.load(tmp_path / "run" / "landlord.ckpt", weights_only=True)
+    assert state["dense1.weight"].dtype == torch.float32          # (the checkpoints are the learner's)
+
+
 def test_a_card_play_run_plays_douzeros_deals_without_a_bidder(tmp_path):
     """``auction="none"``: every deal starts at card play (the first bidder
     the landlord), nothing is learnt for the auction, no bidder.ckpt is
@@ -330,7 +379,8 @@ def test_bad_settings_are_refused_with_clear_errors(tmp_path):
            (dict(auction="dutch"), ValueError, "auction"), (dict(actors=-1), ValueError, "actors"),
            (dict(epsilon=2.0), ValueError, "epsilon"), (dict(learning_rate=0.0), ValueError, "learning rate"),
            (dict(device="gpu9"), ValueError, "device"), (dict(tables=1), ValueError, "tables"),
-           (dict(out=3), TypeError, "out")]
+           (dict(out=3), TypeError, "out"), (dict(actor_precision="float16"), ValueError, "actor precision"),
+           (dict(actor_precision=16), TypeError, "actor precision")]
     for kw, error, match in bad:
         with pytest.raises(error, match=match):
             _cfg(tmp_path, **kw).check()
@@ -359,7 +409,8 @@ def test_the_command_line_trains_resumes_and_reports_bad_arguments(tmp_path, cap
     assert main(args) == 2
     assert "--resume" in capsys.readouterr().err
     card_play = str(tmp_path / "card-play")
-    assert main(["train", "--frames", "200", "--out", card_play, *args[5:], "--auction", "none"]) == 0
+    assert main(["train", "--frames", "200", "--out", card_play, *args[5:], "--auction", "none",
+                 "--actor-precision", "bfloat16"]) == 0
     assert not os.path.exists(os.path.join(card_play, BIDDER_FILE))
     with open(os.path.join(card_play, "train.json")) as f:
         assert json.load(f)["auction"] == "none"

@@ -23,6 +23,7 @@ learner's process, turn about.
 """
 from __future__ import annotations
 
+import copy
 import csv
 import dataclasses
 import json
@@ -59,6 +60,9 @@ _OBS = {k: v for k, v in (("phase", 120), ("base", 128), ("doubles", 130))}
 _LANDLORD = slice(117, 120)
 _ROB_SEGMENTS = 16         # ring of finished deals' returns a table keeps (> steps between resolutions)
 _RESOLVE_EVERY = 8
+#: The card-play network's precisions in the actors (``TrainConfig.actor_precision``).
+ACTOR_PRECISIONS = ("float32", "bfloat16")
+_SYNC_EVERY = 4            # steps between refreshes of a low-precision actor's copy of the networks
 
 
 def auction_rules(auction: str) -> Rules:
@@ -93,6 +97,7 @@ class TrainConfig:
     seed: int = 0
     device: str = "cpu"
     threads: int = 1
+    actor_precision: str = "float32"
     save_every: float = 300.0
     snapshot_every: int = 0
     eval_deals: int = 0
@@ -117,6 +122,7 @@ class TrainConfig:
         check_seed(self.seed)
         check_device(self.device)
         check_int(self.threads, "threads", 1, 1024)
+        check_choice(self.actor_precision, "actor precision", ACTOR_PRECISIONS)
         check_number(self.save_every, "save_every", 0.0, 1e9, above=True)
         check_int(self.snapshot_every, "snapshot_every", 0, 1 << 50)
         check_int(self.eval_deals, "eval_deals", 0, 1 << 20)
@@ -181,12 +187,14 @@ def play_scores(net: QNetwork, z: npt.NDArray[np.float32], x_state: npt.NDArray[
     """One position's values for its rows: the LSTM and ``dense1``'s part
     over the state run once per table (``z``, ``x_state``: one row per
     table), the rest once per row (``action``; ``row_state``: the row's
-    table among those of ``z``), :meth:`QNetwork.shared_values`."""
+    table among those of ``z``), :meth:`QNetwork.shared_values`; in the
+    network's own precision, the values as float32."""
+    dt = net.dense1.weight.dtype
     with torch.inference_mode():
-        state = net.state(torch.from_numpy(z))
-        q = net.shared_values(state, torch.from_numpy(x_state).float(), torch.from_numpy(action),
+        state = net.state(torch.from_numpy(z).to(dt))
+        q = net.shared_values(state, torch.from_numpy(x_state).to(dt), torch.from_numpy(action).to(dt),
                               torch.from_numpy(row_state))
-    out: npt.NDArray[np.float32] = q[:, 0].numpy()
+    out: npt.NDArray[np.float32] = q[:, 0].float().numpy()
     return out
 
 
@@ -305,6 +313,11 @@ class Actor:
                                skip_auction=cfg.auction == "none")
                        for k, (a, n) in enumerate(zip(auctions, sizes))]
         self.rng = np.random.default_rng([cfg.seed, index, 1])
+        # the card-play networks the actor runs: the learner's own, or a
+        # bfloat16 copy refreshed from them every few steps
+        self.scorers: Dict[str, QNetwork] = dict(nets.play)
+        if cfg.actor_precision != "float32":
+            self.scorers = {p: copy.deepcopy(net).to(torch.bfloat16) for p, net in nets.play.items()}
         self.play = [_Stream(lambda p=p: _empty_play(p)) for p in range(3)]  # type: ignore[misc]
         self.bid = _Stream(_empty_bid)
         self.steps = 0
@@ -313,7 +326,19 @@ class Actor:
         self.returns: List[float] = []   # the landlord's recent card-play targets
 
     # -- one step of every group ------------------------------------------
+    def sync(self) -> None:
+        """Copy the learner's current weights into a low-precision actor's
+        networks (nothing to do at float32: the actor runs the learner's)."""
+        with torch.no_grad():
+            for p, net in self.nets.play.items():
+                low = self.scorers[p]
+                if low is not net:
+                    for dst, src in zip(low.parameters(), net.parameters()):
+                        dst.copy_(src)
+
     def step(self) -> None:
+        if self.steps % _SYNC_EVERY == 0:
+            self.sync()
         for g in self.groups:
             self._step(g)
         self.steps += 1
@@ -369,7 +394,7 @@ class Actor:
                 local = np.empty(n, np.intp)
                 local[tp] = np.arange(len(tp))
                 split = X_SIZES[p] - ACTION_SIZE
-                scores[rows] = play_scores(self.nets.play[POSITIONS[p]], z_all[tp], x_state[tp, :split],
+                scores[rows] = play_scores(self.scorers[POSITIONS[p]], z_all[tp], x_state[tp, :split],
                                            x_all[rows, split:X_SIZES[p]], local[row_table[rows]])
             scores[ids < 0] = -np.inf
             playing = np.flatnonzero(counts > 0)
