@@ -110,33 +110,40 @@ def test_frames_hold_the_chosen_rows_features():
         assert set(np.unique(rows["x"])) <= {0, 1}
 
 
+def _scores_and_plain_values(actor, g):
+    """For each position with tables in card play in ``g``: the actor's
+    scores of every legal row (``play_scores`` with ``actor.scorers``) and
+    the plain forward of the learner's network on those rows."""
+    feats = g.feats
+    feats.update()
+    pos = np.asarray(feats.position).astype(np.intp)
+    row_table = np.asarray(feats.row_table).astype(np.intp)
+    for p in range(3):
+        tp = np.flatnonzero(pos == p)
+        rows = np.flatnonzero(pos[row_table] == p)
+        if not len(rows):
+            continue
+        size, split = dz.X_SIZES[p], dz.X_SIZES[p] - ACTION_SIZE
+        local = np.empty(g.n, np.intp)
+        local[tp] = np.arange(len(tp))
+        got = play_scores(actor.scorers[POSITIONS[p]], feats.z[tp], feats.x_no_action[tp, :split],
+                          feats.x_batch[rows, split:size], local[row_table[rows]])
+        with torch.no_grad():
+            want = actor.nets.play[POSITIONS[p]](torch.from_numpy(feats.z[row_table[rows]]),
+                                                 torch.from_numpy(feats.x_batch[rows, :size].copy()))[:, 0].numpy()
+        yield got, want
+
+
 def test_the_actors_scores_are_the_networks_values_of_every_legal_row():
     cfg = TrainConfig(tables=12, auction="rob", lstm_size=8, hidden_size=16, bid_hidden=16).check()
-    nets = Networks.fresh(cfg)
-    actor = Actor(nets, cfg)
+    actor = Actor(Networks.fresh(cfg), cfg)
     g = actor.groups[0]
     checked = 0
     for _ in range(40):
         actor._step(g)
-        feats = g.feats
-        feats.update()
-        pos = np.asarray(feats.position).astype(np.intp)
-        row_table = np.asarray(feats.row_table).astype(np.intp)
-        for p in range(3):
-            tp = np.flatnonzero(pos == p)
-            rows = np.flatnonzero(pos[row_table] == p)
-            if not len(rows):
-                continue
-            size, split = dz.X_SIZES[p], dz.X_SIZES[p] - ACTION_SIZE
-            local = np.empty(g.n, np.intp)
-            local[tp] = np.arange(len(tp))
-            got = play_scores(nets.play[POSITIONS[p]], feats.z[tp], feats.x_no_action[tp, :split],
-                              feats.x_batch[rows, split:size], local[row_table[rows]])
-            with torch.no_grad():
-                want = nets.play[POSITIONS[p]](torch.from_numpy(feats.z[row_table[rows]]),
-                                               torch.from_numpy(feats.x_batch[rows, :size]))[:, 0].numpy()
+        for got, want in _scores_and_plain_values(actor, g):
             assert np.allclose(got, want, rtol=1e-5, atol=1e-6)
-            checked += len(rows)
+            checked += len(got)
     assert checked > 200
 
 
@@ -249,31 +256,14 @@ def test_a_bfloat16_actor_scores_with_a_copy_that_follows_the_learners_weights(t
     actor = Actor(nets, cfg)
     assert all(next(actor.scorers[p].parameters()).dtype == torch.bfloat16 for p in POSITIONS)
     assert all(next(nets.play[p].parameters()).dtype == torch.float32 for p in POSITIONS)
-    g = actor.groups[0]
+    checked = 0
     for _ in range(5):
         actor.step()
-    feats = g.feats
-    feats.update()
-    pos = np.asarray(feats.position).astype(np.intp)
-    row_table = np.asarray(feats.row_table).astype(np.intp)
-    checked = 0
-    for p in range(3):
-        tp = np.flatnonzero(pos == p)
-        rows = np.flatnonzero(pos[row_table] == p)
-        if not len(rows):
-            continue
-        size, split = dz.X_SIZES[p], dz.X_SIZES[p] - ACTION_SIZE
-        local = np.empty(g.n, np.intp)
-        local[tp] = np.arange(len(tp))
-        got = play_scores(actor.scorers[POSITIONS[p]], feats.z[tp], feats.x_no_action[tp, :split],
-                          feats.x_batch[rows, split:size], local[row_table[rows]])
+    for got, want in _scores_and_plain_values(actor, actor.groups[0]):
         assert got.dtype == np.float32
-        with torch.no_grad():
-            want = nets.play[POSITIONS[p]](torch.from_numpy(feats.z[row_table[rows]]),
-                                           torch.from_numpy(feats.x_batch[rows, :size].copy()))[:, 0].numpy()
         # bfloat16 keeps 8 bits of mantissa: values agree to a few parts in a hundred
         assert np.allclose(got, want, rtol=0.05, atol=0.02 * (np.abs(want).max() + 1e-3))
-        checked += len(rows)
+        checked += len(got)
     assert checked > 20
     # the learner changes a weight: the copy has it after the next refresh, not before
     with torch.no_grad():
