@@ -143,7 +143,10 @@ def candidate_moves(observation: Observation, moves: Union[MoveList, Sequence[Mo
         keep.add(int(passes[0]))
     bot = simple_bot(observation, r)
     if isinstance(bot, Move):
-        keep.update(i for i in range(n) if moves[i] == bot)
+        # (Move equality on the arrays: kind, cards and reading; no Move made per row)
+        same = ((kinds == int(bot.kind)) & (counts == np.asarray(bot.counts)).all(axis=1)
+                & (reps == np.asarray(bot.represents)).all(axis=1))
+        keep.update(int(i) for i in np.flatnonzero(same))
     plain = [x for x in range(15) if x not in wild]
     rest = np.asarray(observation.hand, dtype=np.int64)[None, :] - counts
     plays = (rest[:, plain] > 0).sum(axis=1)
