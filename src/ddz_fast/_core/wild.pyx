@@ -146,14 +146,13 @@ cdef extern from *:
 
 
 cdef enum:
-    # Candidate rows a call starts with: on the heap, below malloc's mmap
-    # threshold (a fresh mapping per call would fault its pages in), enough
-    # for most hands' candidates (it grows for the others).
-    CAND_ROWS = 4096
-    # A response's candidates (PASS, the bombs, the few kinds still listed
-    # by the kernels) start on the stack instead: a 64 KiB malloc and free
-    # each ply cost a random game more than the rest of a short response.
-    RESP_ROWS = 256
+    # Candidate rows a call starts with, on the stack: since the direct
+    # generators write most kinds straight to the output, what the kernels
+    # still list (PASS, the bombs, the airplanes of three or more trios
+    # with attachments, between two read-backs) fits most hands; it moves
+    # to the heap and grows for the others.  (A 64 KiB malloc and free per
+    # call cost more than a short response's rest.)
+    CAND_ROWS = 512
     # Rows of room a read-back checks for before writing the rows of one
     # combination with at most one wild card to spare (at most 14 readings
     # of at most 5 splits of the wild cards, 2 rows each; any other
@@ -1101,8 +1100,7 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
                    const unsigned char* last, bint exact, Out* o) noexcept nogil:
     cdef unsigned char nat[16]
     cdef unsigned char vt[9][16]
-    cdef unsigned char* buf = NULL
-    cdef unsigned char rbuf[RESP_ROWS * ROW]
+    cdef unsigned char cbuf[CAND_ROWS * ROW]
     cdef int w = 0, x, wr0 = -1, wr1 = -1, t, lo, b
     cdef u64 u0, u1
     cdef Out cand
@@ -1126,14 +1124,7 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
         vt[b][13] = h[13]
         vt[b][14] = h[14]
         vt[b][15] = 0
-    if last != NULL:
-        out_init_on(&cand, rbuf, RESP_ROWS)
-    else:
-        buf = <unsigned char*>malloc(CAND_ROWS * ROW)
-        if buf == NULL:
-            o.oom = True
-            return
-        out_init_on(&cand, buf, CAND_ROWS)
+    out_init_on(&cand, cbuf, CAND_ROWS)
     rd.nat = nat
     rd.w = w
     rd.wmask = wmask
@@ -1182,7 +1173,6 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
         rd.end = o.data + (o.cap - SLACK - 1) * ROW
     elif not _grow_rows(&rd):
         o.oom = True
-        free(buf)                     # (NULL for a response: nothing)
         return
     if last != NULL:
         row_info(last, &li)
@@ -1197,4 +1187,3 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
         o.n = (rd.p - o.data) // ROW
     if not cand.borrowed:
         free(cand.data)               # (it grew: a copy of its own)
-    free(buf)
