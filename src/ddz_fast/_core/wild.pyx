@@ -875,6 +875,160 @@ cdef inline bint _airplanes_direct(Reader* x, const unsigned char* vt, const Rul
     return True
 
 
+cdef struct AKick:
+    # The attachment candidates of one window of a longer airplane
+    # (_airplanes_long), as gen_airplane_kick's Kick: their ranks
+    # ascending, the most cards each may give (its cap), suffix sums of the
+    # caps, the candidate whose count may not be exactly 3 (or -1).
+    int y[15]
+    int cap[15]
+    int suffix[16]
+    int n
+    int forbid3
+    bint jokers_ok
+
+
+cdef unsigned char* _ak_solo(Reader* x, const AKick* k, unsigned char* p, int i, int need, v16 r, v16 q,
+                             int b, unsigned int room, bint lowj, bint two) noexcept nogil:
+    # kick_solo's multisets of `need` single attachments from candidates
+    # i.., in its order, each combination (the part so far: row r, cards q,
+    # b wild cards left, replaceable ranks room; lowj: a low joker among
+    # them) read at once (_combo); those needing more wild cards than are
+    # left are skipped (the read-back's deficit test).  Where the next row
+    # goes; NULL when out of memory.
+    cdef int c, cap, j, y, dc
+    while True:
+        if k.suffix[i] < need:        # (also at i == n: suffix 0)
+            return p
+        if need == 1:
+            for j in range(i, k.n):
+                y = k.y[j]
+                dc = x.defc[y][1]
+                if dc > b or (y == JOKER0 + 1 and lowj and not k.jokers_ok):
+                    continue
+                p = _combo(x, p, v16_add(r, _ROWV[y][1]), v16_add(q, x.natv[y][1]), b - dc, room | x.rbit[y][1],
+                           two)
+                if p == NULL:
+                    return NULL
+            return p
+        y = k.y[i]
+        if not (y == JOKER0 + 1 and lowj and not k.jokers_ok):
+            cap = k.cap[i] if k.cap[i] < need else need
+            c = cap
+            while c > 0:
+                dc = x.defc[y][c]
+                if dc <= b and not (c == 3 and i == k.forbid3):
+                    if c == need:
+                        p = _combo(x, p, v16_add(r, _ROWV[y][c]), v16_add(q, x.natv[y][c]), b - dc,
+                                   room | x.rbit[y][c], two)
+                    else:
+                        p = _ak_solo(x, k, p, i + 1, need - c, v16_add(r, _ROWV[y][c]), v16_add(q, x.natv[y][c]),
+                                     b - dc, room | x.rbit[y][c], lowj or y == JOKER0, two)
+                    if p == NULL:
+                        return NULL
+                c -= 1
+        i += 1
+
+
+cdef unsigned char* _ak_pairs(Reader* x, const AKick* k, unsigned char* p, int i, int need, v16 r, v16 q,
+                              int b, unsigned int room, bint two) noexcept nogil:
+    # kick_pairs's `need` pairs of distinct ranks from candidates i.., as
+    # _ak_solo (no joker is ever a pair)
+    cdef int j, y, dc
+    if need == 1:
+        for j in range(i, k.n):
+            y = k.y[j]
+            dc = x.defc[y][2]
+            if dc > b:
+                continue
+            p = _combo(x, p, v16_add(r, _ROWV[y][2]), v16_add(q, x.natv[y][2]), b - dc, room | x.rbit[y][2], two)
+            if p == NULL:
+                return NULL
+        return p
+    for j in range(i, k.n - need + 1):
+        y = k.y[j]
+        dc = x.defc[y][2]
+        if dc > b:
+            continue
+        p = _ak_pairs(x, k, p, j + 1, need - 1, v16_add(r, _ROWV[y][2]), v16_add(q, x.natv[y][2]), b - dc,
+                      room | x.rbit[y][2], two)
+        if p == NULL:
+            return NULL
+    return p
+
+
+cdef bint _airplanes_long(Reader* x, const unsigned char* vt, const RulesC* r, int kind, int L, int rmin,
+                          bint two) noexcept nogil:
+    """_airplanes_direct for the airplanes of L >= 3 trios with
+    attachments (kind), window by window from the top rank rmin (as
+    _airplanes_kicked asks the kernel): gen_airplane_kick's kick_solo /
+    kick_pairs over the virtual hand of the wild cards the window leaves,
+    its caps (airplane_solo_distinct, airplane_bomb_kickers,
+    airplane_adjacent_trio_kickers), no exactly three at the rank above the
+    window (that reading lists under the higher window), the high joker
+    never with the low one unless both_jokers_as_kickers.  Sets
+    x.windows.  False when out of memory."""
+    cdef AKick k
+    cdef bint solo = kind == K_AIRPLANE_SOLO
+    cdef int src = 1 if solo else 2
+    cdef int w = x.w, e, s, d, b, y, cap, i
+    cdef unsigned int cand, win
+    cdef const unsigned char* hv
+    cdef unsigned char* p = x.p
+    cdef v16 kindv = v16_words(0, (<u64>kind) << 56)
+    if not x.tabs:
+        _tables(x)
+    if not x.sums:
+        _sums(x)
+    k.jokers_ok = r.both_jokers_as_kickers
+    x.windows = 0
+    for e in range(rmin if rmin > L - 1 else L - 1, ACE + 1):
+        s = e - L + 1
+        d = x.dsum[2][e + 1] - x.dsum[2][s]
+        if d > w:
+            continue
+        x.windows += 1
+        b = w - d
+        hv = vt + 16 * b
+        win = ((1u << L) - 1) << s
+        cand = _row_ge_mask(hv, src) & ~win
+        k.n = 0
+        k.forbid3 = -1
+        while cand:
+            y = ctz(cand)
+            cand &= cand - 1
+            cap = 1
+            if solo and not r.airplane_solo_distinct:
+                # (gen_airplane_kick's _kicker_cap)
+                cap = hv[y]
+                if not r.airplane_bomb_kickers and cap > 3:
+                    cap = 3
+                if not r.airplane_adjacent_trio_kickers and cap > 2 and (y == s - 1 or (y == e + 1 and y <= ACE)):
+                    cap = 2
+                if y == e + 1 and y <= ACE:
+                    k.forbid3 = k.n
+            k.y[k.n] = y
+            k.cap[k.n] = cap
+            k.n += 1
+        k.suffix[k.n] = 0
+        i = k.n - 1
+        while i >= 0:
+            k.suffix[i] = k.suffix[i + 1] + k.cap[i]
+            i -= 1
+        if k.suffix[0] < L:
+            continue
+        if solo:
+            p = _ak_solo(x, &k, p, 0, L, v16_add(v16_sub(_RSUM[2][e + 1], _RSUM[2][s]), kindv),
+                         v16_sub(x.qsum[2][e + 1], x.qsum[2][s]), b, x.rroom[2] & win, False, two)
+        else:
+            p = _ak_pairs(x, &k, p, 0, L, v16_add(v16_sub(_RSUM[2][e + 1], _RSUM[2][s]), kindv),
+                          v16_sub(x.qsum[2][e + 1], x.qsum[2][s]), b, x.rroom[2] & win, two)
+        if p == NULL:
+            return False
+    x.p = p
+    return True
+
+
 cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int L, int rmin,
                                bint two) noexcept nogil:
     """_kicked_direct for the kinds of one part (SOLO, PAIR, TRIO; CHAIN,
@@ -972,6 +1126,18 @@ cdef void _airplanes_kicked(const unsigned char* nat, const unsigned char* vt, i
             return
         ok = _airplanes_direct(rd, vt, r, kind, rmin, True) if rd.two else _airplanes_direct(
             rd, vt, r, kind, rmin, False)
+        if not ok:
+            cand.oom = True
+        return
+    if not rd.exact:
+        # longer ones: read straight to the output too (_airplanes_long)
+        if kind == K_AIRPLANE_SOLO and not r.solo_kickers:
+            return
+        if not _flush(cand, rd):
+            cand.oom = True
+            return
+        ok = _airplanes_long(rd, vt, r, kind, L, rmin, True) if rd.two else _airplanes_long(
+            rd, vt, r, kind, L, rmin, False)
         if not ok:
             cand.oom = True
         return
