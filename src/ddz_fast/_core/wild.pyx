@@ -671,6 +671,29 @@ cdef inline unsigned char* _one_spare(Reader* x, unsigned char* p, v16 rA, v16 q
     return p
 
 
+cdef inline unsigned char* _no_spare(Reader* x, unsigned char* p, v16 rA, v16 qA, unsigned int kb, int each,
+                                     bint two) noexcept nogil:
+    # The readings of the combinations of a part (row rA with the kind,
+    # cards qA) and `each` cards of each rank of kb (ascending) when the
+    # part leaves no wild card: each combination's one reading (its natural
+    # cards, with two wild ranks each split of the wild cards), no
+    # replacement to look for.  At most 15 combinations of at most 5
+    # splits: one check of the room (SLACK).  Where the next row goes; NULL
+    # when out of memory.
+    cdef int yb, n0 = x.scnt[0]
+    cdef v16 off0 = x.soff[0], d = x.dv
+    if p > x.end:
+        x.p = p
+        if not _grow_rows(x):
+            return NULL
+        p = x.p
+    while kb:
+        yb = ctz(kb)
+        kb &= kb - 1
+        p = _rows(p, v16_add(rA, _ROWV[yb][each]), v16_add(qA, x.natv[yb][each]), n0, off0, d, two)
+    return p
+
+
 cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 qx, int na, unsigned int ra,
                                       unsigned int ka, const unsigned char* vt, int each, bint dup, bint jokers_ok,
                                       bint two) noexcept nogil:
@@ -705,6 +728,11 @@ cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 q
         rb = ra | x.rbit[ya][each]
         if not two and nb == w - 1:
             p = _one_spare(x, p, rA, qA, rb, kb, each)
+            if p == NULL:
+                return NULL
+            continue
+        if nb == w:
+            p = _no_spare(x, p, rA, qA, kb, each, two)
             if p == NULL:
                 return NULL
             continue
@@ -826,6 +854,11 @@ cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC
         ra = x.rbit[mx][size]
         if size == 3 and not two and b == 1:
             p = _one_spare(x, p, rx, qx, ra, ka, each)
+            if p == NULL:
+                return False
+            continue
+        if size == 3 and b == 0:
+            p = _no_spare(x, p, rx, qx, ka, each, two)
             if p == NULL:
                 return False
             continue
@@ -1049,6 +1082,12 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
             return True
         c = kind                      # (the kind code is the card count)
         m = _row_ge_mask(vt + 16 * w, c) & ~((1u << rmin) - 1)
+        if w == 0:
+            p = _no_spare(x, p, kindv, v16_words(0, 0), m, c, two)
+            if p == NULL:
+                return False
+            x.p = p
+            return True
         if not two and w == 1:
             p = _one_spare(x, p, kindv, v16_words(0, 0), 0, m, c)
             if p == NULL:
