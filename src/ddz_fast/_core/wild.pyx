@@ -816,6 +816,20 @@ cdef void _sums(Reader* x) noexcept nogil:
     x.sums = True
 
 
+cdef inline unsigned int _window_tops(const Reader* x, int c, int L, int rmin) noexcept nogil:
+    # The top ranks e >= rmin of the windows of L ranks (within 0..ACE) of
+    # c cards each whose deficit is at most the wild cards (after _sums), as
+    # a mask: every rank tested with no branch (one per window mispredicted
+    # as often as not), the windows then walked on the mask.
+    cdef unsigned int m = 0
+    cdef int e, j
+    for e in range(ACE + 1):
+        j = e + 1 - L
+        j = j if j > 0 else 0         # (e < L - 1: masked below)
+        m |= (<unsigned int>(x.dsum[c - 1][e + 1] - x.dsum[c - 1][j] <= x.w)) << e
+    return m & ~((1u << (rmin if rmin > L - 1 else L - 1)) - 1)
+
+
 cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC* r, int kind, int rmin,
                                 bint two) noexcept nogil:
     """The readings of the trios or fours with attachments (kind) the wild
@@ -888,15 +902,19 @@ cdef inline bint _airplanes_direct(Reader* x, const unsigned char* vt, const Rul
     cdef int each = 1 if kind == K_AIRPLANE_SOLO else 2
     cdef bint dup = kind == K_AIRPLANE_SOLO and not r.airplane_solo_distinct
     cdef int w = x.w, e, na
+    cdef unsigned int tops = 0
     cdef const unsigned char* hv
     cdef unsigned char* p = x.p
     cdef v16 kindv = v16_words(0, (<u64>kind) << 56)
     if not x.tabs:
         _tables(x)
-    for e in range(rmin if rmin > 1 else 1, ACE + 1):
+    for e in range(1, ACE + 1):       # (the windows the wild cards make, no branch each)
+        tops |= (<unsigned int>(x.defc[e - 1][3] + x.defc[e][3] <= w)) << e
+    tops &= ~((1u << (rmin if rmin > 1 else 1)) - 1)
+    while tops:
+        e = ctz(tops)
+        tops &= tops - 1
         na = x.defc[e - 1][3] + x.defc[e][3]
-        if na > w:
-            continue
         hv = vt + 16 * (w - na)
         p = _two_kicks(x, p, v16_add(v16_add(_ROWV[e - 1][3], _ROWV[e][3]), kindv),
                        v16_add(x.natv[e - 1][3], x.natv[e][3]), na, x.rbit[e - 1][3] | x.rbit[e][3],
@@ -1005,7 +1023,7 @@ cdef bint _airplanes_long(Reader* x, const unsigned char* vt, const RulesC* r, i
     cdef bint solo = kind == K_AIRPLANE_SOLO
     cdef int src = 1 if solo else 2
     cdef int w = x.w, e, s, d, b, y, cap, i
-    cdef unsigned int cand, win
+    cdef unsigned int cand, win, tops
     cdef const unsigned char* hv
     cdef unsigned char* p = x.p
     cdef v16 kindv = v16_words(0, (<u64>kind) << 56)
@@ -1015,11 +1033,12 @@ cdef bint _airplanes_long(Reader* x, const unsigned char* vt, const RulesC* r, i
         _sums(x)
     k.jokers_ok = r.both_jokers_as_kickers
     x.windows = 0
-    for e in range(rmin if rmin > L - 1 else L - 1, ACE + 1):
+    tops = _window_tops(x, 3, L, rmin)
+    while tops:
+        e = ctz(tops)
+        tops &= tops - 1
         s = e - L + 1
         d = x.dsum[2][e + 1] - x.dsum[2][s]
-        if d > w:
-            continue
         x.windows += 1
         b = w - d
         hv = vt + 16 * b
@@ -1073,7 +1092,7 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
     memory."""
     cdef int c, y, e, w = x.w, need
     cdef v16 kindv = v16_words(0, (<u64>kind) << 56)
-    cdef unsigned int m, room, win
+    cdef unsigned int m, room, win, tops
     cdef unsigned char* p = x.p
     if not x.tabs:
         _tables(x)
@@ -1109,10 +1128,11 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
         return True
     room = x.rroom[c - 1]
     x.windows = 0
-    for e in range(rmin if rmin > L - 1 else L - 1, ACE + 1):
+    tops = _window_tops(x, c, L, rmin)
+    while tops:
+        e = ctz(tops)
+        tops &= tops - 1
         need = x.dsum[c - 1][e + 1] - x.dsum[c - 1][e + 1 - L]
-        if need > w:
-            continue
         x.windows += 1
         win = ((1u << L) - 1) << (e + 1 - L)
         p = _combo(x, p, v16_add(v16_sub(_RSUM[c - 1][e + 1], _RSUM[c - 1][e + 1 - L]), kindv),
