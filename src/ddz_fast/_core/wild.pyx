@@ -145,6 +145,35 @@ cdef extern from *:
     int _take "ddz_wild_take"(const unsigned char* row, v16 nat, v16* q, unsigned int* room) noexcept nogil
 
 
+cdef extern from *:
+    """
+    /* The windows of L ranks (tops e = L-1..11) whose deficit is at most w,
+       as a mask: ds + 16 holds the 13 prefix sums of the ranks' deficits
+       as bytes, 16 zero bytes before them and 19 after.  With SSE2 the 12
+       differences ds[e + 1] - ds[e + 1 - L] are one byte subtraction of
+       two loads. */
+    #if (defined(__SSE2__) && defined(__x86_64__)) || defined(_M_X64) || defined(_M_AMD64)
+    #include <emmintrin.h>
+    static inline unsigned int ddz_window_tops(const unsigned char* ds, int L, int w) {
+        __m128i a = _mm_loadu_si128((const __m128i*)(ds + 17));
+        __m128i b = _mm_loadu_si128((const __m128i*)(ds + 17 - L));
+        __m128i d = _mm_sub_epi8(a, b), wv = _mm_set1_epi8((char)w);
+        unsigned int ok = (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(d, wv), wv));
+        return ok & 0xFFFu & ~((1u << (L - 1)) - 1);
+    }
+    #else
+    static inline unsigned int ddz_window_tops(const unsigned char* ds, int L, int w) {
+        unsigned int m = 0;
+        int e;
+        for (e = L - 1; e < 12; e++)
+            m |= (unsigned int)(ds[17 + e] - ds[17 + e - L] <= w) << e;
+        return m;
+    }
+    #endif
+    """
+    unsigned int _tops_of "ddz_window_tops"(const unsigned char* ds, int L, int w) noexcept nogil
+
+
 cdef enum:
     # Candidate rows a call starts with, on the stack: since the direct
     # generators write most kinds straight to the output, what the kernels
@@ -254,6 +283,7 @@ cdef struct Reader:
     bint sums
     v16 qsum[3][ACE + 2]
     int dsum[3][ACE + 2]
+    unsigned char dsum8[3][48]  # the same as bytes from dsum8[c][16], 16 zeros before (_tops_of)
     unsigned int rroom[3]
     int windows                 # set by _plain_direct, _airplanes_kicked: the windows of a sequence made
     Out* o                      # the output, written through a cursor p (o.n set at the end)
@@ -813,21 +843,18 @@ cdef void _sums(Reader* x) noexcept nogil:
             x.dsum[c][y + 1] = x.dsum[c][y] + x.defc[y][c + 1]
             x.qsum[c][y + 1] = v16_add(x.qsum[c][y], x.natv[y][c + 1])
             x.rroom[c] |= x.rbit[y][c + 1]
+        memset(x.dsum8[c], 0, 48)
+        for y in range(ACE + 2):
+            x.dsum8[c][16 + y] = <unsigned char>x.dsum[c][y]
     x.sums = True
 
 
 cdef inline unsigned int _window_tops(const Reader* x, int c, int L, int rmin) noexcept nogil:
     # The top ranks e >= rmin of the windows of L ranks (within 0..ACE) of
     # c cards each whose deficit is at most the wild cards (after _sums), as
-    # a mask: every rank tested with no branch (one per window mispredicted
-    # as often as not), the windows then walked on the mask.
-    cdef unsigned int m = 0
-    cdef int e, j
-    for e in range(ACE + 1):
-        j = e + 1 - L
-        j = j if j > 0 else 0         # (e < L - 1: masked below)
-        m |= (<unsigned int>(x.dsum[c - 1][e + 1] - x.dsum[c - 1][j] <= x.w)) << e
-    return m & ~((1u << (rmin if rmin > L - 1 else L - 1)) - 1)
+    # a mask (_tops_of: every window tested at once, with no branch each;
+    # the windows are then walked on the mask)
+    return _tops_of(x.dsum8[c - 1], L, x.w) & ~((1u << rmin) - 1)
 
 
 cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC* r, int kind, int rmin,
