@@ -964,6 +964,8 @@ cdef struct AKick:
     int n
     int forbid3
     bint jokers_ok
+    unsigned int cmask          # the candidates' ranks
+    unsigned int nat1, nat2     # the ranks with at least 1, 2 natural cards (vt[0]'s)
 
 
 cdef unsigned char* _ak_solo(Reader* x, const AKick* k, unsigned char* p, int i, int need, v16 r, v16 q,
@@ -975,10 +977,17 @@ cdef unsigned char* _ak_solo(Reader* x, const AKick* k, unsigned char* p, int i,
     # left are skipped (the read-back's deficit test).  Where the next row
     # goes; NULL when out of memory.
     cdef int c, cap, j, y, dc
+    cdef unsigned int lm
     while True:
         if k.suffix[i] < need:        # (also at i == n: suffix 0)
             return p
         if need == 1:
+            # the last attachment: candidates i.. (ranks from y[i] up)
+            lm = k.cmask & ~((1u << k.y[i]) - 1)
+            if lowj and not k.jokers_ok:
+                lm &= ~(1u << (JOKER0 + 1))
+            if b == 0:                # (natural ones only, each one reading)
+                return _no_spare(x, p, r, q, lm & k.nat1, 1, two)
             for j in range(i, k.n):
                 y = k.y[j]
                 dc = x.defc[y][1]
@@ -1013,7 +1022,13 @@ cdef unsigned char* _ak_pairs(Reader* x, const AKick* k, unsigned char* p, int i
     # kick_pairs's `need` pairs of distinct ranks from candidates i.., as
     # _ak_solo (no joker is ever a pair)
     cdef int j, y, dc
+    cdef unsigned int lm
     if need == 1:
+        if i >= k.n:
+            return p
+        lm = k.cmask & ~((1u << k.y[i]) - 1)
+        if b == 0:                    # (natural pairs only, each one reading)
+            return _no_spare(x, p, r, q, lm & k.nat2, 2, two)
         for j in range(i, k.n):
             y = k.y[j]
             dc = x.defc[y][2]
@@ -1059,6 +1074,8 @@ cdef bint _airplanes_long(Reader* x, const unsigned char* vt, const RulesC* r, i
     if not x.sums:
         _sums(x)
     k.jokers_ok = r.both_jokers_as_kickers
+    k.nat1 = _row_ge_mask(vt, 1)      # (vt: the virtual hand of no wild card, the natural one)
+    k.nat2 = _row_ge_mask(vt, 2)
     x.windows = 0
     tops = _window_tops(x, 3, L, rmin)
     while tops:
@@ -1071,6 +1088,7 @@ cdef bint _airplanes_long(Reader* x, const unsigned char* vt, const RulesC* r, i
         hv = vt + 16 * b
         win = ((1u << L) - 1) << s
         cand = _row_ge_mask(hv, src) & ~win
+        k.cmask = cand
         k.n = 0
         k.forbid3 = -1
         while cand:
