@@ -174,6 +174,39 @@ cdef extern from *:
     unsigned int _tops_of "ddz_window_tops"(const unsigned char* ds, int L, int w) noexcept nogil
 
 
+cdef extern from *:
+    """
+    /* The virtual hands vt[b], b = 0..w (16 bytes each): the natural cards
+       nat (wild ranks 0, byte 15 255) with b wild cards on each rank 3..2,
+       at most 4, the jokers as held, byte 15 0.  With SSE2 one saturating
+       add and one min a hand. */
+    #if (defined(__SSE2__) && defined(__x86_64__)) || defined(_M_X64) || defined(_M_AMD64)
+    #include <emmintrin.h>
+    static inline void ddz_virtual_hands(const unsigned char* nat, int w, unsigned char* vt) {
+        __m128i n = _mm_loadu_si128((const __m128i*)nat);
+        __m128i ranks = _mm_set_epi8(0, 0, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+        __m128i cap = _mm_set_epi8(0, -1, -1, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4);
+        int b;
+        for (b = 0; b <= w; b++)
+            _mm_storeu_si128((__m128i*)(vt + 16 * b),
+                             _mm_min_epu8(_mm_adds_epu8(n, _mm_and_si128(_mm_set1_epi8((char)b), ranks)), cap));
+    }
+    #else
+    static inline void ddz_virtual_hands(const unsigned char* nat, int w, unsigned char* vt) {
+        int b, x;
+        for (b = 0; b <= w; b++) {
+            for (x = 0; x < 13; x++)
+                vt[16 * b + x] = (unsigned char)(nat[x] + b < 4 ? nat[x] + b : 4);
+            vt[16 * b + 13] = nat[13];
+            vt[16 * b + 14] = nat[14];
+            vt[16 * b + 15] = 0;
+        }
+    }
+    #endif
+    """
+    void _virtual_hands "ddz_virtual_hands"(const unsigned char* nat, int w, unsigned char* vt) noexcept nogil
+
+
 cdef enum:
     # Candidate rows a call starts with, on the stack: since the direct
     # generators write most kinds straight to the output, what the kernels
@@ -1371,29 +1404,27 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
     cdef unsigned char nat[16]
     cdef unsigned char vt[9][16]
     cdef unsigned char cbuf[CAND_ROWS * ROW]
-    cdef int w = 0, x, wr0 = -1, wr1 = -1, t, lo, b
-    cdef u64 u0, u1
+    cdef int w = 0, x, wr0 = -1, wr1 = -1, t, lo
+    cdef unsigned int m
+    cdef v16 gv
     cdef Out cand
     cdef MoveInfo li
     cdef Reader rd
     memcpy(nat, h, 15)
     nat[15] = 255                     # (the kind byte of a row: no deficit; see _natural)
-    for x in range(JOKER0):
-        if (wmask >> x) & 1:
-            w += h[x]
-            nat[x] = 0
-            if wr0 < 0:
-                wr0 = x
-            else:
-                wr1 = x
+    m = wmask & ((1u << JOKER0) - 1)
+    while m:                          # (the wild ranks, ascending)
+        x = ctz(m)
+        m &= m - 1
+        w += h[x]
+        nat[x] = 0
+        if wr0 < 0:
+            wr0 = x
+        else:
+            wr1 = x
     # the virtual hands: vt[b], the natural cards and b wild cards (each
     # rank 3..2 at most 4, the jokers as held), for b = 0..w
-    for b in range(w + 1):
-        for x in range(JOKER0):
-            vt[b][x] = <unsigned char>(nat[x] + b if nat[x] + b < 4 else 4)
-        vt[b][13] = h[13]
-        vt[b][14] = h[14]
-        vt[b][15] = 0
+    _virtual_hands(nat, w, &vt[0][0])
     out_init_on(&cand, cbuf, CAND_ROWS)
     rd.nat = nat
     rd.w = w
@@ -1413,9 +1444,9 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
     else:
         rd.g[0] = rd.e[0]
         rd.g[1] = rd.e[1]
+    gv = v16_words(rd.g[0], rd.g[1])
     for x in range(JOKER0):
-        _unit(x, &u0, &u1)
-        rd.dtab[x] = v16_words(u0 - rd.g[0], u1 - rd.g[1])
+        rd.dtab[x] = v16_sub(_ROWV[x][1], gv)
     rd.dtab[JOKER0] = rd.dtab[JOKER0 + 1] = v16_words(0, 0)
     rd.dv = v16_words(rd.d[0], rd.d[1])
     for x in range(9):
