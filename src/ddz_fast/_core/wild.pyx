@@ -775,7 +775,15 @@ cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 q
     while ka:
         ya = ctz(ka)
         ka &= ka - 1
-        if dup and vt[16 * (w - na) + ya] >= 2:
+        if dup and not two and na == w:
+            # no wild card left: two natural singles of ya, one reading,
+            # when the hand holds them (written, and the cursor moved past
+            # it only then: the branch would go either way rank by rank;
+            # the row past the cursor is scratch, within SLACK)
+            v16_store(p, v16_add(rx, _ROWV[ya][2]))
+            v16_store(p + W_PHYS, v16_add(qx, x.natv[ya][2]))
+            p += WROW * (vt[ya] >= 2)
+        elif dup and vt[16 * (w - na) + ya] >= 2:
             nb = na + x.defc[ya][2]
             p = _combo(x, p, v16_add(rx, _ROWV[ya][2]), v16_add(qx, x.natv[ya][2]), w - nb,
                        ra | x.rbit[ya][2], two)
