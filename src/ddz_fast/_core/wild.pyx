@@ -207,6 +207,19 @@ cdef extern from *:
     void _virtual_hands "ddz_virtual_hands"(const unsigned char* nat, int w, unsigned char* vt) noexcept nogil
 
 
+cdef extern from *:
+    """
+    /* A condition seldom true (the output out of room, out of memory):
+       its code laid out of the hot path. */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define ddz_unlikely(c) __builtin_expect(!!(c), 0)
+    #else
+    #define ddz_unlikely(c) (c)
+    #endif
+    """
+    bint _unlikely "ddz_unlikely"(bint c) noexcept nogil
+
+
 cdef enum:
     # Candidate rows a call starts with, on the stack: since the direct
     # generators write most kinds straight to the output, what the kernels
@@ -338,7 +351,7 @@ cdef bint _grow_rows(Reader* x) noexcept nogil:
     cdef unsigned char* p
     x.o.n = (x.p - x.o.data) // ROW
     p = out_reserve(x.o, SLACK)
-    if p == NULL:
+    if _unlikely(p == NULL):
         return False
     x.p = p
     x.end = x.o.data + (x.o.cap - SLACK - 1) * ROW
@@ -369,7 +382,7 @@ cdef inline bint _put_reading(Reader* x, u64 r0, u64 r1, u64 p0, u64 p1, int t, 
                                                wild_bomb, &cls):
             pass
         else:
-            if p > x.end:
+            if _unlikely(p > x.end):
                 x.p = p
                 if not _grow_rows(x):
                     return False
@@ -415,7 +428,7 @@ cdef inline unsigned char* _rows(unsigned char* p, v16 r, v16 q, int n, v16 off,
 cdef inline unsigned char* _reading(Reader* x, unsigned char* p, v16 r, v16 q, int b, bint two) noexcept nogil:
     # _rows of a reading leaving b wild cards unspent, after growing the
     # output if p is past its end; NULL when out of memory
-    if p > x.end:
+    if _unlikely(p > x.end):
         x.p = p
         if not _grow_rows(x):
             return NULL
@@ -435,7 +448,7 @@ cdef inline unsigned char* _replace2(Reader* x, unsigned char* p, v16 r, v16 q, 
     while rest:
         i = top_bit(rest)
         rest ^= 1u << i
-        if p > x.end:
+        if _unlikely(p > x.end):
             x.p = p
             if not _grow_rows(x):
                 return NULL
@@ -477,12 +490,12 @@ cdef unsigned char* _replace(Reader* x, unsigned char* p, v16 r, v16 q, const un
         for c in range(1, cmax + 1):
             s = v16_sub(s, x.dtab[i])
             p = _reading(x, p, r, s, b - c, two)
-            if p == NULL:
+            if _unlikely(p == NULL):
                 return NULL
             if b - c == 1 and above:
                 # one wild card left: each rank above it, from the highest
                 # (at most 12 readings: one check of the room, SLACK)
-                if p > x.end:
+                if _unlikely(p > x.end):
                     x.p = p
                     if not _grow_rows(x):
                         return NULL
@@ -497,11 +510,11 @@ cdef unsigned char* _replace(Reader* x, unsigned char* p, v16 r, v16 q, const un
                     p = _rows(p, r, v16_sub(s, x.dtab[j]), n0, off0, d, two)
             elif b - c == 2 and above:
                 p = _replace2(x, p, r, s, a, above, two)
-                if p == NULL:
+                if _unlikely(p == NULL):
                     return NULL
             elif b - c > 2 and above:
                 p = _replace(x, p, r, s, a, above, b - c, two)
-                if p == NULL:
+                if _unlikely(p == NULL):
                     return NULL
     return p
 
@@ -534,7 +547,7 @@ cdef inline bint _read_all(const unsigned char* cand, Py_ssize_t ncand, Reader* 
             p = x.p
             end = x.end
             continue
-        if p > end:
+        if _unlikely(p > end):
             x.p = p
             if not _grow_rows(x):
                 return False
@@ -561,7 +574,7 @@ cdef inline bint _read_all(const unsigned char* cand, Py_ssize_t ncand, Reader* 
             if room:
                 v16_store(a, q)       # (its bytes of the ranks in room: the natural cards taken)
                 p = _replace2(x, p, r, q, a, room, two)
-                if p == NULL:
+                if _unlikely(p == NULL):
                     return False
                 end = x.end
         else:
@@ -569,7 +582,7 @@ cdef inline bint _read_all(const unsigned char* cand, Py_ssize_t ncand, Reader* 
             p = _reading(x, p, r, q, budget, two)
             if p != NULL and room:
                 p = _replace(x, p, r, q, a, room, budget, two)
-            if p == NULL:
+            if _unlikely(p == NULL):
                 return False
             end = x.end
     x.p = p
@@ -656,7 +669,7 @@ cdef inline unsigned char* _combo(Reader* x, unsigned char* p, v16 r, v16 q, int
     cdef unsigned char a[16]
     cdef unsigned int m
     cdef int i
-    if p > x.end:
+    if _unlikely(p > x.end):
         x.p = p
         if not _grow_rows(x):
             return NULL
@@ -708,7 +721,7 @@ cdef inline unsigned char* _one_spare(Reader* x, unsigned char* p, v16 rA, v16 q
     while kb:
         yb = ctz(kb)
         kb &= kb - 1
-        if p > x.end:
+        if _unlikely(p > x.end):
             x.p = p
             if not _grow_rows(x):
                 return NULL
@@ -745,7 +758,7 @@ cdef inline unsigned char* _no_spare(Reader* x, unsigned char* p, v16 rA, v16 qA
     # when out of memory.
     cdef int yb, n0 = x.scnt[0]
     cdef v16 off0 = x.soff[0], d = x.dv
-    if p > x.end:
+    if _unlikely(p > x.end):
         x.p = p
         if not _grow_rows(x):
             return NULL
@@ -787,7 +800,7 @@ cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 q
             nb = na + x.defc[ya][2]
             p = _combo(x, p, v16_add(rx, _ROWV[ya][2]), v16_add(qx, x.natv[ya][2]), w - nb,
                        ra | x.rbit[ya][2], two)
-            if p == NULL:
+            if _unlikely(p == NULL):
                 return NULL
         nb = na + x.defc[ya][each]    # (at most w: ya is in ka)
         # the second attachment: a higher rank the wild cards left make
@@ -799,12 +812,12 @@ cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 q
         rb = ra | x.rbit[ya][each]
         if not two and nb == w - 1:
             p = _one_spare(x, p, rA, qA, rb, kb, each)
-            if p == NULL:
+            if _unlikely(p == NULL):
                 return NULL
             continue
         if nb == w:
             p = _no_spare(x, p, rA, qA, kb, each, two)
-            if p == NULL:
+            if _unlikely(p == NULL):
                 return NULL
             continue
         while kb:
@@ -812,7 +825,7 @@ cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 q
             kb &= kb - 1
             p = _combo(x, p, v16_add(rA, _ROWV[yb][each]), v16_add(qA, x.natv[yb][each]),
                        w - nb - x.defc[yb][each], rb | x.rbit[yb][each], two)
-            if p == NULL:
+            if _unlikely(p == NULL):
                 return NULL
     return p
 
@@ -936,12 +949,12 @@ cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC
         ra = x.rbit[mx][size]
         if size == 3 and not two and b == 1:
             p = _one_spare(x, p, rx, qx, ra, ka, each)
-            if p == NULL:
+            if _unlikely(p == NULL):
                 return False
             continue
         if size == 3 and b == 0:
             p = _no_spare(x, p, rx, qx, ka, each, two)
-            if p == NULL:
+            if _unlikely(p == NULL):
                 return False
             continue
         if size == 3:
@@ -950,11 +963,11 @@ cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC
                 ka &= ka - 1
                 p = _combo(x, p, v16_add(rx, _ROWV[ya][each]), v16_add(qx, x.natv[ya][each]),
                            b - x.defc[ya][each], ra | x.rbit[ya][each], two)
-                if p == NULL:
+                if _unlikely(p == NULL):
                     return False
             continue
         p = _two_kicks(x, p, rx, qx, na, ra, ka, vt, each, dup, r.both_jokers_as_kickers, two)
-        if p == NULL:
+        if _unlikely(p == NULL):
             return False
     x.p = p
     return True
@@ -988,7 +1001,7 @@ cdef inline bint _airplanes_direct(Reader* x, const unsigned char* vt, const Rul
                        v16_add(x.natv[e - 1][3], x.natv[e][3]), na, x.rbit[e - 1][3] | x.rbit[e][3],
                        _row_ge_mask(hv, each) & ~(3u << (e - 1)), vt, each, dup, r.both_jokers_as_kickers,
                        two)
-        if p == NULL:
+        if _unlikely(p == NULL):
             return False
     x.p = p
     return True
@@ -1036,7 +1049,7 @@ cdef unsigned char* _ak_solo(Reader* x, const AKick* k, unsigned char* p, int i,
                     continue
                 p = _combo(x, p, v16_add(r, _ROWV[y][1]), v16_add(q, x.natv[y][1]), b - dc, room | x.rbit[y][1],
                            two)
-                if p == NULL:
+                if _unlikely(p == NULL):
                     return NULL
             return p
         y = k.y[i]
@@ -1052,7 +1065,7 @@ cdef unsigned char* _ak_solo(Reader* x, const AKick* k, unsigned char* p, int i,
                     else:
                         p = _ak_solo(x, k, p, i + 1, need - c, v16_add(r, _ROWV[y][c]), v16_add(q, x.natv[y][c]),
                                      b - dc, room | x.rbit[y][c], lowj or y == JOKER0, two)
-                    if p == NULL:
+                    if _unlikely(p == NULL):
                         return NULL
                 c -= 1
         i += 1
@@ -1076,7 +1089,7 @@ cdef unsigned char* _ak_pairs(Reader* x, const AKick* k, unsigned char* p, int i
             if dc > b:
                 continue
             p = _combo(x, p, v16_add(r, _ROWV[y][2]), v16_add(q, x.natv[y][2]), b - dc, room | x.rbit[y][2], two)
-            if p == NULL:
+            if _unlikely(p == NULL):
                 return NULL
         return p
     for j in range(i, k.n - need + 1):
@@ -1086,7 +1099,7 @@ cdef unsigned char* _ak_pairs(Reader* x, const AKick* k, unsigned char* p, int i
             continue
         p = _ak_pairs(x, k, p, j + 1, need - 1, v16_add(r, _ROWV[y][2]), v16_add(q, x.natv[y][2]), b - dc,
                       room | x.rbit[y][2], two)
-        if p == NULL:
+        if _unlikely(p == NULL):
             return NULL
     return p
 
@@ -1161,7 +1174,7 @@ cdef bint _airplanes_long(Reader* x, const unsigned char* vt, const RulesC* r, i
         else:
             p = _ak_pairs(x, &k, p, 0, L, v16_add(v16_sub(_RSUM[2][e + 1], _RSUM[2][s]), kindv),
                           v16_sub(x.qsum[2][e + 1], x.qsum[2][s]), b, x.rroom[2] & win, two)
-        if p == NULL:
+        if _unlikely(p == NULL):
             return False
     x.p = p
     return True
@@ -1189,13 +1202,13 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
         m = _row_ge_mask(vt + 16 * w, c) & ~((1u << rmin) - 1)
         if w == 0:
             p = _no_spare(x, p, kindv, v16_words(0, 0), m, c, two)
-            if p == NULL:
+            if _unlikely(p == NULL):
                 return False
             x.p = p
             return True
         if not two and w == 1:
             p = _one_spare(x, p, kindv, v16_words(0, 0), 0, m, c)
-            if p == NULL:
+            if _unlikely(p == NULL):
                 return False
             x.p = p
             return True
@@ -1203,7 +1216,7 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
             y = ctz(m)
             m &= m - 1
             p = _combo(x, p, v16_add(_ROWV[y][c], kindv), x.natv[y][c], w - x.defc[y][c], x.rbit[y][c], two)
-            if p == NULL:
+            if _unlikely(p == NULL):
                 return False
         x.p = p
         return True
@@ -1223,7 +1236,7 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
         win = ((1u << L) - 1) << (e + 1 - L)
         p = _combo(x, p, v16_add(v16_sub(_RSUM[c - 1][e + 1], _RSUM[c - 1][e + 1 - L]), kindv),
                    v16_sub(x.qsum[c - 1][e + 1], x.qsum[c - 1][e + 1 - L]), w - need, room & win, two)
-        if p == NULL:
+        if _unlikely(p == NULL):
             return False
     x.p = p
     return True
@@ -1394,7 +1407,7 @@ cdef void _candidates(const unsigned char* nat, const unsigned char* vt, int w, 
                     break             # (no window of L: every longer one holds one)
     else:
         p = out_reserve(cand, 1)
-        if p == NULL:
+        if _unlikely(p == NULL):
             return
         memset(p, 0, ROW)                                   # PASS
         cand.n += 1
