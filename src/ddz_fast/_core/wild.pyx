@@ -1242,6 +1242,49 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
     return True
 
 
+cdef bint _bombs_direct(Reader* x, const unsigned char* vt) noexcept nogil:
+    """A lead's bombs and rocket with one wild rank and one deck, written
+    straight to the output (what gen_bombs_beating lists and _read_bombs
+    reads back): each rank 3..2 the wild cards make four of, ascending,
+    its readings with k = 0.. of its a natural cards replaced (at most the
+    wild cards its deficit leaves), each with its class (four wild cards of
+    the wild rank: wild; four natural cards: hard; else soft);
+    then the rocket when held.  False when out of memory."""
+    cdef unsigned int m = _row_ge_mask(vt + 16 * x.w, 4) & 0x1FFFu
+    cdef int y, a, need, kk, top
+    cdef v16 r, kindv = v16_words(0, (<u64>K_BOMB) << 56)
+    cdef v16 soft = v16_words(0, (<u64>CLS_SOFT) << 56)
+    cdef unsigned char* p = x.p
+    if _unlikely(p > x.end):          # (at most 13 bombs of 5 readings and the rocket: SLACK)
+        if not _grow_rows(x):
+            return False
+        p = x.p
+    while m:
+        y = ctz(m)
+        m &= m - 1
+        a = x.nat[y] if x.nat[y] < 4 else 4
+        need = 4 - a
+        top = x.w - need
+        top = top if top < a else a
+        r = v16_add(_ROWV[y][4], kindv)
+        # k = 0: every natural card it can take (as played when they are all)
+        v16_store(p, r)
+        v16_store(p + W_PHYS, v16_add(v16_add(_ROWV[y][a], x.gmul[need]), v16_words(0, (<u64>(
+            CLS_WILD if (x.wmask >> y) & 1 else (CLS_HARD if need == 0 else CLS_SOFT))) << 56)))
+        p += WROW
+        for kk in range(1, top + 1):
+            v16_store(p, r)
+            v16_store(p + W_PHYS, v16_add(v16_add(_ROWV[y][a - kk], x.gmul[need + kk]), soft))
+            p += WROW
+    if x.nat[JOKER0] >= 1 and x.nat[JOKER0 + 1] >= 1:
+        r = v16_add(_ROWV[JOKER0][1], _ROWV[JOKER0 + 1][1])
+        v16_store(p, v16_add(r, v16_words(0, (<u64>K_ROCKET) << 56)))
+        v16_store(p + W_PHYS, v16_add(r, v16_words(0, (<u64>CLS_ROCKET) << 56)))
+        p += WROW
+    x.p = p
+    return True
+
+
 cdef bint _flush(Out* cand, Reader* x) noexcept nogil:
     # Read back the combinations in cand and empty it; False when out of
     # memory
@@ -1417,6 +1460,10 @@ cdef void _candidates(const unsigned char* nat, const unsigned char* vt, int w, 
             _of_kind(nat, vt, w, r, last.kind, last.length, last.rank + 1, cand, rd)
             if cand.oom:
                 return
+    if last == NULL and not rd.exact and not rd.two and r.max_count == 4 and r.max_joker == 1:
+        if not _flush(cand, rd) or not _bombs_direct(rd, vt):
+            cand.oom = True
+        return
     gen_bombs_beating(virt, r, NULL, cand)
 
 
