@@ -1285,13 +1285,17 @@ cdef bint _bombs_direct(Reader* x, const unsigned char* vt) noexcept nogil:
     return True
 
 
-cdef bint _flush(Out* cand, Reader* x) noexcept nogil:
+cdef inline bint _flush(Out* cand, Reader* x) noexcept nogil:
     # Read back the combinations in cand and empty it; False when out of
-    # memory
+    # memory.  (Inline: called before every kind written directly, most
+    # often with nothing to read back.)
+    return cand.n == 0 or _flush_rows(cand, x)
+
+
+cdef bint _flush_rows(Out* cand, Reader* x) noexcept nogil:
+    # _flush's read-back
     cdef Py_ssize_t i
     cdef bint ok = True
-    if cand.n == 0:
-        return True
     if x.exact:                       # (classify: each reading has its test)
         for i in range(cand.n):
             if not _read_bombs(cand.data + i * ROW, x):
