@@ -323,7 +323,7 @@ cdef struct Reader:
     unsigned char defc[15][5]
     unsigned int rbit[15][5]
     unsigned int nmask[5]       # nmask[c]: the ranks with defc 0 for c cards (masks for _one_spare)
-    unsigned int rmask[5]       # rmask[c]: the ranks with an rbit for c cards
+    unsigned int rmask          # the ranks with an rbit (for any c: a natural card of a rank 3..2)
     # and for the windows of c = 1, 2, 3 cards a rank (_plain_direct,
     # _airplanes_kicked): the sums of natv and defc over ranks 0..y-1 (y =
     # 0..12; the rows': _RSUM), and the replaceable ranks of them all.
@@ -712,7 +712,7 @@ cdef inline unsigned char* _one_spare(Reader* x, unsigned char* p, v16 rA, v16 q
     cdef v16 dt[4]
     cdef int ri[4]
     cdef int k = 0, i, j, yb, py, up, mine, nat
-    cdef unsigned int m = ra, nm = x.nmask[each], rm = x.rmask[each]
+    cdef unsigned int m = ra, nm = x.nmask[each], rm = x.rmask
     cdef v16 r, q
     while m:
         i = top_bit(m)
@@ -878,17 +878,15 @@ cdef void _tables(Reader* x) noexcept nogil:
     for n in range(5):
         for c in range(1, 5):
             wg[n][c] = x.gmul[_DEFC0[n][c]]
-    for c in range(1, 5):
-        x.nmask[c] = 0
-        x.rmask[c] = 0
     for y in range(N_RANKS):
         n = x.nat[y] if x.nat[y] < 4 else 4
         for c in range(1, 5):
             x.natv[y][c] = v16_add(_NATV0[y][n][c], wg[n][c])
             x.defc[y][c] = _DEFC0[n][c]
             x.rbit[y][c] = _RBIT0[y][n][c]
-            x.nmask[c] |= (<unsigned int>(_DEFC0[n][c] == 0)) << y
-            x.rmask[c] |= _RBIT0[y][n][c]
+    for c in range(1, 5):             # (defc 0: at least c natural cards)
+        x.nmask[c] = _row_ge_mask(x.nat, c)
+    x.rmask = _row_ge_mask(x.nat, 1) & 0x1FFFu
     x.tabs = True
 
 
