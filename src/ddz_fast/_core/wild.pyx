@@ -19,15 +19,17 @@ rows written through one cursor from per-call tables.
 
 Most combinations never become a standard row: the kinds of one part
 (_plain_direct), the trios and fours with attachments (_kicked_direct) and
-the airplanes of two trios with attachments (_airplanes_direct) run the
-standard kernel's own loops here, summing each combination's row, cards
-(the natural ones it takes, wild ones for the rest) and deficit from
-per-rank tables, and write its readings at once (_combo).  The longer
-airplanes with attachments and the bombs, and every kind for classify, are
-still listed by the standard kernels as 16-byte rows and read back
-(_read_all, _read_bombs): what those kernels list stays the definition of
-the rest, and the differential tests hold both to the oracle,
-ddz_fast.reference.wild_moves.
+the airplanes with attachments (_airplanes_direct for two trios,
+_airplanes_long for more) run the standard kernel's own loops here,
+summing each combination's row, cards (the natural ones it takes, wild
+ones for the rest) and deficit from per-rank tables, and write its
+readings at once (_combo, or _no_spare / _one_spare when the part leaves
+no / one wild card); a lead's bombs with one wild rank and one deck too
+(_bombs_direct).  The other bombs (responses, two wild ranks, more
+decks), and every kind for classify, are still listed by the standard
+kernels as 16-byte rows and read back (_read_all, _read_bombs): what
+those kernels list stays the definition of the rest, and the
+differential tests hold both to the oracle, ddz_fast.reference.wild_moves.
 """
 from libc.string cimport memcpy, memset, memcmp
 
