@@ -19,15 +19,17 @@ rows written through one cursor from per-call tables.
 
 Most combinations never become a standard row: the kinds of one part
 (_plain_direct), the trios and fours with attachments (_kicked_direct) and
-the airplanes of two trios with attachments (_airplanes_direct) run the
-standard kernel's own loops here, summing each combination's row, cards
-(the natural ones it takes, wild ones for the rest) and deficit from
-per-rank tables, and write its readings at once (_combo).  The longer
-airplanes with attachments and the bombs, and every kind for classify, are
-still listed by the standard kernels as 16-byte rows and read back
-(_read_all, _read_bombs): what those kernels list stays the definition of
-the rest, and the differential tests hold both to the oracle,
-ddz_fast.reference.wild_moves.
+the airplanes with attachments (_airplanes_direct for two trios,
+_airplanes_long for more) run the standard kernel's own loops here,
+summing each combination's row, cards (the natural ones it takes, wild
+ones for the rest) and deficit from per-rank tables, and write its
+readings at once (_combo, or _no_spare / _one_spare when the part leaves
+no / one wild card); a lead's bombs with one wild rank and one deck too
+(_bombs_direct).  The other bombs (responses, two wild ranks, more
+decks), and every kind for classify, are still listed by the standard
+kernels as 16-byte rows and read back (_read_all, _read_bombs): what
+those kernels list stays the definition of the rest, and the
+differential tests hold both to the oracle, ddz_fast.reference.wild_moves.
 """
 from libc.string cimport memcpy, memset, memcmp
 
@@ -145,15 +147,89 @@ cdef extern from *:
     int _take "ddz_wild_take"(const unsigned char* row, v16 nat, v16* q, unsigned int* room) noexcept nogil
 
 
+cdef extern from *:
+    """
+    /* The windows of L ranks (tops e = L-1..11) whose deficit is at most w,
+       as a mask: ds + 16 holds the 13 prefix sums of the ranks' deficits
+       as bytes, 16 zero bytes before them and 19 after.  With SSE2 the 12
+       differences ds[e + 1] - ds[e + 1 - L] are one byte subtraction of
+       two loads. */
+    #if (defined(__SSE2__) && defined(__x86_64__)) || defined(_M_X64) || defined(_M_AMD64)
+    #include <emmintrin.h>
+    static inline unsigned int ddz_window_tops(const unsigned char* ds, int L, int w) {
+        __m128i a = _mm_loadu_si128((const __m128i*)(ds + 17));
+        __m128i b = _mm_loadu_si128((const __m128i*)(ds + 17 - L));
+        __m128i d = _mm_sub_epi8(a, b), wv = _mm_set1_epi8((char)w);
+        unsigned int ok = (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(d, wv), wv));
+        return ok & 0xFFFu & ~((1u << (L - 1)) - 1);
+    }
+    #else
+    static inline unsigned int ddz_window_tops(const unsigned char* ds, int L, int w) {
+        unsigned int m = 0;
+        int e;
+        for (e = L - 1; e < 12; e++)
+            m |= (unsigned int)(ds[17 + e] - ds[17 + e - L] <= w) << e;
+        return m;
+    }
+    #endif
+    """
+    unsigned int _tops_of "ddz_window_tops"(const unsigned char* ds, int L, int w) noexcept nogil
+
+
+cdef extern from *:
+    """
+    /* The virtual hands vt[b], b = 0..w (16 bytes each): the natural cards
+       nat (wild ranks 0, byte 15 255) with b wild cards on each rank 3..2,
+       at most 4, the jokers as held, byte 15 0.  With SSE2 one saturating
+       add and one min a hand. */
+    #if (defined(__SSE2__) && defined(__x86_64__)) || defined(_M_X64) || defined(_M_AMD64)
+    #include <emmintrin.h>
+    static inline void ddz_virtual_hands(const unsigned char* nat, int w, unsigned char* vt) {
+        __m128i n = _mm_loadu_si128((const __m128i*)nat);
+        __m128i ranks = _mm_set_epi8(0, 0, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+        __m128i cap = _mm_set_epi8(0, -1, -1, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4);
+        int b;
+        for (b = 0; b <= w; b++)
+            _mm_storeu_si128((__m128i*)(vt + 16 * b),
+                             _mm_min_epu8(_mm_adds_epu8(n, _mm_and_si128(_mm_set1_epi8((char)b), ranks)), cap));
+    }
+    #else
+    static inline void ddz_virtual_hands(const unsigned char* nat, int w, unsigned char* vt) {
+        int b, x;
+        for (b = 0; b <= w; b++) {
+            for (x = 0; x < 13; x++)
+                vt[16 * b + x] = (unsigned char)(nat[x] + b < 4 ? nat[x] + b : 4);
+            vt[16 * b + 13] = nat[13];
+            vt[16 * b + 14] = nat[14];
+            vt[16 * b + 15] = 0;
+        }
+    }
+    #endif
+    """
+    void _virtual_hands "ddz_virtual_hands"(const unsigned char* nat, int w, unsigned char* vt) noexcept nogil
+
+
+cdef extern from *:
+    """
+    /* A condition seldom true (the output out of room, out of memory):
+       its code laid out of the hot path. */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define ddz_unlikely(c) __builtin_expect(!!(c), 0)
+    #else
+    #define ddz_unlikely(c) (c)
+    #endif
+    """
+    bint _unlikely "ddz_unlikely"(bint c) noexcept nogil
+
+
 cdef enum:
-    # Candidate rows a call starts with: on the heap, below malloc's mmap
-    # threshold (a fresh mapping per call would fault its pages in), enough
-    # for most hands' candidates (it grows for the others).
-    CAND_ROWS = 4096
-    # A response's candidates (PASS, the bombs, the few kinds still listed
-    # by the kernels) start on the stack instead: a 64 KiB malloc and free
-    # each ply cost a random game more than the rest of a short response.
-    RESP_ROWS = 256
+    # Candidate rows a call starts with, on the stack: since the direct
+    # generators write most kinds straight to the output, what the kernels
+    # still list (PASS, the bombs, the airplanes of three or more trios
+    # with attachments, between two read-backs) fits most hands; it moves
+    # to the heap and grows for the others.  (A 64 KiB malloc and free per
+    # call cost more than a short response's rest.)
+    CAND_ROWS = 512
     # Rows of room a read-back checks for before writing the rows of one
     # combination with at most one wild card to spare (at most 14 readings
     # of at most 5 splits of the wild cards, 2 rows each; any other
@@ -248,6 +324,8 @@ cdef struct Reader:
     v16 natv[15][5]
     unsigned char defc[15][5]
     unsigned int rbit[15][5]
+    unsigned int nmask[5]       # nmask[c]: the ranks with defc 0 for c cards (masks for _one_spare)
+    unsigned int rmask          # the ranks with an rbit (for any c: a natural card of a rank 3..2)
     # and for the windows of c = 1, 2, 3 cards a rank (_plain_direct,
     # _airplanes_kicked): the sums of natv and defc over ranks 0..y-1 (y =
     # 0..12; the rows': _RSUM), and the replaceable ranks of them all.
@@ -255,6 +333,7 @@ cdef struct Reader:
     bint sums
     v16 qsum[3][ACE + 2]
     int dsum[3][ACE + 2]
+    unsigned char dsum8[3][48]  # the same as bytes from dsum8[c][16], 16 zeros before (_tops_of)
     unsigned int rroom[3]
     int windows                 # set by _plain_direct, _airplanes_kicked: the windows of a sequence made
     Out* o                      # the output, written through a cursor p (o.n set at the end)
@@ -276,7 +355,7 @@ cdef bint _grow_rows(Reader* x) noexcept nogil:
     cdef unsigned char* p
     x.o.n = (x.p - x.o.data) // ROW
     p = out_reserve(x.o, SLACK)
-    if p == NULL:
+    if _unlikely(p == NULL):
         return False
     x.p = p
     x.end = x.o.data + (x.o.cap - SLACK - 1) * ROW
@@ -307,7 +386,7 @@ cdef inline bint _put_reading(Reader* x, u64 r0, u64 r1, u64 p0, u64 p1, int t, 
                                                wild_bomb, &cls):
             pass
         else:
-            if p > x.end:
+            if _unlikely(p > x.end):
                 x.p = p
                 if not _grow_rows(x):
                     return False
@@ -353,7 +432,7 @@ cdef inline unsigned char* _rows(unsigned char* p, v16 r, v16 q, int n, v16 off,
 cdef inline unsigned char* _reading(Reader* x, unsigned char* p, v16 r, v16 q, int b, bint two) noexcept nogil:
     # _rows of a reading leaving b wild cards unspent, after growing the
     # output if p is past its end; NULL when out of memory
-    if p > x.end:
+    if _unlikely(p > x.end):
         x.p = p
         if not _grow_rows(x):
             return NULL
@@ -373,7 +452,7 @@ cdef inline unsigned char* _replace2(Reader* x, unsigned char* p, v16 r, v16 q, 
     while rest:
         i = top_bit(rest)
         rest ^= 1u << i
-        if p > x.end:
+        if _unlikely(p > x.end):
             x.p = p
             if not _grow_rows(x):
                 return NULL
@@ -415,12 +494,12 @@ cdef unsigned char* _replace(Reader* x, unsigned char* p, v16 r, v16 q, const un
         for c in range(1, cmax + 1):
             s = v16_sub(s, x.dtab[i])
             p = _reading(x, p, r, s, b - c, two)
-            if p == NULL:
+            if _unlikely(p == NULL):
                 return NULL
             if b - c == 1 and above:
                 # one wild card left: each rank above it, from the highest
                 # (at most 12 readings: one check of the room, SLACK)
-                if p > x.end:
+                if _unlikely(p > x.end):
                     x.p = p
                     if not _grow_rows(x):
                         return NULL
@@ -435,11 +514,11 @@ cdef unsigned char* _replace(Reader* x, unsigned char* p, v16 r, v16 q, const un
                     p = _rows(p, r, v16_sub(s, x.dtab[j]), n0, off0, d, two)
             elif b - c == 2 and above:
                 p = _replace2(x, p, r, s, a, above, two)
-                if p == NULL:
+                if _unlikely(p == NULL):
                     return NULL
             elif b - c > 2 and above:
                 p = _replace(x, p, r, s, a, above, b - c, two)
-                if p == NULL:
+                if _unlikely(p == NULL):
                     return NULL
     return p
 
@@ -472,7 +551,7 @@ cdef inline bint _read_all(const unsigned char* cand, Py_ssize_t ncand, Reader* 
             p = x.p
             end = x.end
             continue
-        if p > end:
+        if _unlikely(p > end):
             x.p = p
             if not _grow_rows(x):
                 return False
@@ -499,7 +578,7 @@ cdef inline bint _read_all(const unsigned char* cand, Py_ssize_t ncand, Reader* 
             if room:
                 v16_store(a, q)       # (its bytes of the ranks in room: the natural cards taken)
                 p = _replace2(x, p, r, q, a, room, two)
-                if p == NULL:
+                if _unlikely(p == NULL):
                     return False
                 end = x.end
         else:
@@ -507,7 +586,7 @@ cdef inline bint _read_all(const unsigned char* cand, Py_ssize_t ncand, Reader* 
             p = _reading(x, p, r, q, budget, two)
             if p != NULL and room:
                 p = _replace(x, p, r, q, a, room, budget, two)
-            if p == NULL:
+            if _unlikely(p == NULL):
                 return False
             end = x.end
     x.p = p
@@ -594,7 +673,7 @@ cdef inline unsigned char* _combo(Reader* x, unsigned char* p, v16 r, v16 q, int
     cdef unsigned char a[16]
     cdef unsigned int m
     cdef int i
-    if p > x.end:
+    if _unlikely(p > x.end):
         x.p = p
         if not _grow_rows(x):
             return NULL
@@ -635,7 +714,7 @@ cdef inline unsigned char* _one_spare(Reader* x, unsigned char* p, v16 rA, v16 q
     cdef v16 dt[4]
     cdef int ri[4]
     cdef int k = 0, i, j, yb, py, up, mine, nat
-    cdef unsigned int m = ra, bit
+    cdef unsigned int m = ra, nm = x.nmask[each], rm = x.rmask
     cdef v16 r, q
     while m:
         i = top_bit(m)
@@ -646,16 +725,15 @@ cdef inline unsigned char* _one_spare(Reader* x, unsigned char* p, v16 rA, v16 q
     while kb:
         yb = ctz(kb)
         kb &= kb - 1
-        if p > x.end:
+        if _unlikely(p > x.end):
             x.p = p
             if not _grow_rows(x):
                 return NULL
             p = x.p
         r = v16_add(rA, _ROWV[yb][each])
         q = v16_add(qA, x.natv[yb][each])
-        bit = x.rbit[yb][each]
-        mine = bit != 0               # (yb's natural cards are replaceable)
-        nat = x.defc[yb][each] == 0   # (the wild card is spare)
+        mine = (rm >> yb) & 1         # (yb's natural cards are replaceable)
+        nat = (nm >> yb) & 1          # (the wild card is spare)
         v16_store(p, r)
         v16_store(p + W_PHYS, q)
         py = 1
@@ -669,6 +747,29 @@ cdef inline unsigned char* _one_spare(Reader* x, unsigned char* p, v16 rA, v16 q
         v16_store(p + py, r)
         v16_store(p + py + W_PHYS, v16_sub(q, x.dtab[yb]))
         p += WROW * (1 + nat * (k + mine))
+    return p
+
+
+cdef inline unsigned char* _no_spare(Reader* x, unsigned char* p, v16 rA, v16 qA, unsigned int kb, int each,
+                                     bint two) noexcept nogil:
+    # The readings of the combinations of a part (row rA with the kind,
+    # cards qA) and `each` cards of each rank of kb (ascending) when the
+    # part leaves no wild card: each combination's one reading (its natural
+    # cards, with two wild ranks each split of the wild cards), no
+    # replacement to look for.  At most 15 combinations of at most 5
+    # splits: one check of the room (SLACK).  Where the next row goes; NULL
+    # when out of memory.
+    cdef int yb, n0 = x.scnt[0]
+    cdef v16 off0 = x.soff[0], d = x.dv
+    if _unlikely(p > x.end):
+        x.p = p
+        if not _grow_rows(x):
+            return NULL
+        p = x.p
+    while kb:
+        yb = ctz(kb)
+        kb &= kb - 1
+        p = _rows(p, v16_add(rA, _ROWV[yb][each]), v16_add(qA, x.natv[yb][each]), n0, off0, d, two)
     return p
 
 
@@ -690,11 +791,19 @@ cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 q
     while ka:
         ya = ctz(ka)
         ka &= ka - 1
-        if dup and vt[16 * (w - na) + ya] >= 2:
+        if dup and not two and na == w:
+            # no wild card left: two natural singles of ya, one reading,
+            # when the hand holds them (written, and the cursor moved past
+            # it only then: the branch would go either way rank by rank;
+            # the row past the cursor is scratch, within SLACK)
+            v16_store(p, v16_add(rx, _ROWV[ya][2]))
+            v16_store(p + W_PHYS, v16_add(qx, x.natv[ya][2]))
+            p += WROW * (vt[ya] >= 2)
+        elif dup and vt[16 * (w - na) + ya] >= 2:
             nb = na + x.defc[ya][2]
             p = _combo(x, p, v16_add(rx, _ROWV[ya][2]), v16_add(qx, x.natv[ya][2]), w - nb,
                        ra | x.rbit[ya][2], two)
-            if p == NULL:
+            if _unlikely(p == NULL):
                 return NULL
         nb = na + x.defc[ya][each]    # (at most w: ya is in ka)
         # the second attachment: a higher rank the wild cards left make
@@ -706,7 +815,12 @@ cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 q
         rb = ra | x.rbit[ya][each]
         if not two and nb == w - 1:
             p = _one_spare(x, p, rA, qA, rb, kb, each)
-            if p == NULL:
+            if _unlikely(p == NULL):
+                return NULL
+            continue
+        if nb == w:
+            p = _no_spare(x, p, rA, qA, kb, each, two)
+            if _unlikely(p == NULL):
                 return NULL
             continue
         while kb:
@@ -714,7 +828,7 @@ cdef inline unsigned char* _two_kicks(Reader* x, unsigned char* p, v16 rx, v16 q
             kb &= kb - 1
             p = _combo(x, p, v16_add(rA, _ROWV[yb][each]), v16_add(qA, x.natv[yb][each]),
                        w - nb - x.defc[yb][each], rb | x.rbit[yb][each], two)
-            if p == NULL:
+            if _unlikely(p == NULL):
                 return NULL
     return p
 
@@ -772,6 +886,9 @@ cdef void _tables(Reader* x) noexcept nogil:
             x.natv[y][c] = v16_add(_NATV0[y][n][c], wg[n][c])
             x.defc[y][c] = _DEFC0[n][c]
             x.rbit[y][c] = _RBIT0[y][n][c]
+    for c in range(1, 5):             # (defc 0: at least c natural cards)
+        x.nmask[c] = _row_ge_mask(x.nat, c)
+    x.rmask = _row_ge_mask(x.nat, 1) & 0x1FFFu
     x.tabs = True
 
 
@@ -786,7 +903,18 @@ cdef void _sums(Reader* x) noexcept nogil:
             x.dsum[c][y + 1] = x.dsum[c][y] + x.defc[y][c + 1]
             x.qsum[c][y + 1] = v16_add(x.qsum[c][y], x.natv[y][c + 1])
             x.rroom[c] |= x.rbit[y][c + 1]
+        memset(x.dsum8[c], 0, 48)
+        for y in range(ACE + 2):
+            x.dsum8[c][16 + y] = <unsigned char>x.dsum[c][y]
     x.sums = True
+
+
+cdef inline unsigned int _window_tops(const Reader* x, int c, int L, int rmin) noexcept nogil:
+    # The top ranks e >= rmin of the windows of L ranks (within 0..ACE) of
+    # c cards each whose deficit is at most the wild cards (after _sums), as
+    # a mask (_tops_of: every window tested at once, with no branch each;
+    # the windows are then walked on the mask)
+    return _tops_of(x.dsum8[c - 1], L, x.w) & ~((1u << rmin) - 1)
 
 
 cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC* r, int kind, int rmin,
@@ -827,7 +955,12 @@ cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC
         ra = x.rbit[mx][size]
         if size == 3 and not two and b == 1:
             p = _one_spare(x, p, rx, qx, ra, ka, each)
-            if p == NULL:
+            if _unlikely(p == NULL):
+                return False
+            continue
+        if size == 3 and b == 0:
+            p = _no_spare(x, p, rx, qx, ka, each, two)
+            if _unlikely(p == NULL):
                 return False
             continue
         if size == 3:
@@ -836,11 +969,11 @@ cdef inline bint _kicked_direct(Reader* x, const unsigned char* vt, const RulesC
                 ka &= ka - 1
                 p = _combo(x, p, v16_add(rx, _ROWV[ya][each]), v16_add(qx, x.natv[ya][each]),
                            b - x.defc[ya][each], ra | x.rbit[ya][each], two)
-                if p == NULL:
+                if _unlikely(p == NULL):
                     return False
             continue
         p = _two_kicks(x, p, rx, qx, na, ra, ka, vt, each, dup, r.both_jokers_as_kickers, two)
-        if p == NULL:
+        if _unlikely(p == NULL):
             return False
     x.p = p
     return True
@@ -856,21 +989,198 @@ cdef inline bint _airplanes_direct(Reader* x, const unsigned char* vt, const Rul
     cdef int each = 1 if kind == K_AIRPLANE_SOLO else 2
     cdef bint dup = kind == K_AIRPLANE_SOLO and not r.airplane_solo_distinct
     cdef int w = x.w, e, na
+    cdef unsigned int tops = 0
     cdef const unsigned char* hv
     cdef unsigned char* p = x.p
     cdef v16 kindv = v16_words(0, (<u64>kind) << 56)
     if not x.tabs:
         _tables(x)
-    for e in range(rmin if rmin > 1 else 1, ACE + 1):
+    for e in range(1, ACE + 1):       # (the windows the wild cards make, no branch each)
+        tops |= (<unsigned int>(x.defc[e - 1][3] + x.defc[e][3] <= w)) << e
+    tops &= ~((1u << (rmin if rmin > 1 else 1)) - 1)
+    while tops:
+        e = ctz(tops)
+        tops &= tops - 1
         na = x.defc[e - 1][3] + x.defc[e][3]
-        if na > w:
-            continue
         hv = vt + 16 * (w - na)
         p = _two_kicks(x, p, v16_add(v16_add(_ROWV[e - 1][3], _ROWV[e][3]), kindv),
                        v16_add(x.natv[e - 1][3], x.natv[e][3]), na, x.rbit[e - 1][3] | x.rbit[e][3],
                        _row_ge_mask(hv, each) & ~(3u << (e - 1)), vt, each, dup, r.both_jokers_as_kickers,
                        two)
-        if p == NULL:
+        if _unlikely(p == NULL):
+            return False
+    x.p = p
+    return True
+
+
+cdef struct AKick:
+    # The attachment candidates of one window of a longer airplane
+    # (_airplanes_long), as gen_airplane_kick's Kick: their ranks
+    # ascending, the most cards each may give (its cap), suffix sums of the
+    # caps, the candidate whose count may not be exactly 3 (or -1).
+    int y[15]
+    int cap[15]
+    int suffix[16]
+    int n
+    int forbid3
+    bint jokers_ok
+    unsigned int cmask          # the candidates' ranks
+    unsigned int nat1, nat2     # the ranks with at least 1, 2 natural cards (vt[0]'s)
+
+
+cdef unsigned char* _ak_solo(Reader* x, const AKick* k, unsigned char* p, int i, int need, v16 r, v16 q,
+                             int b, unsigned int room, bint lowj, bint two) noexcept nogil:
+    # kick_solo's multisets of `need` single attachments from candidates
+    # i.., in its order, each combination (the part so far: row r, cards q,
+    # b wild cards left, replaceable ranks room; lowj: a low joker among
+    # them) read at once (_combo); those needing more wild cards than are
+    # left are skipped (the read-back's deficit test).  Where the next row
+    # goes; NULL when out of memory.
+    cdef int c, cap, j, y, dc
+    cdef unsigned int lm
+    while True:
+        if k.suffix[i] < need:        # (also at i == n: suffix 0)
+            return p
+        if need == 1:
+            # the last attachment: candidates i.. (ranks from y[i] up)
+            lm = k.cmask & ~((1u << k.y[i]) - 1)
+            if lowj and not k.jokers_ok:
+                lm &= ~(1u << (JOKER0 + 1))
+            if b == 0:                # (natural ones only, each one reading)
+                return _no_spare(x, p, r, q, lm & k.nat1, 1, two)
+            for j in range(i, k.n):
+                y = k.y[j]
+                dc = x.defc[y][1]
+                if dc > b or (y == JOKER0 + 1 and lowj and not k.jokers_ok):
+                    continue
+                p = _combo(x, p, v16_add(r, _ROWV[y][1]), v16_add(q, x.natv[y][1]), b - dc, room | x.rbit[y][1],
+                           two)
+                if _unlikely(p == NULL):
+                    return NULL
+            return p
+        y = k.y[i]
+        if not (y == JOKER0 + 1 and lowj and not k.jokers_ok):
+            cap = k.cap[i] if k.cap[i] < need else need
+            c = cap
+            while c > 0:
+                dc = x.defc[y][c]
+                if dc <= b and not (c == 3 and i == k.forbid3):
+                    if c == need:
+                        p = _combo(x, p, v16_add(r, _ROWV[y][c]), v16_add(q, x.natv[y][c]), b - dc,
+                                   room | x.rbit[y][c], two)
+                    else:
+                        p = _ak_solo(x, k, p, i + 1, need - c, v16_add(r, _ROWV[y][c]), v16_add(q, x.natv[y][c]),
+                                     b - dc, room | x.rbit[y][c], lowj or y == JOKER0, two)
+                    if _unlikely(p == NULL):
+                        return NULL
+                c -= 1
+        i += 1
+
+
+cdef unsigned char* _ak_pairs(Reader* x, const AKick* k, unsigned char* p, int i, int need, v16 r, v16 q,
+                              int b, unsigned int room, bint two) noexcept nogil:
+    # kick_pairs's `need` pairs of distinct ranks from candidates i.., as
+    # _ak_solo (no joker is ever a pair)
+    cdef int j, y, dc
+    cdef unsigned int lm
+    if need == 1:
+        if i >= k.n:
+            return p
+        lm = k.cmask & ~((1u << k.y[i]) - 1)
+        if b == 0:                    # (natural pairs only, each one reading)
+            return _no_spare(x, p, r, q, lm & k.nat2, 2, two)
+        for j in range(i, k.n):
+            y = k.y[j]
+            dc = x.defc[y][2]
+            if dc > b:
+                continue
+            p = _combo(x, p, v16_add(r, _ROWV[y][2]), v16_add(q, x.natv[y][2]), b - dc, room | x.rbit[y][2], two)
+            if _unlikely(p == NULL):
+                return NULL
+        return p
+    for j in range(i, k.n - need + 1):
+        y = k.y[j]
+        dc = x.defc[y][2]
+        if dc > b:
+            continue
+        p = _ak_pairs(x, k, p, j + 1, need - 1, v16_add(r, _ROWV[y][2]), v16_add(q, x.natv[y][2]), b - dc,
+                      room | x.rbit[y][2], two)
+        if _unlikely(p == NULL):
+            return NULL
+    return p
+
+
+cdef bint _airplanes_long(Reader* x, const unsigned char* vt, const RulesC* r, int kind, int L, int rmin,
+                          bint two) noexcept nogil:
+    """_airplanes_direct for the airplanes of L >= 3 trios with
+    attachments (kind), window by window from the top rank rmin (as
+    _airplanes_kicked asks the kernel): gen_airplane_kick's kick_solo /
+    kick_pairs over the virtual hand of the wild cards the window leaves,
+    its caps (airplane_solo_distinct, airplane_bomb_kickers,
+    airplane_adjacent_trio_kickers), no exactly three at the rank above the
+    window (that reading lists under the higher window), the high joker
+    never with the low one unless both_jokers_as_kickers.  Sets
+    x.windows.  False when out of memory."""
+    cdef AKick k
+    cdef bint solo = kind == K_AIRPLANE_SOLO
+    cdef int src = 1 if solo else 2
+    cdef int w = x.w, e, s, d, b, y, cap, i
+    cdef unsigned int cand, win, tops
+    cdef const unsigned char* hv
+    cdef unsigned char* p = x.p
+    cdef v16 kindv = v16_words(0, (<u64>kind) << 56)
+    if not x.tabs:
+        _tables(x)
+    if not x.sums:
+        _sums(x)
+    k.jokers_ok = r.both_jokers_as_kickers
+    k.nat1 = _row_ge_mask(vt, 1)      # (vt: the virtual hand of no wild card, the natural one)
+    k.nat2 = _row_ge_mask(vt, 2)
+    x.windows = 0
+    tops = _window_tops(x, 3, L, rmin)
+    while tops:
+        e = ctz(tops)
+        tops &= tops - 1
+        s = e - L + 1
+        d = x.dsum[2][e + 1] - x.dsum[2][s]
+        x.windows += 1
+        b = w - d
+        hv = vt + 16 * b
+        win = ((1u << L) - 1) << s
+        cand = _row_ge_mask(hv, src) & ~win
+        k.cmask = cand
+        k.n = 0
+        k.forbid3 = -1
+        while cand:
+            y = ctz(cand)
+            cand &= cand - 1
+            cap = 1
+            if solo and not r.airplane_solo_distinct:
+                # (gen_airplane_kick's _kicker_cap)
+                cap = hv[y]
+                if not r.airplane_bomb_kickers and cap > 3:
+                    cap = 3
+                if not r.airplane_adjacent_trio_kickers and cap > 2 and (y == s - 1 or (y == e + 1 and y <= ACE)):
+                    cap = 2
+                if y == e + 1 and y <= ACE:
+                    k.forbid3 = k.n
+            k.y[k.n] = y
+            k.cap[k.n] = cap
+            k.n += 1
+        k.suffix[k.n] = 0
+        i = k.n - 1
+        while i >= 0:
+            k.suffix[i] = k.suffix[i + 1] + k.cap[i]
+            i -= 1
+        if k.suffix[0] < L:
+            continue
+        if solo:
+            p = _ak_solo(x, &k, p, 0, L, v16_add(v16_sub(_RSUM[2][e + 1], _RSUM[2][s]), kindv),
+                         v16_sub(x.qsum[2][e + 1], x.qsum[2][s]), b, x.rroom[2] & win, False, two)
+        else:
+            p = _ak_pairs(x, &k, p, 0, L, v16_add(v16_sub(_RSUM[2][e + 1], _RSUM[2][s]), kindv),
+                          v16_sub(x.qsum[2][e + 1], x.qsum[2][s]), b, x.rroom[2] & win, two)
+        if _unlikely(p == NULL):
             return False
     x.p = p
     return True
@@ -887,7 +1197,7 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
     memory."""
     cdef int c, y, e, w = x.w, need
     cdef v16 kindv = v16_words(0, (<u64>kind) << 56)
-    cdef unsigned int m, room, win
+    cdef unsigned int m, room, win, tops
     cdef unsigned char* p = x.p
     if not x.tabs:
         _tables(x)
@@ -896,9 +1206,15 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
             return True
         c = kind                      # (the kind code is the card count)
         m = _row_ge_mask(vt + 16 * w, c) & ~((1u << rmin) - 1)
+        if w == 0:
+            p = _no_spare(x, p, kindv, v16_words(0, 0), m, c, two)
+            if _unlikely(p == NULL):
+                return False
+            x.p = p
+            return True
         if not two and w == 1:
             p = _one_spare(x, p, kindv, v16_words(0, 0), 0, m, c)
-            if p == NULL:
+            if _unlikely(p == NULL):
                 return False
             x.p = p
             return True
@@ -906,7 +1222,7 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
             y = ctz(m)
             m &= m - 1
             p = _combo(x, p, v16_add(_ROWV[y][c], kindv), x.natv[y][c], w - x.defc[y][c], x.rbit[y][c], two)
-            if p == NULL:
+            if _unlikely(p == NULL):
                 return False
         x.p = p
         return True
@@ -917,27 +1233,75 @@ cdef inline bint _plain_direct(Reader* x, const unsigned char* vt, int kind, int
         return True
     room = x.rroom[c - 1]
     x.windows = 0
-    for e in range(rmin if rmin > L - 1 else L - 1, ACE + 1):
+    tops = _window_tops(x, c, L, rmin)
+    while tops:
+        e = ctz(tops)
+        tops &= tops - 1
         need = x.dsum[c - 1][e + 1] - x.dsum[c - 1][e + 1 - L]
-        if need > w:
-            continue
         x.windows += 1
         win = ((1u << L) - 1) << (e + 1 - L)
         p = _combo(x, p, v16_add(v16_sub(_RSUM[c - 1][e + 1], _RSUM[c - 1][e + 1 - L]), kindv),
                    v16_sub(x.qsum[c - 1][e + 1], x.qsum[c - 1][e + 1 - L]), w - need, room & win, two)
-        if p == NULL:
+        if _unlikely(p == NULL):
             return False
     x.p = p
     return True
 
 
-cdef bint _flush(Out* cand, Reader* x) noexcept nogil:
+cdef bint _bombs_direct(Reader* x, const unsigned char* vt) noexcept nogil:
+    """A lead's bombs and rocket with one wild rank and one deck, written
+    straight to the output (what gen_bombs_beating lists and _read_bombs
+    reads back): each rank 3..2 the wild cards make four of, ascending,
+    its readings with k = 0.. of its a natural cards replaced (at most the
+    wild cards its deficit leaves), each with its class (four wild cards of
+    the wild rank: wild; four natural cards: hard; else soft);
+    then the rocket when held.  False when out of memory."""
+    cdef unsigned int m = _row_ge_mask(vt + 16 * x.w, 4) & 0x1FFFu
+    cdef int y, a, need, kk, top
+    cdef v16 r, kindv = v16_words(0, (<u64>K_BOMB) << 56)
+    cdef v16 soft = v16_words(0, (<u64>CLS_SOFT) << 56)
+    cdef unsigned char* p = x.p
+    if _unlikely(p > x.end):          # (at most 13 bombs of 5 readings and the rocket: SLACK)
+        if not _grow_rows(x):
+            return False
+        p = x.p
+    while m:
+        y = ctz(m)
+        m &= m - 1
+        a = x.nat[y] if x.nat[y] < 4 else 4
+        need = 4 - a
+        top = x.w - need
+        top = top if top < a else a
+        r = v16_add(_ROWV[y][4], kindv)
+        # k = 0: every natural card it can take (as played when they are all)
+        v16_store(p, r)
+        v16_store(p + W_PHYS, v16_add(v16_add(_ROWV[y][a], x.gmul[need]), v16_words(0, (<u64>(
+            CLS_WILD if (x.wmask >> y) & 1 else (CLS_HARD if need == 0 else CLS_SOFT))) << 56)))
+        p += WROW
+        for kk in range(1, top + 1):
+            v16_store(p, r)
+            v16_store(p + W_PHYS, v16_add(v16_add(_ROWV[y][a - kk], x.gmul[need + kk]), soft))
+            p += WROW
+    if x.nat[JOKER0] >= 1 and x.nat[JOKER0 + 1] >= 1:
+        r = v16_add(_ROWV[JOKER0][1], _ROWV[JOKER0 + 1][1])
+        v16_store(p, v16_add(r, v16_words(0, (<u64>K_ROCKET) << 56)))
+        v16_store(p + W_PHYS, v16_add(r, v16_words(0, (<u64>CLS_ROCKET) << 56)))
+        p += WROW
+    x.p = p
+    return True
+
+
+cdef inline bint _flush(Out* cand, Reader* x) noexcept nogil:
     # Read back the combinations in cand and empty it; False when out of
-    # memory
+    # memory.  (Inline: called before every kind written directly, most
+    # often with nothing to read back.)
+    return cand.n == 0 or _flush_rows(cand, x)
+
+
+cdef bint _flush_rows(Out* cand, Reader* x) noexcept nogil:
+    # _flush's read-back
     cdef Py_ssize_t i
     cdef bint ok = True
-    if cand.n == 0:
-        return True
     if x.exact:                       # (classify: each reading has its test)
         for i in range(cand.n):
             if not _read_bombs(cand.data + i * ROW, x):
@@ -973,6 +1337,18 @@ cdef void _airplanes_kicked(const unsigned char* nat, const unsigned char* vt, i
             return
         ok = _airplanes_direct(rd, vt, r, kind, rmin, True) if rd.two else _airplanes_direct(
             rd, vt, r, kind, rmin, False)
+        if not ok:
+            cand.oom = True
+        return
+    if not rd.exact:
+        # longer ones: read straight to the output too (_airplanes_long)
+        if kind == K_AIRPLANE_SOLO and not r.solo_kickers:
+            return
+        if not _flush(cand, rd):
+            cand.oom = True
+            return
+        ok = _airplanes_long(rd, vt, r, kind, L, rmin, True) if rd.two else _airplanes_long(
+            rd, vt, r, kind, L, rmin, False)
         if not ok:
             cand.oom = True
         return
@@ -1084,7 +1460,7 @@ cdef void _candidates(const unsigned char* nat, const unsigned char* vt, int w, 
                     break             # (no window of L: every longer one holds one)
     else:
         p = out_reserve(cand, 1)
-        if p == NULL:
+        if _unlikely(p == NULL):
             return
         memset(p, 0, ROW)                                   # PASS
         cand.n += 1
@@ -1094,6 +1470,10 @@ cdef void _candidates(const unsigned char* nat, const unsigned char* vt, int w, 
             _of_kind(nat, vt, w, r, last.kind, last.length, last.rank + 1, cand, rd)
             if cand.oom:
                 return
+    if last == NULL and not rd.exact and not rd.two and r.max_count == 4 and r.max_joker == 1:
+        if not _flush(cand, rd) or not _bombs_direct(rd, vt):
+            cand.oom = True
+        return
     gen_bombs_beating(virt, r, NULL, cand)
 
 
@@ -1101,39 +1481,29 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
                    const unsigned char* last, bint exact, Out* o) noexcept nogil:
     cdef unsigned char nat[16]
     cdef unsigned char vt[9][16]
-    cdef unsigned char* buf = NULL
-    cdef unsigned char rbuf[RESP_ROWS * ROW]
-    cdef int w = 0, x, wr0 = -1, wr1 = -1, t, lo, b
-    cdef u64 u0, u1
+    cdef unsigned char cbuf[CAND_ROWS * ROW]
+    cdef int w = 0, x, wr0 = -1, wr1 = -1, t, lo
+    cdef unsigned int m
+    cdef v16 gv
     cdef Out cand
     cdef MoveInfo li
     cdef Reader rd
     memcpy(nat, h, 15)
     nat[15] = 255                     # (the kind byte of a row: no deficit; see _natural)
-    for x in range(JOKER0):
-        if (wmask >> x) & 1:
-            w += h[x]
-            nat[x] = 0
-            if wr0 < 0:
-                wr0 = x
-            else:
-                wr1 = x
+    m = wmask & ((1u << JOKER0) - 1)
+    while m:                          # (the wild ranks, ascending)
+        x = ctz(m)
+        m &= m - 1
+        w += h[x]
+        nat[x] = 0
+        if wr0 < 0:
+            wr0 = x
+        else:
+            wr1 = x
     # the virtual hands: vt[b], the natural cards and b wild cards (each
     # rank 3..2 at most 4, the jokers as held), for b = 0..w
-    for b in range(w + 1):
-        for x in range(JOKER0):
-            vt[b][x] = <unsigned char>(nat[x] + b if nat[x] + b < 4 else 4)
-        vt[b][13] = h[13]
-        vt[b][14] = h[14]
-        vt[b][15] = 0
-    if last != NULL:
-        out_init_on(&cand, rbuf, RESP_ROWS)
-    else:
-        buf = <unsigned char*>malloc(CAND_ROWS * ROW)
-        if buf == NULL:
-            o.oom = True
-            return
-        out_init_on(&cand, buf, CAND_ROWS)
+    _virtual_hands(nat, w, &vt[0][0])
+    out_init_on(&cand, cbuf, CAND_ROWS)
     rd.nat = nat
     rd.w = w
     rd.wmask = wmask
@@ -1152,9 +1522,9 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
     else:
         rd.g[0] = rd.e[0]
         rd.g[1] = rd.e[1]
+    gv = v16_words(rd.g[0], rd.g[1])
     for x in range(JOKER0):
-        _unit(x, &u0, &u1)
-        rd.dtab[x] = v16_words(u0 - rd.g[0], u1 - rd.g[1])
+        rd.dtab[x] = v16_sub(_ROWV[x][1], gv)
     rd.dtab[JOKER0] = rd.dtab[JOKER0 + 1] = v16_words(0, 0)
     rd.dv = v16_words(rd.d[0], rd.d[1])
     for x in range(9):
@@ -1182,7 +1552,6 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
         rd.end = o.data + (o.cap - SLACK - 1) * ROW
     elif not _grow_rows(&rd):
         o.oom = True
-        free(buf)                     # (NULL for a response: nothing)
         return
     if last != NULL:
         row_info(last, &li)
@@ -1197,4 +1566,3 @@ cdef void gen_wild(const unsigned char* h, const RulesC* r, unsigned int wmask,
         o.n = (rd.p - o.data) // ROW
     if not cand.borrowed:
         free(cand.data)               # (it grew: a copy of its own)
-    free(buf)
