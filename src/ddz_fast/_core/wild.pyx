@@ -41,7 +41,7 @@ from .kernels cimport (
     _movemask, _word_cards, _row_ge_mask,
 )
 from .bits cimport top_bit, ctz
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport free
 
 __all__ = []     # a C-level API (_core/wild.pxd)
 
