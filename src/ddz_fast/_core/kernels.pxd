@@ -158,6 +158,30 @@ cdef struct RulesC:
     bint airplane_bomb_kickers           # may airplane singles hold >= 4 of a rank?
     bint airplane_adjacent_trio_kickers  # ... >= 3 of a rank next to the trios?
 
+
+# The airplane single-kicker rules, for the standard kernel and the wild
+# one's direct generator alike.
+cdef inline int _kicker_cap(int held, const RulesC* r, int y, int s, int e) noexcept nogil:
+    # Most single kickers of rank y, of which the hand holds `held`, on the
+    # airplane with trios s..e.
+    if r.airplane_solo_distinct:
+        return 1
+    # rlcard-style limits: no bomb among the singles, and at most two cards
+    # of a rank next to the window (three would make a second reading; a 2
+    # is never next to it).
+    if not r.airplane_bomb_kickers and held > 3:
+        held = 3
+    if not r.airplane_adjacent_trio_kickers and held > 2 and (y == s - 1 or (y == e + 1 and y <= ACE)):
+        held = 2
+    return held
+
+
+cdef inline bint _kicker_three_forbidden(const RulesC* r, int y, int e) noexcept nogil:
+    # Exactly three single kickers of rank y on the airplane ending at e
+    # would read as a longer airplane (a higher reading of the same cards).
+    return y == e + 1 and y <= ACE and not r.airplane_solo_distinct
+
+
 cdef struct MoveInfo:
     int kind
     int rank

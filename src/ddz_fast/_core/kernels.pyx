@@ -592,21 +592,6 @@ cdef bint _kick_two(Kick* x, const Hand* k, const RulesC* r, unsigned int cand, 
     return True
 
 
-cdef inline int _kicker_cap(const Hand* k, const RulesC* r, int y, int s, int e) noexcept nogil:
-    # Most single kickers of rank y on the airplane with trios s..e.
-    cdef int cap = k.h[y]
-    if r.airplane_solo_distinct:
-        return 1
-    # rlcard-style limits: no bomb among the singles, and at most two cards
-    # of a rank next to the window (three would make a second reading; a 2
-    # is never next to it).
-    if not r.airplane_bomb_kickers and cap > 3:
-        cap = 3
-    if not r.airplane_adjacent_trio_kickers and cap > 2 and (y == s - 1 or (y == e + 1 and y <= ACE)):
-        cap = 2
-    return cap
-
-
 cdef void gen_airplane_kick(const Hand* k, const RulesC* r, int kind,
                             int lmin, int lmax, int rmin, Out* o) noexcept nogil:
     # AIRPLANE_SOLO / AIRPLANE_PAIR: L consecutive trios within 0..ACE plus L
@@ -662,10 +647,10 @@ cdef void gen_airplane_kick(const Hand* k, const RulesC* r, int kind,
                 cand &= cand - 1
                 x.lo[x.n] = _ONE[0][y]
                 x.hi[x.n] = _ONE[1][y]
-                x.cap[x.n] = _kicker_cap(k, r, y, s, e) if solo else 1
+                x.cap[x.n] = _kicker_cap(k.h[y], r, y, s, e) if solo else 1
                 if y == HIGH:
                     x.high = x.n
-                if solo and y == e + 1 and y <= ACE and not r.airplane_solo_distinct:
+                if solo and _kicker_three_forbidden(r, y, e):
                     x.forbid3 = x.n
                 x.n += 1
             x.suffix[x.n] = 0
@@ -1180,11 +1165,11 @@ cdef u64 _count_solo_kickers(const Hand* k, const RulesC* r, unsigned int win, i
         y = s - 1 if t == 0 else e + 1
         if 0 <= y <= ACE and plain >> y & 1:
             plain &= ~(1u << y)
-            cap = _kicker_cap(k, r, y, s, e)
+            cap = _kicker_cap(k.h[y], r, y, s, e)
             if cap > L:
                 cap = L
             # no exactly-three at e+1: that would be a higher reading
-            _mul_factor(a, cap, y == e + 1 and cap >= 3, L)
+            _mul_factor(a, cap, _kicker_three_forbidden(r, y, e) and cap >= 3, L)
     bomb_cap = MAX_T if r.airplane_bomb_kickers else 3
     for t in range(1, MAX_T + 1):
         group = plain & k.m[t] & ~k.m[t + 1]

@@ -38,7 +38,7 @@ from .kernels cimport (
     K_PAIR_CHAIN, K_AIRPLANE, K_AIRPLANE_SOLO, K_AIRPLANE_PAIR, K_FOUR_TWO_SOLO, K_FOUR_TWO_PAIR, K_BOMB,
     K_ROCKET,
     gen_of_kind, gen_airplanes_at, gen_bombs_beating, row_info, beats_c, out_init_on, out_reserve, u64,
-    _movemask, _word_cards, _row_ge_mask,
+    _movemask, _word_cards, _row_ge_mask, _kicker_cap, _kicker_three_forbidden,
 )
 from .bits cimport top_bit, ctz
 from libc.stdlib cimport free
@@ -1155,14 +1155,9 @@ cdef bint _airplanes_long(Reader* x, const unsigned char* vt, const RulesC* r, i
             y = ctz(cand)
             cand &= cand - 1
             cap = 1
-            if solo and not r.airplane_solo_distinct:
-                # (gen_airplane_kick's _kicker_cap)
-                cap = hv[y]
-                if not r.airplane_bomb_kickers and cap > 3:
-                    cap = 3
-                if not r.airplane_adjacent_trio_kickers and cap > 2 and (y == s - 1 or (y == e + 1 and y <= ACE)):
-                    cap = 2
-                if y == e + 1 and y <= ACE:
+            if solo:
+                cap = _kicker_cap(hv[y], r, y, s, e)
+                if _kicker_three_forbidden(r, y, e):
                     k.forbid3 = k.n
             k.y[k.n] = y
             k.cap[k.n] = cap
