@@ -42,6 +42,7 @@ Sections (each can be skipped):
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import csv
 import json
 import os
@@ -207,25 +208,29 @@ def actor_rates(seconds: float, lstm: int, hidden: int, tables: int, auction: st
 
 def learner_rates(seconds: float, lstm: int, hidden: int) -> Dict[str, float]:
     """Learner frames/s alone, one thread: ddz-fast's ``Learner.learn`` on
-    batches of 32 x 100 random frames (landlord and farmer in turn), and the
+    batches of 32 x 100 frames (landlord and farmer in turn, the first ones
+    an actor of the untrained networks plays, so that the features are as
+    sparse as in training), and the
     plain step DouZero's ``learn`` takes on the same batches (the network's
     forward with torch's default kernels, the MSE, backward, clipping,
     RMSprop).  With one learner thread, no trainer learns faster than its
     learner alone: the ceiling of the training rate."""
     import torch
 
-    from ddz_fast.train.dmc import Learner, Networks, TrainConfig
+    from ddz_fast.train.dmc import Actor, Learner, Networks, TrainConfig
 
     torch.set_num_threads(1)
     cfg = TrainConfig(lstm_size=lstm, hidden_size=hidden).check()
     nets = Networks.fresh(cfg)
     learner = Learner(nets, cfg)
-    rng = np.random.default_rng(0)
     n = cfg.frames_per_batch
-    batches = {k: {"x": (rng.random((n, x)) < 0.15).astype(np.int8),
-                   "z": (rng.random((n, 5, 162)) < 0.1).astype(np.int8),
-                   "target": rng.standard_normal(n).astype(np.float32)}
-               for k, x in (("landlord", 373), ("landlord_up", 484))}
+    actor = Actor(nets, dataclasses.replace(cfg, auction="none"))
+    batches: Dict[str, Dict[str, np.ndarray]] = {}
+    while len(batches) < 2:
+        actor.step()
+        for k, b in actor.batches():
+            if k in ("landlord", "landlord_up"):
+                batches.setdefault(k, b)
 
     def plain(key: str, b: Dict[str, np.ndarray]) -> None:
         net = nets.play[key]

@@ -87,6 +87,36 @@ def test_shared_values_give_douzeros_values_of_rows_sharing_their_state(position
     assert not torch.equal(expected, expected[torch.randperm(90, generator=g)])   # (the rows differ)
 
 
+@pytest.mark.parametrize("dtype", ["int8", "float32", "counts"])
+def test_the_learning_forward_gives_douzeros_values_and_gradients(dtype):
+    """learning_forward (the LSTM's input product over z's nonzero entries,
+    no product with the zero initial state, dense1 split so that x gets no
+    gradient) gives DouZero's own forward and the same gradients for every
+    parameter, float rounding aside; for 0/1 planes of any dtype, for
+    entries other than 1 and for rows of z with no nonzero entry."""
+    theirs = _douzero_net("landlord_up", seed=11)
+    ours = QNetwork(theirs.dense1.in_features - 128)
+    ours.load_state_dict(theirs.state_dict())
+    z, x = _inputs(ours.x_size, 64, seed=12)
+    z[:5] = 0                                     # (an empty history, as at the start of play)
+    z[5:9, :3] = 0
+    if dtype == "counts":
+        z = z * torch.randint(1, 4, z.shape, generator=torch.Generator().manual_seed(13))
+    zin = z.to(torch.int8) if dtype == "int8" else z
+    target = torch.randn(64, generator=torch.Generator().manual_seed(14))
+    want = theirs.forward(z, x, return_value=True)["values"]
+    got = ours.learning_forward(zin, x)
+    assert got.shape == (64, 1)
+    assert torch.allclose(got, want, rtol=1e-5, atol=1e-6)
+    assert torch.allclose(ours.sparse_state(zin).detach(), ours.state(z).detach(), rtol=1e-5, atol=1e-6)
+    ((want[:, 0] - target) ** 2).mean().backward()
+    ((got[:, 0] - target) ** 2).mean().backward()
+    theirs_params = dict(theirs.named_parameters())
+    for name, p in ours.named_parameters():
+        assert p.grad is not None and torch.count_nonzero(p.grad) > 0, name
+        assert torch.allclose(p.grad, theirs_params[name].grad, rtol=1e-4, atol=1e-7), name
+
+
 @pytest.mark.parametrize("position", POSITIONS)
 def test_our_checkpoints_load_into_douzero_and_keep_small_sizes(tmp_path, position):
     torch.manual_seed(3)

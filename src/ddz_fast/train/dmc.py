@@ -31,7 +31,7 @@ import os
 import queue as queue_mod
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, ContextManager, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -196,17 +196,6 @@ def play_scores(net: QNetwork, z: npt.NDArray[np.float32], x_state: npt.NDArray[
                               torch.from_numpy(row_state))
     out: npt.NDArray[np.float32] = q[:, 0].float().numpy()
     return out
-
-
-def aten_lstm() -> ContextManager[None]:
-    """A context that runs ``nn.LSTM`` on ATen's own CPU kernels rather
-    than oneDNN's (only the kernel changes: the same math, float rounding
-    aside).  The learner's batches of thousands of rows go faster through
-    ATen's forward and backward (about 1.3x at LSTM 128, 2x at 64, on one
-    thread); the actors' batches of a few dozen tables, faster through
-    oneDNN's, keep it."""
-    flags: Callable[..., ContextManager[None]] = torch.backends.mkldnn.flags
-    return flags(enabled=False, deterministic=None, allow_tf32=None, fp32_precision=None)
 
 
 # ---------------------------------------------------------------------------
@@ -539,15 +528,13 @@ class Learner:
         else:
             play = self.nets.play[key]
             net = play
-            z = torch.from_numpy(batch["z"]).to(dev).float()
+            z = torch.from_numpy(batch["z"]).to(dev)
             x = torch.from_numpy(batch["x"]).to(dev).float()
-            with aten_lstm():
-                pred = play(z, x)[:, 0]
+            pred = play.learning_forward(z, x)[:, 0]
         loss = ((pred - target) ** 2).mean()
         opt = self.opt[key]
         opt.zero_grad()
-        with aten_lstm():
-            loss.backward()
+        loss.backward()
         nn.utils.clip_grad_norm_(net.parameters(), self.cfg.max_grad_norm)
         opt.step()
         value = float(loss.item())

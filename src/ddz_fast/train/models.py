@@ -19,6 +19,7 @@ import os
 from typing import Any, Dict, Mapping, Tuple, Union
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 from .._engine.douzero import POSITIONS, X_SIZES as _X_SIZES
@@ -121,6 +122,48 @@ class QNetwork(nn.Module):
         w = self.dense1.weight
         per_state = torch.addmm(self.dense1.bias, torch.cat([state, x_state], dim=-1), w[:, :split].t())
         h = torch.relu(torch.addmm(per_state.index_select(0, row_state), action, w[:, split:].t()))
+        for layer in self._hidden[1:]:
+            h = torch.relu(layer(h))
+        out: torch.Tensor = self.dense6(h)
+        return out
+
+    def sparse_state(self, z: torch.Tensor) -> torch.Tensor:
+        """:meth:`state` with fewer operations for a ``z`` that is mostly
+        zeros, as DouZero's card planes are (about 2 nonzero entries in 162):
+        the LSTM's input product runs over ``z``'s nonzero entries only (each
+        scales the weight column it picks), and the first step skips the
+        product with the zero initial state.  ``z``: ``(N, 5, 162)``, any
+        real or integer dtype.  Equal to ``state(z)`` up to float rounding,
+        gradients included; on a learner's batches of thousands of rows it
+        is the faster of the two (the actors' few dozen rows gain nothing)."""
+        n, steps, width = z.shape
+        w_ih, w_hh, b_ih, b_hh = self.lstm.all_weights[0]
+        rows_by_step = z.transpose(0, 1).reshape(steps * n, width)     # (step 0's rows first)
+        row, col = rows_by_step.nonzero(as_tuple=True)
+        starts = torch.searchsorted(row, torch.arange(steps * n, device=z.device))
+        inputs = F.embedding_bag(col, w_ih.t().contiguous(), starts, mode="sum",
+                                 per_sample_weights=rows_by_step[row, col].to(w_ih.dtype))
+        gates_in = (inputs + (b_ih + b_hh)).view(steps, n, -1).unbind(0)
+        i, _, g, o = gates_in[0].chunk(4, 1)        # (PyTorch's gate order: input, forget, cell, output)
+        c = torch.sigmoid(i) * torch.tanh(g)
+        h = torch.sigmoid(o) * torch.tanh(c)
+        for step in gates_in[1:]:
+            i, f, g, o = torch.addmm(step, h, w_hh.t()).chunk(4, 1)
+            c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+            h = torch.sigmoid(o) * torch.tanh(c)
+        return h
+
+    def learning_forward(self, z: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+        """``forward(z, x)`` as a learning step on a big batch wants it:
+        :meth:`sparse_state`, and ``dense1`` as the sum it is, so that no
+        gradient is computed for ``x`` (an input), only for the LSTM's
+        output.  Equal to ``forward(z, x)`` up to float rounding, gradients
+        included."""
+        state = self.sparse_state(z)
+        w = self.dense1.weight
+        h = torch.addmm(torch.addmm(self.dense1.bias, x, w[:, self.lstm_size:].t()), state,
+                        w[:, :self.lstm_size].t())
+        h = torch.relu(h)
         for layer in self._hidden[1:]:
             h = torch.relu(layer(h))
         out: torch.Tensor = self.dense6(h)
