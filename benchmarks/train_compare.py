@@ -21,13 +21,18 @@ Sections (each can be skipped):
   the auction too (its frames are still card-play frames); ``--bf16-actor``
   a run whose actors score in bfloat16 (not like for like).
 * ``actor``: decisions/s of one actor alone (no learner), with DouZero's
-  network and with the shipped model's size: ddz-fast's ``Actor`` (every
-  table of its VecGame, DouZero's game) against DouZero's actor loop (``Env``
-  plus one forward of the network per decision, as ``douzero.dmc.utils.act``).
+  network (scoring in float32 and in bfloat16) and with the shipped model's
+  size: ddz-fast's ``Actor`` (every table of its VecGame, DouZero's game)
+  against DouZero's actor loop (``Env`` plus one forward of the network per
+  decision, as ``douzero.dmc.utils.act``).
 * ``learner``: learner frames/s alone, one thread, each network (batches of
-  32 x 100 random frames): ddz-fast's ``Learner.learn`` and the plain step
-  of DouZero's ``learn`` on the same network; with one learner thread a
-  trainer cannot learn faster, so this is the training rate's ceiling.
+  32 x 100 frames an actor played): ddz-fast's ``Learner.learn`` and the
+  plain step of DouZero's ``learn`` on the same network; with one learner
+  thread a trainer cannot learn faster, so this is the training rate's
+  ceiling.
+* ``precision``: how often bfloat16 scoring of a run's final networks
+  (``--run DIR``) picks another move than float32 scoring, on the states
+  an actor meets, and what those picks cost in float32 values.
 * ``curve``: WP and ADP with 95% intervals of each snapshot of a run
   (``--run DIR``, made with ``--snapshot-every``) against the simple bot
   and against ``PIMCAgent`` (the arena: duplicate deals, rules ``douzero``,
@@ -37,7 +42,7 @@ Sections (each can be skipped):
   auction on (``landlord="auction"``), under the bid and the rob auctions.
 
     python benchmarks/train_compare.py [--seconds 120] [--actors 1] [--with-bidder] [--run DIR]
-           [--deals 1000] [--pimc-deals 200] [--skip train,actor,learner,curve,bidding] [--json FILE]
+           [--deals 1000] [--pimc-deals 200] [--skip train,actor,learner,precision,curve,bidding] [--json FILE]
 """
 from __future__ import annotations
 
@@ -188,13 +193,15 @@ def train_douzero(seconds: float, actors: int, work: str, lstm: int = 128, hidde
     return _rate(started, pts, cpu)
 
 
-def actor_rates(seconds: float, lstm: int, hidden: int, tables: int, auction: str = "none") -> Dict[str, float]:
+def actor_rates(seconds: float, lstm: int, hidden: int, tables: int, auction: str = "none",
+                precision: str = "float32") -> Dict[str, float]:
     import torch
 
     from ddz_fast.train.dmc import Actor, Networks, TrainConfig
 
     torch.set_num_threads(1)
-    cfg = TrainConfig(tables=tables, lstm_size=lstm, hidden_size=hidden, auction=auction).check()
+    cfg = TrainConfig(tables=tables, lstm_size=lstm, hidden_size=hidden, auction=auction,
+                      actor_precision=precision).check()
     actor = Actor(Networks.fresh(cfg), cfg)
     for _ in range(20):
         actor.step()
@@ -334,6 +341,54 @@ def curve(run: str, deals: int, pimc_deals: int, pimc: str) -> List[Dict[str, An
     return rows
 
 
+def precision_agreement(run: str, steps: int = 150) -> Dict[str, float]:
+    """How often a bfloat16 copy of the run's final card-play networks picks
+    the move the float32 networks pick (the greedy choice of each state an
+    actor meets, DouZero's game, 256 tables for ``steps`` steps; forced
+    moves aside), and what the other picks cost in the float32 values."""
+    import copy
+
+    import torch
+
+    from ddz_fast.train import dmc
+
+    torch.set_num_threads(1)
+    nets = dmc.Networks.load(run, bidder=False)
+    first = nets.play["landlord"]
+    cfg = dmc.TrainConfig(tables=256, lstm_size=first.lstm_size, hidden_size=first.hidden_size, auction="none",
+                          seed=7).check()
+    actor = dmc.Actor(nets, cfg)
+    low = {id(n): copy.deepcopy(n).to(torch.bfloat16) for n in nets.play.values()}
+    plain = dmc.play_scores
+    n_states, differ, regret, rel = 0, 0, [], []
+
+    def both(net: Any, z: Any, x_state: Any, action: Any, row_state: Any) -> Any:
+        nonlocal n_states, differ
+        q32 = plain(net, z, x_state, action, row_state)
+        q16 = plain(low[id(net)], z, x_state, action, row_state)
+        for t in np.unique(row_state):
+            rows = np.flatnonzero(row_state == t)
+            b32, b16 = rows[np.argmax(q32[rows])], rows[np.argmax(q16[rows])]
+            n_states += 1
+            if b32 != b16:
+                differ += 1
+                regret.append(float(q32[b32] - q32[b16]))
+        rel.append(float(np.abs(q16 - q32).mean() / max(float(np.abs(q32).mean()), 1e-9)))
+        return q32
+
+    dmc.play_scores = both              # (the actor's own scoring, watched)
+    try:
+        for _ in range(steps):
+            actor.step()
+            for _ in actor.batches():
+                pass
+    finally:
+        dmc.play_scores = plain
+    return {"states": n_states, "differ": differ / max(n_states, 1), "relative_error": float(np.mean(rel)),
+            "regret_mean": float(np.mean(regret)) if regret else 0.0,
+            "regret_max": float(np.max(regret)) if regret else 0.0}
+
+
 def _final_frames(run: str) -> int:
     import torch
 
@@ -419,7 +474,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--deals", type=int, default=1000, help="duplicate deals against the simple bot, and bidding")
     ap.add_argument("--pimc-deals", type=int, default=100, help="duplicate deals against PIMC (0: skip)")
     ap.add_argument("--pimc", default="pimc(worlds=16)", help="the PIMC agent (arena name)")
-    ap.add_argument("--skip", default="", help="sections to skip: train,actor,learner,curve,bidding")
+    ap.add_argument("--skip", default="", help="sections to skip: train,actor,learner,precision,curve,bidding")
     ap.add_argument("--json", help="write the results as JSON")
     args = ap.parse_args(argv)
     skip = set(filter(None, args.skip.split(",")))
@@ -459,11 +514,13 @@ def main(argv: Optional[List[str]] = None) -> int:
                 print("\n".join(lines), flush=True)
     if "actor" not in skip:
         big = actor_rates(args.actor_seconds, 128, 512, args.tables)
+        big16 = actor_rates(args.actor_seconds, 128, 512, args.tables, precision="bfloat16")
         small_a = actor_rates(args.actor_seconds, 64, 128, args.tables)
         dz_a = douzero_actor_rate(args.actor_seconds)
-        res["actor"] = {"ddz_fast": big, "ddz_fast_small": small_a, "douzero": dz_a}
+        res["actor"] = {"ddz_fast": big, "ddz_fast_bf16": big16, "ddz_fast_small": small_a, "douzero": dz_a}
         print(f"actor decisions/s, one process, one thread: ddz-fast {big['decisions_per_s']:,.0f} "
-              f"(DouZero's network), {small_a['decisions_per_s']:,.0f} (small); "
+              f"(DouZero's network; {big16['decisions_per_s']:,.0f} scoring in bfloat16), "
+              f"{small_a['decisions_per_s']:,.0f} (small); "
               f"douzero {dz_a['decisions_per_s']:,.0f} (its network)", flush=True)
     if "learner" not in skip:
         res["learner"] = {}
@@ -488,6 +545,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"ceilings at DouZero's network from the parts alone: {c['per_cpu_ratio']:.1f}x per CPU-second, "
               f"{c['two_cores_ratio']:.1f}x wall-clock on two free cores (an actor and a learner on a core each); "
               f"one thread multiplies fp32 matrices at {gf:,.0f} GFLOP/s", flush=True)
+    if args.run and "precision" not in skip:
+        a = res["precision"] = precision_agreement(args.run)
+        print(f"bfloat16 against float32 scoring, the run's final networks: the greedy choice differs in "
+              f"{100 * a['differ']:.2f}% of {a['states']:,} unforced states (mean |q16 - q32| / mean |q32| "
+              f"{a['relative_error']:.4f}; the float32 value lost where they differ: mean {a['regret_mean']:.4f}, "
+              f"max {a['regret_max']:.4f})", flush=True)
     if args.run and "curve" not in skip:
         res["curve"] = curve(args.run, args.deals, args.pimc_deals, args.pimc)
     if args.run and "bidding" not in skip:
