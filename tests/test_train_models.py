@@ -117,6 +117,21 @@ def test_the_learning_forward_gives_douzeros_values_and_gradients(dtype):
         assert torch.allclose(p.grad, theirs_params[name].grad, rtol=1e-4, atol=1e-7), name
 
 
+def test_the_learning_forward_refuses_inputs_of_the_wrong_shape_and_takes_an_empty_batch():
+    """A z or x of the wrong shape is a ValueError naming it (the sums over
+    z's nonzero entries would otherwise read a narrower z without
+    complaint); an empty batch gives no rows."""
+    net = QNetwork(373, lstm_size=8, hidden_size=16)
+    z, x = _inputs(373, 3, seed=1)
+    bad = [(z[:, :, :100], x, "z must have shape"), (z[:, 0], x, "z must have shape"),
+           (z, x[:, :300], "x must have shape"), (z, x[:2], "x must have shape")]
+    for zz, xx, message in bad:
+        with pytest.raises(ValueError, match=message):
+            net.learning_forward(zz, xx)
+    empty = net.learning_forward(torch.zeros(0, 5, 162, dtype=torch.int8), torch.zeros(0, 373))
+    assert empty.shape == (0, 1)
+
+
 @pytest.mark.parametrize("position", POSITIONS)
 def test_our_checkpoints_load_into_douzero_and_keep_small_sizes(tmp_path, position):
     torch.manual_seed(3)

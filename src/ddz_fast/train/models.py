@@ -136,8 +136,12 @@ class QNetwork(nn.Module):
         real or integer dtype.  Equal to ``state(z)`` up to float rounding,
         gradients included; on a learner's batches of thousands of rows it
         is the faster of the two (the actors' few dozen rows gain nothing)."""
+        if z.dim() != 3 or z.shape[2] != Z_SHAPE[1] or z.shape[1] < 1:
+            raise ValueError(f"z must have shape (N, steps, {Z_SHAPE[1]}), not {tuple(z.shape)}")
         n, steps, width = z.shape
         w_ih, w_hh, b_ih, b_hh = self.lstm.all_weights[0]
+        if n == 0:
+            return w_hh.new_zeros((0, self.lstm_size))
         rows_by_step = z.transpose(0, 1).reshape(steps * n, width)     # (step 0's rows first)
         row, col = rows_by_step.nonzero(as_tuple=True)
         starts = torch.searchsorted(row, torch.arange(steps * n, device=z.device))
@@ -159,6 +163,9 @@ class QNetwork(nn.Module):
         gradient is computed for ``x`` (an input), only for the LSTM's
         output.  Equal to ``forward(z, x)`` up to float rounding, gradients
         included."""
+        if x.dim() != 2 or x.shape[1] != self.x_size or x.shape[0] != z.shape[0]:
+            raise ValueError(f"x must have shape (N, {self.x_size}) with N the rows of z ({z.shape[0]}), "
+                             f"not {tuple(x.shape)}")
         state = self.sparse_state(z)
         w = self.dense1.weight
         h = torch.addmm(torch.addmm(self.dense1.bias, x, w[:, self.lstm_size:].t()), state,
