@@ -351,8 +351,6 @@ def precision_agreement(run: str, steps: int = 150) -> Dict[str, float]:
     the move the float32 networks pick (the greedy choice of each state an
     actor meets, DouZero's game, 256 tables for ``steps`` steps; forced
     moves aside), and what the other picks cost in the float32 values."""
-    import copy
-
     import torch
 
     from ddz_fast.train import dmc
@@ -363,7 +361,7 @@ def precision_agreement(run: str, steps: int = 150) -> Dict[str, float]:
     cfg = dmc.TrainConfig(tables=256, lstm_size=first.lstm_size, hidden_size=first.hidden_size, auction="none",
                           seed=7).check()
     actor = dmc.Actor(nets, cfg)
-    low = {id(n): copy.deepcopy(n).to(torch.bfloat16) for n in nets.play.values()}
+    low = {id(nets.play[p]): net for p, net in dmc.scoring_networks(nets.play, "bfloat16").items()}
     plain = dmc.play_scores
     n_states, differ, regret, rel = 0, 0, [], []
 

@@ -182,6 +182,16 @@ class Networks:
             m.share_memory()
 
 
+def scoring_networks(play: Dict[str, QNetwork], precision: str) -> Dict[str, QNetwork]:
+    """The card-play networks an actor scores with at ``precision`` (one of
+    :data:`ACTOR_PRECISIONS`): ``play``'s own at float32, else a copy of
+    each in that precision (:meth:`Actor.sync` refreshes it)."""
+    dtype = getattr(torch, check_choice(precision, "actor precision", ACTOR_PRECISIONS))
+    if dtype == torch.float32:
+        return dict(play)
+    return {p: copy.deepcopy(net).to(dtype) for p, net in play.items()}
+
+
 def play_scores(net: QNetwork, z: npt.NDArray[np.float32], x_state: npt.NDArray[np.int8],
                 action: npt.NDArray[np.float32], row_state: npt.NDArray[np.intp]) -> npt.NDArray[np.float32]:
     """One position's values for its rows: the LSTM and ``dense1``'s part
@@ -304,9 +314,7 @@ class Actor:
         self.rng = np.random.default_rng([cfg.seed, index, 1])
         # the card-play networks the actor runs: the learner's own, or a
         # bfloat16 copy refreshed from them every few steps
-        self.scorers: Dict[str, QNetwork] = dict(nets.play)
-        if cfg.actor_precision != "float32":
-            self.scorers = {p: copy.deepcopy(net).to(torch.bfloat16) for p, net in nets.play.items()}
+        self.scorers = scoring_networks(nets.play, cfg.actor_precision)
         self.play = [_Stream(lambda p=p: _empty_play(p)) for p in range(3)]  # type: ignore[misc]
         self.bid = _Stream(_empty_bid)
         self.steps = 0

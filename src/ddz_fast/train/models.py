@@ -102,8 +102,13 @@ class QNetwork(nn.Module):
 
     def values(self, state: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
         """The MLP over ``[state, x]``: ``(N, 1)``."""
-        h = torch.cat([state, x], dim=-1)
-        for layer in self._hidden:
+        return self._above_dense1(self.dense1(torch.cat([state, x], dim=-1)))
+
+    def _above_dense1(self, dense1_out: torch.Tensor) -> torch.Tensor:
+        """The layers after ``dense1`` (its ReLU included), given its
+        output, however it was summed."""
+        h = torch.relu(dense1_out)
+        for layer in self._hidden[1:]:
             h = torch.relu(layer(h))
         out: torch.Tensor = self.dense6(h)
         return out
@@ -121,11 +126,7 @@ class QNetwork(nn.Module):
         split = self.lstm_size + self.x_size - ACTION_SIZE
         w = self.dense1.weight
         per_state = torch.addmm(self.dense1.bias, torch.cat([state, x_state], dim=-1), w[:, :split].t())
-        h = torch.relu(torch.addmm(per_state.index_select(0, row_state), action, w[:, split:].t()))
-        for layer in self._hidden[1:]:
-            h = torch.relu(layer(h))
-        out: torch.Tensor = self.dense6(h)
-        return out
+        return self._above_dense1(torch.addmm(per_state.index_select(0, row_state), action, w[:, split:].t()))
 
     def sparse_state(self, z: torch.Tensor) -> torch.Tensor:
         """:meth:`state` with fewer operations for a ``z`` that is mostly
@@ -168,13 +169,8 @@ class QNetwork(nn.Module):
                              f"not {tuple(x.shape)}")
         state = self.sparse_state(z)
         w = self.dense1.weight
-        h = torch.addmm(torch.addmm(self.dense1.bias, x, w[:, self.lstm_size:].t()), state,
-                        w[:, :self.lstm_size].t())
-        h = torch.relu(h)
-        for layer in self._hidden[1:]:
-            h = torch.relu(layer(h))
-        out: torch.Tensor = self.dense6(h)
-        return out
+        return self._above_dense1(torch.addmm(torch.addmm(self.dense1.bias, x, w[:, self.lstm_size:].t()), state,
+                                              w[:, :self.lstm_size].t()))
 
     def forward(self, z: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
         return self.values(self.state(z), x)
