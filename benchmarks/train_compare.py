@@ -517,6 +517,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--skip", default="", help="sections to skip: train,actor,learner,precision,curve,bidding")
     ap.add_argument("--json", help="write the results as JSON")
     args = ap.parse_args(argv)
+    if args.rounds < 1:
+        ap.error(f"--rounds must be at least 1, not {args.rounds}")
     skip = set(filter(None, args.skip.split(",")))
     sys.path.insert(0, SRC)
     res: Dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "load": os.getloadavg()}}
