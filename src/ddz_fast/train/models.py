@@ -106,10 +106,11 @@ class QNetwork(nn.Module):
 
     def _above_dense1(self, dense1_out: torch.Tensor) -> torch.Tensor:
         """The layers after ``dense1`` (its ReLU included), given its
-        output, however it was summed."""
-        h = torch.relu(dense1_out)
+        output, however it was summed; that output is overwritten."""
+        # (in place: each layer's output is fresh, and its ReLU saves a buffer a layer)
+        h = torch.relu_(dense1_out)
         for layer in self._hidden[1:]:
-            h = torch.relu(layer(h))
+            h = torch.relu_(layer(h))
         out: torch.Tensor = self.dense6(h)
         return out
 
