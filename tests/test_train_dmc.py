@@ -246,6 +246,40 @@ def test_greedy_actors_play_the_first_best_row_of_the_full_network_and_forced_mo
     assert forced > 20 and chosen > 300
 
 
+def test_exploring_actors_play_a_uniform_legal_row_without_scoring_it(monkeypatch):
+    """With epsilon 1 every card-play choice is a legal row drawn uniformly
+    from its table's rows, and no network is run to make it."""
+    from ddz_fast.train import dmc
+
+    def refuse(*args):
+        raise AssertionError("an exploring actor scored its rows")
+
+    monkeypatch.setattr(dmc, "play_scores", refuse)
+    cfg = TrainConfig(tables=32, auction="none", epsilon=1.0, lstm_size=8, hidden_size=16).check()
+    actor = Actor(Networks.fresh(cfg), cfg)
+    g = actor.groups[0]
+    rec = _StepRecorder(g.vec)
+    g.vec = rec
+    where = []          # (index of the chosen row among its table's rows, their number)
+    for _ in range(200):
+        g.feats.update()
+        offsets = np.asarray(g.feats.offsets)
+        ids = np.asarray(g.feats.action_ids)
+        tables = [t for t in range(g.n) if offsets[t + 1] - offsets[t] > 1]
+        rows = {t: list(ids[offsets[t]:offsets[t + 1]]) for t in tables}
+        actor._step(g)
+        got = rec.steps[-1]
+        for t in tables:
+            assert got[t] in rows[t]
+            where.append((rows[t].index(got[t]), len(rows[t])))
+    idx, n = np.array(where).T
+    assert len(idx) > 3000
+    # a uniform index has (idx + 0.5) / n uniform on (0, 1): mean 1/2, sd 1/sqrt(12) / sqrt(N)
+    u = (idx + 0.5) / n
+    assert abs(u.mean() - 0.5) < 4 / np.sqrt(12 * len(u))
+    assert (idx == n - 1).any() and (idx == 0).any()
+
+
 def test_a_bfloat16_actor_scores_with_a_copy_that_follows_the_learners_weights(tmp_path):
     """``actor_precision="bfloat16"``: the actor scores with bfloat16 copies
     of the card-play networks, close to the float32 values of every legal

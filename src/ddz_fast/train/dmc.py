@@ -381,10 +381,17 @@ class Actor:
             ids = np.asarray(feats.action_ids)
             scores = np.full(feats.num_rows, -np.inf, dtype=np.float32)
             row_table = np.asarray(feats.row_table).astype(np.intp)
-            # a table with one legal action (about a third: a pass, forced) needs
-            # no values: its -inf score is the best of its one row, as greedy
-            # and as exploration choose it
+            # epsilon-greedy's random choice, drawn first: a table that explores
+            # (a legal row picked uniformly) needs no values
+            playing = np.flatnonzero(counts > 0)
+            starts = offsets[playing]
+            explore = np.flatnonzero(self.rng.random(len(playing)) < self.cfg.epsilon)
+            pick = starts[explore] + (self.rng.random(len(explore)) * counts[playing[explore]]).astype(np.int64)
+            explore, pick = explore[ids[pick] >= 0], pick[ids[pick] >= 0]
+            # nor does a table with one legal action (about a third: a pass,
+            # forced): its -inf score is the best of its one row
             choosing = np.where(counts > 1, pos, -1)
+            choosing[playing[explore]] = -1
             for p in range(3):
                 tp = np.flatnonzero(choosing == p)
                 if len(tp) == 0:
@@ -396,18 +403,11 @@ class Actor:
                 scores[rows] = play_scores(self.scorers[POSITIONS[p]], z_all[tp], x_state[tp, :split],
                                            x_all[rows, split:X_SIZES[p]], local[row_table[rows]])
             scores[ids < 0] = -np.inf
-            playing = np.flatnonzero(counts > 0)
-            starts = offsets[playing]
             best = np.maximum.reduceat(scores, starts)
             is_best = scores == best[np.searchsorted(playing, row_table)]
             cand = np.where(is_best, np.arange(len(scores)), len(scores))
             row = np.minimum.reduceat(cand, starts)
-            explore = self.rng.random(len(playing)) < self.cfg.epsilon
-            if explore.any():
-                k = np.flatnonzero(explore)
-                pick = starts[k] + (self.rng.random(len(k)) * counts[playing[k]]).astype(np.int64)
-                ok = ids[pick] >= 0
-                row[k[ok]] = pick[ok]
+            row[explore] = pick
             actions[playing] = ids[row]
             seat = vec.to_move[playing]
             for p in range(3):
