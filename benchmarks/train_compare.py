@@ -17,7 +17,8 @@ Sections (each can be skipped):
   (``OMP_NUM_THREADS=1``) and no evaluation during training.  The rate is
   the frames of each trainer's last log row over the time from its
   process's start to that row (start-up and the first fill of the batches
-  included).  ``--with-bidder`` also times the default run, which learns
+  included); the steady rate beside it leaves them out (first log row to
+  last).  ``--with-bidder`` also times the default run, which learns
   the auction too (its frames are still card-play frames); ``--bf16-actor``
   a run whose actors score in bfloat16 (not like for like).  ``--rounds N``
   repeats the comparison N times, DouZero's trainer then ours in each
@@ -131,13 +132,18 @@ def _rate(started: float, points: List[tuple], cpu: List[Tuple[float, float]]) -
     ``(unix time, frames)``: start-up and the first fill of the batches
     included, as a user waits for them; and frames per CPU-second of all
     the trainer's processes up to that row (the steadier measure on a
-    shared machine, where wall-clock rates follow the other jobs' load)."""
+    shared machine, where wall-clock rates follow the other jobs' load);
+    and the steady rate, from the first log row to the last (start-up and
+    the first fill left out: what a run of hours sees)."""
     if not points:
-        return {"frames_per_s": 0.0, "frames": 0.0, "seconds": 0.0, "cpu_seconds": 0.0, "frames_per_cpu_s": 0.0}
+        return {"frames_per_s": 0.0, "frames": 0.0, "seconds": 0.0, "cpu_seconds": 0.0, "frames_per_cpu_s": 0.0,
+                "steady_frames_per_s": 0.0}
     t, f = points[-1]
+    t0, f0 = points[0]
     used = max((c for when, c in cpu if when <= t), default=0.0)
     return {"frames_per_s": f / (t - started), "frames": f, "seconds": t - started, "cpu_seconds": used,
-            "frames_per_cpu_s": f / used if used else 0.0}
+            "frames_per_cpu_s": f / used if used else 0.0,
+            "steady_frames_per_s": (f - f0) / (t - t0) if t > t0 else 0.0}
 
 
 def train_ddz(seconds: float, actors: int, lstm: int, hidden: int, tables: int, work: str,
@@ -492,6 +498,10 @@ def _train_round(args: argparse.Namespace, net: str, work: str) -> Tuple[Dict[st
                      f"actors score in bfloat16; per CPU-second {low['frames_per_cpu_s']:,.0f})")
     lines.append(f"  frames per CPU-second (all processes): douzero.dmc {dz['frames_per_cpu_s']:,.0f}, "
                  f"ddz-fast {ours['frames_per_cpu_s']:,.0f} ({cpu_ratio:.1f}x)")
+    steady = ours["steady_frames_per_s"] / max(dz["steady_frames_per_s"], 1e-9)
+    res_net["steady_ratio"] = steady
+    lines.append(f"  steady frames/s (first log row to last, start-up left out): douzero.dmc "
+                 f"{dz['steady_frames_per_s']:,.0f}, ddz-fast {ours['steady_frames_per_s']:,.0f} ({steady:.1f}x)")
     return res_net, lines
 
 
