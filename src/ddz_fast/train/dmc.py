@@ -385,13 +385,14 @@ class Actor:
             # (a legal row picked uniformly) needs no values
             playing = np.flatnonzero(counts > 0)
             starts = offsets[playing]
-            explore = np.flatnonzero(self.rng.random(len(playing)) < self.cfg.epsilon)
-            pick = starts[explore] + (self.rng.random(len(explore)) * counts[playing[explore]]).astype(np.int64)
-            explore, pick = explore[ids[pick] >= 0], pick[ids[pick] >= 0]
+            exploring = np.flatnonzero(self.rng.random(len(playing)) < self.cfg.epsilon)
+            pick = starts[exploring] + (self.rng.random(len(exploring)) * counts[playing[exploring]]).astype(np.int64)
+            legal = ids[pick] >= 0        # (a row the rules refuse: the greedy choice stands)
+            exploring, pick = exploring[legal], pick[legal]
             # nor does a table with one legal action (about a third: a pass,
             # forced): its -inf score is the best of its one row
             choosing = np.where(counts > 1, pos, -1)
-            choosing[playing[explore]] = -1
+            choosing[playing[exploring]] = -1
             for p in range(3):
                 tp = np.flatnonzero(choosing == p)
                 if len(tp) == 0:
@@ -407,7 +408,7 @@ class Actor:
             is_best = scores == best[np.searchsorted(playing, row_table)]
             cand = np.where(is_best, np.arange(len(scores)), len(scores))
             row = np.minimum.reduceat(cand, starts)
-            row[explore] = pick
+            row[exploring] = pick
             actions[playing] = ids[row]
             seat = vec.to_move[playing]
             for p in range(3):
