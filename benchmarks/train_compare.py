@@ -367,13 +367,13 @@ def precision_agreement(run: str, steps: int = 150) -> Dict[str, float]:
     cfg = dmc.TrainConfig(tables=256, lstm_size=first.lstm_size, hidden_size=first.hidden_size, auction="none",
                           seed=7).check()
     actor = dmc.Actor(nets, cfg)
-    low = {id(nets.play[p]): net for p, net in dmc.scoring_networks(nets.play, "bfloat16").items()}
+    low = {id(actor.scorers[p]): net for p, net in dmc.scoring_networks(nets.play, "bfloat16").items()}
     plain = dmc.play_scores
     n_states, differ, regret, rel = 0, 0, [], []
 
-    def both(net: Any, z: Any, x_state: Any, action: Any, row_state: Any) -> Any:
+    def both(net: Any, z: Any, x_state: Any, action: Any, row_state: Any, packed: Any = None) -> Any:
         nonlocal n_states, differ
-        q32 = plain(net, z, x_state, action, row_state)
+        q32 = plain(net, z, x_state, action, row_state, packed)
         q16 = plain(low[id(net)], z, x_state, action, row_state)
         for t in np.unique(row_state):
             rows = np.flatnonzero(row_state == t)

@@ -31,7 +31,7 @@ import os
 import queue as queue_mod
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -62,7 +62,6 @@ _ROB_SEGMENTS = 16         # ring of finished deals' returns a table keeps (> st
 _RESOLVE_EVERY = 8
 #: The card-play network's precisions in the actors (``TrainConfig.actor_precision``).
 ACTOR_PRECISIONS = ("float32", "bfloat16")
-_SYNC_EVERY = 4            # steps between refreshes of a low-precision actor's copy of the networks
 
 
 def auction_rules(auction: str) -> Rules:
@@ -139,10 +138,14 @@ class TrainConfig:
 
 @dataclass
 class Networks:
-    """The three card-play Q-networks (by position) and the bidding network."""
+    """The three card-play Q-networks (by position) and the bidding network;
+    ``updates``: the learning steps each card-play network has taken (in
+    :data:`POSITIONS`' order), which tell the actors when to refresh their
+    copies."""
 
     play: Dict[str, QNetwork]
     bid: Optional[BidNetwork]      # None: a card-play run (``auction="none"``)
+    updates: torch.Tensor = field(default_factory=lambda: torch.zeros(len(POSITIONS), dtype=torch.int64))
 
     @classmethod
     def fresh(cls, cfg: TrainConfig) -> "Networks":
@@ -180,32 +183,34 @@ class Networks:
     def share_memory(self) -> None:
         for m in self.modules():
             m.share_memory()
+        self.updates.share_memory_()  # type: ignore[no-untyped-call]
 
 
 def scoring_networks(play: Dict[str, QNetwork], precision: str) -> Dict[str, QNetwork]:
     """The card-play networks an actor scores with at ``precision`` (one of
-    :data:`ACTOR_PRECISIONS`): ``play``'s own at float32, else a copy of
-    each in that precision (:meth:`Actor.sync` refreshes it)."""
+    :data:`ACTOR_PRECISIONS`): a copy of each of ``play``'s in that
+    precision, which :meth:`Actor.sync` refreshes from the learner's."""
     dtype = getattr(torch, check_choice(precision, "actor precision", ACTOR_PRECISIONS))
-    if dtype == torch.float32:
-        return dict(play)
     return {p: copy.deepcopy(net).to(dtype) for p, net in play.items()}
 
 
 def play_scores(net: QNetwork, z: npt.NDArray[np.float32], x_state: npt.NDArray[np.int8],
-                action: npt.NDArray[np.float32], row_state: npt.NDArray[np.intp]) -> npt.NDArray[np.float32]:
+                action: npt.NDArray[np.float32], row_state: npt.NDArray[np.intp],
+                packed: Optional[Tuple[torch.Tensor, ...]] = None) -> npt.NDArray[np.float32]:
     """One position's values for its rows: the LSTM and ``dense1``'s part
     over the state run once per table (``z``, ``x_state``: one row per
     table), the rest once per row (``action``; ``row_state``: the row's
-    table among those of ``z``), :meth:`QNetwork.shared_values`; in the
-    network's own precision, the values as float32.  The LSTM is
-    :meth:`QNetwork.sparse_state`: ``z`` holds about 2 nonzero entries in
-    162, and the actor's hundreds of tables make the sparse sums pay."""
+    table among those of ``z``), :meth:`QNetwork.shared_values` (with
+    ``packed``, :meth:`QNetwork.pack_hidden`'s snapshot of ``net``'s
+    hidden layers); in the network's own precision, the values as float32.
+    The LSTM is :meth:`QNetwork.sparse_state`: ``z`` holds about 2 nonzero
+    entries in 162, and the actor's hundreds of tables make the sparse sums
+    pay."""
     dt = net.dense1.weight.dtype
     with torch.inference_mode():
         state = net.sparse_state(torch.from_numpy(z))
         q = net.shared_values(state, torch.from_numpy(x_state).to(dt), torch.from_numpy(action).to(dt),
-                              torch.from_numpy(row_state))
+                              torch.from_numpy(row_state), packed)
     out: npt.NDArray[np.float32] = q[:, 0].float().numpy()
     return out
 
@@ -314,9 +319,14 @@ class Actor:
                                skip_auction=cfg.auction == "none")
                        for k, (a, n) in enumerate(zip(auctions, sizes))]
         self.rng = np.random.default_rng([cfg.seed, index, 1])
-        # the card-play networks the actor runs: the learner's own, or a
-        # bfloat16 copy refreshed from them every few steps
+        # the card-play networks the actor runs: its own copy of the learner's,
+        # in the actor's precision, refreshed after each learning step (as
+        # DouZero's actors hold theirs); a private copy can keep its hidden
+        # layers packed
         self.scorers = scoring_networks(nets.play, cfg.actor_precision)
+        self.packed: Dict[str, Optional[Tuple[torch.Tensor, ...]]] = {}
+        self.seen = nets.updates.clone()
+        self.sync()
         self.play = [_Stream(lambda p=p: _empty_play(p)) for p in range(3)]  # type: ignore[misc]
         self.bid = _Stream(_empty_bid)
         self.steps = 0
@@ -325,19 +335,23 @@ class Actor:
         self.returns: List[float] = []   # the landlord's recent card-play targets
 
     # -- one step of every group ------------------------------------------
-    def sync(self) -> None:
-        """Copy the learner's current weights into a low-precision actor's
-        networks (nothing to do at float32: the actor runs the learner's)."""
+    def sync(self, positions: Iterable[str] = POSITIONS) -> None:
+        """Copy the learner's current weights into the actor's networks of
+        ``positions`` (and pack their hidden layers again)."""
         with torch.no_grad():
-            for p, net in self.nets.play.items():
-                low = self.scorers[p]
-                if low is not net:
-                    for dst, src in zip(low.parameters(), net.parameters()):
-                        dst.copy_(src)
+            for p in positions:
+                own = self.scorers[p]
+                for dst, src in zip(own.parameters(), self.nets.play[p].parameters()):
+                    dst.copy_(src)
+                self.packed[p] = own.pack_hidden()
 
     def step(self) -> None:
-        if self.steps % _SYNC_EVERY == 0:
-            self.sync()
+        # the networks the learner has updated since the last look
+        updates = self.nets.updates.clone()
+        changed = torch.nonzero(updates != self.seen).flatten().tolist()
+        if changed:
+            self.seen = updates
+            self.sync([POSITIONS[i] for i in changed])
         for g in self.groups:
             self._step(g)
         self.steps += 1
@@ -402,7 +416,8 @@ class Actor:
                 local[tp] = np.arange(len(tp))
                 split = X_SIZES[p] - ACTION_SIZE
                 scores[rows] = play_scores(self.scorers[POSITIONS[p]], z_all[tp], x_state[tp, :split],
-                                           x_all[rows, split:X_SIZES[p]], local[row_table[rows]])
+                                           x_all[rows, split:X_SIZES[p]], local[row_table[rows]],
+                                           self.packed[POSITIONS[p]])
             scores[ids < 0] = -np.inf
             best = np.maximum.reduceat(scores, starts)
             is_best = scores == best[np.searchsorted(playing, row_table)]
@@ -548,6 +563,8 @@ class Learner:
         loss.backward()
         nn.utils.clip_grad_norm_(net.parameters(), self.cfg.max_grad_norm)
         opt.step()
+        if key != "bid":
+            self.nets.updates[POSITIONS.index(key)] += 1      # (the actors refresh their copies)
         value = float(loss.item())
         self.loss[key] = value
         self.frames[key] += len(batch["target"])
