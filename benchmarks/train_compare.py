@@ -272,20 +272,34 @@ def learner_rates(seconds: float, lstm: int, hidden: int) -> Dict[str, float]:
     return out
 
 
-def matmul_gflops(repeats: int = 300) -> float:
+def matmul_gflops(repeats: int = 300) -> Dict[str, float]:
     """One thread's fp32 matrix throughput at the card-play network's
     shapes (256 rows by 512 x 512, best of ``repeats``): the yardstick of how
-    close the actor and the learner run to what the CPU can do."""
+    close the actor and the learner run to what the CPU can do.  ``mm``:
+    MKL's product, as the learner runs it; ``packed``: oneDNN's linear
+    layer and ReLU over packed weights, as the actor runs its hidden layers
+    (absent where this PyTorch cannot pack)."""
     import torch
 
+    from ddz_fast.train.models import QNetwork
+
     torch.set_num_threads(1)
-    a, w = torch.randn(256, 512), torch.randn(512, 512)
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        torch.mm(a, w)
-        best = min(best, time.perf_counter() - t0)
-    return 2 * 256 * 512 * 512 / best / 1e9
+    a = torch.randn(256, 512)
+    layer = QNetwork(373).dense2
+    packed = QNetwork(373).pack_hidden()
+    runs = {"mm": lambda: torch.mm(a, layer.weight.t())}
+    if packed is not None:
+        runs["packed"] = lambda: torch.ops.mkldnn._linear_pointwise(a, packed[0], layer.bias, "relu", [], "")
+    out = {}
+    with torch.inference_mode():
+        for name, run in runs.items():
+            best = float("inf")
+            for _ in range(repeats):
+                t0 = time.perf_counter()
+                run()
+                best = min(best, time.perf_counter() - t0)
+            out[name] = 2 * 256 * 512 * 512 / best / 1e9
+    return out
 
 
 def ceilings(actor: float, dz_actor: float, learner: float, dz_train: float) -> Dict[str, float]:
@@ -584,10 +598,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         c = ceilings(res["actor"]["ddz_fast"]["decisions_per_s"], res["actor"]["douzero"]["decisions_per_s"],
                      res["learner"]["douzero"]["ddz_fast"],
                      res.get("train", {}).get("douzero", {}).get("douzero", {}).get("frames_per_s", float("nan")))
-        res["ceiling"] = dict(c, matmul_gflops=gf)
+        res["ceiling"] = dict(c, matmul_gflops=gf["mm"], packed_gflops=gf.get("packed", float("nan")))
         print(f"ceilings at DouZero's network from the parts alone: {c['per_cpu_ratio']:.1f}x per CPU-second, "
               f"{c['two_cores_ratio']:.1f}x wall-clock on two free cores (an actor and a learner on a core each); "
-              f"one thread multiplies fp32 matrices at {gf:,.0f} GFLOP/s", flush=True)
+              f"one thread multiplies fp32 matrices at {gf['mm']:,.0f} GFLOP/s (MKL), "
+              f"{gf.get('packed', float('nan')):,.0f} with oneDNN's packed layer and ReLU (the actor's)", flush=True)
     if args.run and "precision" not in skip:
         a = res["precision"] = precision_agreement(args.run)
         print(f"bfloat16 against float32 scoring, the run's final networks: the greedy choice differs in "

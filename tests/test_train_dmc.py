@@ -113,7 +113,8 @@ def test_frames_hold_the_chosen_rows_features():
 def _scores_and_plain_values(actor, g):
     """For each position with tables in card play in ``g``: the actor's
     scores of every legal row (``play_scores`` with ``actor.scorers``) and
-    the plain forward of the learner's network on those rows."""
+    the plain forward of the learner's network on those rows (the actor's
+    packed hidden layers included, where this PyTorch packs them)."""
     feats = g.feats
     feats.update()
     pos = np.asarray(feats.position).astype(np.intp)
@@ -127,7 +128,7 @@ def _scores_and_plain_values(actor, g):
         local = np.empty(g.n, np.intp)
         local[tp] = np.arange(len(tp))
         got = play_scores(actor.scorers[POSITIONS[p]], feats.z[tp], feats.x_no_action[tp, :split],
-                          feats.x_batch[rows, split:size], local[row_table[rows]])
+                          feats.x_batch[rows, split:size], local[row_table[rows]], actor.packed[POSITIONS[p]])
         with torch.no_grad():
             want = actor.nets.play[POSITIONS[p]](torch.from_numpy(feats.z[row_table[rows]]),
                                                  torch.from_numpy(feats.x_batch[rows, :size].copy()))[:, 0].numpy()
@@ -145,6 +146,48 @@ def test_the_actors_scores_are_the_networks_values_of_every_legal_row():
             assert np.allclose(got, want, rtol=1e-5, atol=1e-6)
             checked += len(got)
     assert checked > 200
+
+
+def test_actors_score_with_copies_refreshed_after_each_learning_step():
+    """The actor scores with its own copy of the learner's card-play
+    networks: a learning step of one position's network reaches that
+    position's copy at the actor's next step, not before, and leaves the
+    other copies alone; the refreshed copy's scores are the updated
+    network's values (its hidden layers packed, at a width the actor
+    packs)."""
+    cfg = TrainConfig(**{**SMALL, "auction": "none", "hidden_size": 384}).check()
+    nets = Networks.fresh(cfg)
+    actor, learner = Actor(nets, cfg), Learner(nets, cfg)
+    assert all(actor.scorers[p] is not nets.play[p] for p in POSITIONS)
+    assert all((actor.packed[p] is None) == (nets.play[p].pack_hidden() is None) for p in POSITIONS)
+    batch = None
+    for _ in range(400):
+        actor.step()
+        batch = next((kb for kb in actor.batches() if kb[0] != "bid"), None)
+        if batch is not None:
+            break
+    assert batch is not None
+    key, frames = batch
+    old = {p: [t.clone() for t in actor.scorers[p].parameters()] for p in POSITIONS}
+    learner.learn(key, frames)
+    assert nets.updates.tolist() == [int(p == key) for p in POSITIONS]
+
+    def same(p):
+        return all(torch.equal(a, b) for a, b in zip(actor.scorers[p].parameters(), nets.play[p].parameters()))
+
+    assert not same(key)
+    actor.step()
+    assert same(key)
+    for p in POSITIONS:
+        if p != key:
+            assert all(torch.equal(a, b) for a, b in zip(actor.scorers[p].parameters(), old[p]))
+    checked = 0
+    for _ in range(10):
+        actor._step(actor.groups[0])
+        for got, want in _scores_and_plain_values(actor, actor.groups[0]):
+            assert np.allclose(got, want, rtol=1e-5, atol=1e-6)
+            checked += len(got)
+    assert checked > 20
 
 
 @pytest.mark.parametrize("key", ["landlord", "landlord_down", "bid"])

@@ -87,6 +87,64 @@ def test_shared_values_give_douzeros_values_of_rows_sharing_their_state(position
     assert not torch.equal(expected, expected[torch.randperm(90, generator=g)])   # (the rows differ)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+def test_packed_hidden_layers_give_the_plain_layers_values_and_are_a_snapshot(dtype):
+    """shared_values with pack_hidden()'s weights (oneDNN's fused linear
+    and ReLU) gives the values of the plain layers, float rounding aside,
+    for any number of rows (none and one included); the packed weights
+    keep the values of the weights they were packed from until packed
+    again."""
+    dt = getattr(torch, dtype)
+    net = QNetwork(373, lstm_size=16, hidden_size=64).to(dt)
+    packed = net.pack_hidden()
+    if not models._packs(dt):
+        assert packed is None            # (no oneDNN here, or no bfloat16 products: the plain layers)
+        return
+    assert isinstance(packed, tuple) and len(packed) == 4
+    z, x = _inputs(373, 40, seed=21)
+    x_state = x[:, :373 - models.ACTION_SIZE].to(dt)
+    g = torch.Generator().manual_seed(22)
+    tol = dict(rtol=1e-5, atol=1e-6) if dt == torch.float32 else dict(rtol=0.02, atol=0.02)
+    with torch.no_grad():
+        state = net.state(z.to(dt))
+        for rows in (0, 1, 7, 300):
+            row_state = torch.randint(0, 40, (rows,), generator=g)
+            action = (torch.rand(rows, models.ACTION_SIZE, generator=g) < 0.2).to(dt)
+            got = net.shared_values(state, x_state, action, row_state, packed)
+            want = net.shared_values(state, x_state, action, row_state)
+            assert got.shape == want.shape == (rows, 1) and got.dtype == dt
+            assert torch.allclose(got.float(), want.float(), **tol)
+        before = net.shared_values(state, x_state, action, row_state)
+        net.dense3.weight.mul_(-1.0)
+        after = net.shared_values(state, x_state, action, row_state)
+        assert not torch.allclose(after.float(), before.float(), **tol)
+        assert torch.allclose(net.shared_values(state, x_state, action, row_state, packed).float(),
+                              before.float(), **tol)
+        assert torch.allclose(net.shared_values(state, x_state, action, row_state, net.pack_hidden()).float(),
+                              after.float(), **tol)
+
+
+def test_packed_layers_refuse_gradients_and_other_values():
+    """Packed layers have no backward: shared_values with them while
+    gradients are on is a ValueError saying so; anything but
+    pack_hidden()'s tuple is a TypeError."""
+    net = QNetwork(373, lstm_size=8, hidden_size=16)
+    packed = net.pack_hidden()
+    if packed is None:
+        assert not models._packs(torch.float32)         # (no oneDNN here: nothing to refuse)
+        return
+    z, x = _inputs(373, 3, seed=2)
+    args = (net.state(z).detach(), x[:, :373 - models.ACTION_SIZE], torch.zeros(4, models.ACTION_SIZE),
+            torch.tensor([0, 1, 2, 2]))
+    with pytest.raises(ValueError, match="no gradients"):
+        net.shared_values(*args, packed)
+    with torch.no_grad():
+        assert net.shared_values(*args, packed).shape == (4, 1)
+        for bad in (list(packed), packed[:3], "packed"):
+            with pytest.raises(TypeError, match="pack_hidden"):
+                net.shared_values(*args, bad)
+
+
 @pytest.mark.parametrize("dtype", ["int8", "float32", "counts"])
 def test_the_learning_forward_gives_douzeros_values_and_gradients(dtype):
     """learning_forward (the LSTM's input product over z's nonzero entries,
