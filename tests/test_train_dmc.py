@@ -190,6 +190,47 @@ def test_actors_score_with_copies_refreshed_after_each_learning_step():
     assert checked > 20
 
 
+def _actor_follows(nets, cfg, ready, out):
+    """In a spawned process: an actor on the shared ``nets`` steps until its
+    landlord copy equals the learner's weights after their change (sends
+    True), or 400 steps pass (False)."""
+    actor = Actor(nets, cfg)
+    ready.set()
+    for _ in range(400):
+        actor.step()
+        if nets.updates[0] > 0 and all(torch.equal(a, b) for a, b in
+                                       zip(actor.scorers["landlord"].parameters(),
+                                           nets.play["landlord"].parameters())):
+            out.put(bool(torch.equal(actor.scorers["landlord"].dense6.bias, torch.full((1,), 5.0))))
+            return
+    out.put(False)
+
+
+def test_an_actor_process_refreshes_its_copy_after_a_learning_step_in_another():
+    """The learning-step counter lives in shared memory with the networks:
+    an actor in its own (spawned) process sees the learner's count move
+    and copies the changed weights."""
+    import torch.multiprocessing as mp
+
+    cfg = TrainConfig(**{**SMALL, "auction": "none"}).check()
+    nets = Networks.fresh(cfg)
+    nets.share_memory()
+    ctx = mp.get_context("spawn")
+    ready, out = ctx.Event(), ctx.Queue()
+    proc = ctx.Process(target=_actor_follows, args=(nets, cfg, ready, out), daemon=True)
+    proc.start()
+    try:
+        assert ready.wait(60)
+        with torch.no_grad():
+            nets.play["landlord"].dense6.bias.fill_(5.0)
+        nets.updates[0] += 1
+        assert out.get(timeout=60) is True
+    finally:
+        proc.join(timeout=10)
+        if proc.is_alive():
+            proc.terminate()
+
+
 @pytest.mark.parametrize("key", ["landlord", "landlord_down", "bid"])
 def test_a_learning_step_is_rmsprop_on_the_plain_mse_of_the_batch(key):
     """One step of the learner: its loss, gradients and updated weights are
