@@ -285,8 +285,8 @@ def matmul_gflops(repeats: int = 300) -> Dict[str, float]:
 
     torch.set_num_threads(1)
     a = torch.randn(256, 512)
-    layer = QNetwork(373).dense2
-    packed = QNetwork(373).pack_hidden()
+    net = QNetwork(373)
+    layer, packed = net.dense2, net.pack_hidden()      # (packed[0]: this layer's weight)
     runs = {"mm": lambda: torch.mm(a, layer.weight.t())}
     if packed is not None:
         runs["packed"] = lambda: torch.ops.mkldnn._linear_pointwise(a, packed[0], layer.bias, "relu", [], "")
