@@ -128,8 +128,9 @@ def test_packed_hidden_layers_give_the_plain_layers_values_and_are_a_snapshot(dt
 
 def test_packed_layers_refuse_gradients_and_other_values():
     """Packed layers have no backward: shared_values with them while
-    gradients are on is a ValueError saying so; anything but
-    pack_hidden()'s tuple is a TypeError."""
+    gradients are on is a ValueError saying so; anything but a tuple of
+    pack_hidden()'s length of tensors is a TypeError, and packed weights of
+    another width or dtype a ValueError naming both."""
     net = QNetwork(373, lstm_size=8, hidden_size=16)
     packed = net.pack_hidden()
     if packed is None:
@@ -145,6 +146,13 @@ def test_packed_layers_refuse_gradients_and_other_values():
         for bad in (list(packed), packed[:3], "packed"):
             with pytest.raises(TypeError, match="pack_hidden"):
                 net.shared_values(*args, bad)
+        wider = QNetwork(373, lstm_size=8, hidden_size=32).pack_hidden()
+        with pytest.raises(ValueError, match=r"\(32, 32\) torch.float32 weight .* has \(16, 16\)"):
+            net.shared_values(*args, wider)
+        if models._packs(torch.bfloat16):
+            low = QNetwork(373, lstm_size=8, hidden_size=16).to(torch.bfloat16).pack_hidden()
+            with pytest.raises(ValueError, match="torch.bfloat16 weight .* torch.float32"):
+                net.shared_values(*args, low)
 
 
 @pytest.mark.parametrize("dtype", ["int8", "float32", "counts"])

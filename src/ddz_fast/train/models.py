@@ -172,8 +172,17 @@ class QNetwork(nn.Module):
         layers, used in their place (no gradients: under
         ``torch.no_grad()`` or ``torch.inference_mode()``)."""
         if packed is not None:
-            if not isinstance(packed, tuple) or len(packed) != len(self._hidden) - 1:
+            layers = self._hidden[1:]
+            if not isinstance(packed, tuple) or len(packed) != len(layers) or \
+                    not all(isinstance(t, torch.Tensor) for t in packed):
                 raise TypeError("packed must be the tuple pack_hidden() returns")
+            for layer, t in zip(layers, packed):
+                # (oneDNN's own refusal of a mismatch names no argument)
+                w = layer.weight
+                if t.shape != w.shape or t.dtype != w.dtype or t.device != w.device:
+                    raise ValueError(f"packed holds a {tuple(t.shape)} {t.dtype} weight on {t.device} where this "
+                                     f"network has {tuple(w.shape)} {w.dtype} on {w.device}: pass this network's "
+                                     "own pack_hidden()")
             if torch.is_grad_enabled():
                 raise ValueError("packed layers have no gradients: score under torch.no_grad() or "
                                  "torch.inference_mode(), or leave packed out")
