@@ -23,7 +23,8 @@ import numpy as np
 from . import __version__
 from .cards import RANKS as RANK_LABELS, format_cards, to_counts
 from .moves import classify, legal_moves, parse_move
-from .rules import PRESETS, Rules
+from ._util.train_options import ACTOR_PRECISIONS, TRAIN_AUCTIONS
+from .rules import AUCTIONS, PRESETS, Rules
 
 if TYPE_CHECKING:
     from .game import Observation
@@ -641,7 +642,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("selfplay", help="play many seeded random games in compiled code and summarise them")
     sp.add_argument("--games", type=int, default=10000, help="number of games (default 10000)")
     sp.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
-    sp.add_argument("--auction", choices=["bid", "rob"], help="override the preset's auction")
+    sp.add_argument("--auction", choices=AUCTIONS, help="override the preset's auction")
     sp.add_argument("--seed", type=int, default=0, help="run seed (default 0); game i's seed derives from it")
     sp.add_argument("--threads", type=int, default=1, help="worker threads (results do not depend on it)")
     sp.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -667,7 +668,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play against bots in the terminal (simple bots by default)")
     pl.add_argument("--seed", type=int, default=None, help="session seed (default: random)")
     pl.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
-    pl.add_argument("--auction", choices=["bid", "rob"], help="override the preset's auction")
+    pl.add_argument("--auction", choices=AUCTIONS, help="override the preset's auction")
     pl.add_argument("--deals", type=int, default=1, help="deals to play (default 1)")
     pl.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     pl.add_argument("--opponent", default="simple", metavar="AGENT",
@@ -698,7 +699,7 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("--deals", type=int, default=1000, help="duplicate deals (default 1000)")
     ar.add_argument("--seed", type=int, default=0, help="run seed (default 0): deal k is game_seed(seed, k)")
     ar.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
-    ar.add_argument("--auction", choices=["bid", "rob"], help="override the preset's auction")
+    ar.add_argument("--auction", choices=AUCTIONS, help="override the preset's auction")
     ar.add_argument("--landlord", choices=["fixed", "auction"], default="fixed",
                     help="fixed: the deal's first bidder is landlord, no auction (default); auction: the agents bid")
     ar.add_argument("--tables", type=int, default=256, help="games played at once (default 256)")
@@ -718,7 +719,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--out", required=True, metavar="DIR",
                     help="checkpoints, log.csv and train.json (DouZero's .ckpt layout plus bidder.ckpt)")
     tr.add_argument("--resume", action="store_true", help="continue the run in DIR")
-    tr.add_argument("--auction", choices=["bid", "rob", "both", "none"], default="both",
+    tr.add_argument("--auction", choices=TRAIN_AUCTIONS, default="both",
                     help="the auction the bidder learns (default both: half the tables each; none: card "
                          "play alone on DouZero's deals, the first bidder the landlord, no bidder)")
     tr.add_argument("--lstm-size", type=int, default=64, help="LSTM size (default 64; DouZero's is 128)")
@@ -737,7 +738,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     tr.add_argument("--device", default="cpu", help="torch device of the learner (default cpu; e.g. cuda)")
     tr.add_argument("--threads", type=int, default=1, help="torch threads per process (default 1)")
-    tr.add_argument("--actor-precision", choices=["float32", "bfloat16"], default="float32",
+    tr.add_argument("--actor-precision", choices=ACTOR_PRECISIONS, default="float32",
                     help="the actors' card-play networks: float32 (default, the learner's own) or a bfloat16 "
                          "copy, about 1.5x the decisions a second on CPUs with bfloat16 instructions")
     tr.add_argument("--save-every", type=float, default=300.0, help="seconds between checkpoints (default 300)")

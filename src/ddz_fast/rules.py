@@ -12,9 +12,10 @@ from typing import Any, Dict, Mapping, Union
 
 from ._util.checks import plain_str
 
-__all__ = ["Rules", "PRESETS", "resolve_rules", "check_rules", "RulesLike"]
+__all__ = ["Rules", "PRESETS", "AUCTIONS", "resolve_rules", "check_rules", "RulesLike"]
 
-_AUCTIONS = ("bid", "rob")
+#: Rules.auction: how the landlord is chosen (docs/rules.md, "One deal, three players").
+AUCTIONS = ("bid", "rob")
 _GAMES = ((3, 1), (4, 2))
 #: Rules.wild: how many ranks are wild in each deal (docs/rules.md, "Wild cards").
 WILD_RANKS = MappingProxyType({"none": 0, "laizi": 1, "tiandi": 2})
@@ -23,8 +24,8 @@ _BOMB_DOUBLING = ("all", "hard_x4")
 
 def _check_choices(rules: "Rules") -> None:
     # The str options: one of their values, and wild cards only with one deck.
-    if rules.auction not in _AUCTIONS:
-        raise ValueError(f"unknown auction {rules.auction!r}; valid: {', '.join(_AUCTIONS)}")
+    if rules.auction not in AUCTIONS:
+        raise ValueError(f"unknown auction {rules.auction!r}; valid: {', '.join(AUCTIONS)}")
     if rules.wild not in WILD_RANKS:
         raise ValueError(f"unknown Rules.wild {rules.wild!r}; valid: {', '.join(WILD_RANKS)}")
     if rules.bomb_doubling not in _BOMB_DOUBLING:
@@ -227,7 +228,7 @@ def check_rules(rules: Rules) -> Rules:
         v = rules.__dict__
         if (type(v.get("players")) is int and type(v.get("decks")) is int
                 and (v["players"], v["decks"]) in _GAMES
-                and type(v.get("auction")) is str and v["auction"] in _AUCTIONS
+                and type(v.get("auction")) is str and v["auction"] in AUCTIONS
                 and type(v.get("wild")) is str and v["wild"] in WILD_RANKS
                 and (v["wild"] == "none" or v["decks"] == 1)
                 and type(v.get("bomb_doubling")) is str and v["bomb_doubling"] in _BOMB_DOUBLING):

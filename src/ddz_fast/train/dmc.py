@@ -42,6 +42,7 @@ from .._engine.douzero import POSITIONS, X_SIZES, VecFeatures
 from .._engine.vec import VecGame
 from .._util.checks import check_choice, check_int, check_number, check_seed
 from .._util.rng import game_seed
+from .._util.train_options import ACTOR_PRECISIONS, TRAIN_AUCTIONS
 from ..rules import PRESETS, Rules
 from .bidder import IN_SIZE, BidNetwork, auction_mask, bid_inputs, load_bidder, save_bidder
 from .models import ACTION_SIZE, QNetwork, check_device, load_checkpoint, make_model, save_checkpoint
@@ -49,9 +50,8 @@ from .models import ACTION_SIZE, QNetwork, check_device, load_checkpoint, make_m
 __all__ = ["TrainConfig", "train", "Actor", "Learner", "auction_rules", "AUCTIONS", "STATE_FILE",
            "BIDDER_FILE", "LOG_FILE", "CONFIG_FILE"]
 
-#: The auctions the bidder trains on: ``"bid"``, ``"rob"`` or ``"both"`` (half the tables each);
-#: ``"none"``: card play alone on DouZero's deals (the first bidder is the landlord, no bidder).
-AUCTIONS = ("bid", "rob", "both", "none")
+#: The auctions the bidder trains on (:data:`ddz_fast._util.train_options.TRAIN_AUCTIONS`).
+AUCTIONS = TRAIN_AUCTIONS
 STATE_FILE = "train_state.pt"
 BIDDER_FILE = "bidder.ckpt"
 LOG_FILE = "log.csv"
@@ -63,8 +63,6 @@ _RESOLVE_EVERY = 8
 # the narrowest hidden layers an actor packs for oneDNN (one thread, actor
 # alone: +4.5% decisions/s at 512, +2.5% at 384, even at 256, -10% at 128)
 _PACK_FROM = 384
-#: The card-play network's precisions in the actors (``TrainConfig.actor_precision``).
-ACTOR_PRECISIONS = ("float32", "bfloat16")
 
 
 def auction_rules(auction: str) -> Rules:

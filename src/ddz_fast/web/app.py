@@ -21,9 +21,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import AgentError
-from ..rules import PRESETS
+from ..rules import AUCTIONS, PRESETS
 from .replays import ReplayStore, read_records, replay_json, verdict
-from .sessions import AUCTIONS, GAME_PRESETS, LEVELS, AgentChoices, PlaySession, RequestError, SessionStore
+from .sessions import GAME_PRESETS, LEVELS, AgentChoices, PlaySession, RequestError, SessionStore
 from .views import rank_table
 
 __all__ = ["create_app", "MAX_BODY", "MAX_UPLOAD"]

@@ -18,6 +18,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 from ..errors import AgentError
 from ..arena import game_record, load_agent, observation_agent
 from ..game import Game, Phase, Session, simple_bot
+from ..rules import AUCTIONS
 from ..moves import parse_move
 from ..rules import PRESETS, Rules, check_rules
 from .views import LogEntry, action_json, seat_view
@@ -28,7 +29,6 @@ __all__ = ["LEVELS", "GAME_PRESETS", "RequestError", "PlaySession", "SessionStor
 LEVELS: Dict[str, str] = {"leisure": "random", "challenge": "simple", "master": "pimc"}
 #: The rules presets the page offers.
 GAME_PRESETS = ("standard", "strict", "four", "laizi", "tiandi")
-AUCTIONS = ("bid", "rob")
 
 
 class RequestError(ValueError):
