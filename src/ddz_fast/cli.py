@@ -625,6 +625,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .arena import LANDLORD_MODES
     p = argparse.ArgumentParser(prog="ddz-fast", description="Fast, exact Dou Dizhu move generation.")
     p.add_argument("--version", action="version", version=f"ddz-fast {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
@@ -649,13 +650,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("-q", "--quiet", action="store_true", help="no progress bar (shown on a terminal)")
     sp.add_argument("--record", metavar="DIR",
                     help="write every step as a Parquet trajectory dataset in DIR (needs pyarrow)")
-    sp.add_argument("--policy", choices=["random", "bot"], default="random",
+    from .trajectories import COMPRESSIONS, OBSERVATION_TYPES, POLICIES
+    sp.add_argument("--policy", choices=POLICIES, default="random",
                     help="with --record: who plays every seat (default random)")
     sp.add_argument("--tables", type=int, default=1024, help="with --record: tables stepped together")
     sp.add_argument("--shard-games", type=int, default=100_000, help="with --record: about this many games a file")
-    sp.add_argument("--observation-type", choices=["binary", "list"], default="binary",
+    sp.add_argument("--observation-type", choices=OBSERVATION_TYPES, default="binary",
                     help="with --record: how observations are stored (default binary)")
-    from .trajectories import COMPRESSIONS
     sp.add_argument("--compression", default=COMPRESSIONS[0], choices=COMPRESSIONS,
                     help=f"with --record: Parquet compression (default {COMPRESSIONS[0]})")
     sp.add_argument("--overwrite", action="store_true", help="with --record: replace a dataset in DIR")
@@ -700,7 +701,7 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("--seed", type=int, default=0, help="run seed (default 0): deal k is game_seed(seed, k)")
     ar.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
     ar.add_argument("--auction", choices=AUCTIONS, help="override the preset's auction")
-    ar.add_argument("--landlord", choices=["fixed", "auction"], default="fixed",
+    ar.add_argument("--landlord", choices=LANDLORD_MODES, default="fixed",
                     help="fixed: the deal's first bidder is landlord, no auction (default); auction: the agents bid")
     ar.add_argument("--tables", type=int, default=256, help="games played at once (default 256)")
     ar.add_argument("--ray", metavar="ADDRESS",

@@ -94,7 +94,7 @@ from .observation import ObservationLayout
 from .rules import Rules, RulesLike, check_rules, resolve_rules
 
 __all__ = ["record", "RecordSummary", "TrajectoryDataset", "COLUMNS", "WILD_COLUMN", "columns", "COMPRESSIONS",
-           "FORMAT_VERSION"]
+           "OBSERVATION_TYPES", "POLICIES", "FORMAT_VERSION"]
 
 FORMAT = "ddz-fast-trajectories"
 FORMAT_VERSION = 2
@@ -136,7 +136,10 @@ def _pyarrow() -> Any:
     return pyarrow
 
 
-_OBSERVATION_TYPES = ("binary", "list")
+#: ``record``'s ``observation_type``: the observation tensor, or its list form.
+OBSERVATION_TYPES = ("binary", "list")
+#: ``record``'s named policies (besides a callable): random legal moves, or the simple bot.
+POLICIES = ("random", "bot")
 
 
 def _schema(pa: Any, obs_size: int, observation_type: str, wild_ranks: int = 0) -> Any:
@@ -239,9 +242,9 @@ def record(directory: PathLike, games: int, *, rules: RulesLike = "standard", se
     r = check_rules(resolve_rules(rules))
     if not isinstance(policy, str) and not callable(policy):
         raise TypeError(f"policy must be 'random', 'bot' or a callable, not {type(policy).__name__}")
-    if isinstance(policy, str) and policy not in ("random", "bot"):
+    if isinstance(policy, str) and policy not in POLICIES:
         raise ValueError(f"policy must be 'random', 'bot' or a callable, not {policy!r}")
-    if not isinstance(observation_type, str) or observation_type not in _OBSERVATION_TYPES:
+    if not isinstance(observation_type, str) or observation_type not in OBSERVATION_TYPES:
         raise ValueError(f"observation_type must be 'binary' or 'list', not {observation_type!r}")
     if not isinstance(compression, str) or compression not in COMPRESSIONS:
         raise ValueError(f"compression must be one of {', '.join(COMPRESSIONS)}, not {compression!r}")
@@ -662,7 +665,7 @@ def _file_meta(f: str, pf: Any) -> Dict[str, Any]:
         raise ValueError(f"{f}: its ddz_fast metadata is not JSON") from None
     if not isinstance(m, dict) or m.get("format") != FORMAT:
         raise ValueError(f"{f}: not a ddz-fast trajectory file")
-    if m.get("observation_type") not in _OBSERVATION_TYPES:
+    if m.get("observation_type") not in OBSERVATION_TYPES:
         raise ValueError(f"{f}: bad ddz_fast metadata (observation_type {m.get('observation_type')!r})")
     if type(m.get("version")) is not int or (m["version"] != FORMAT_VERSION
                                              and m["version"] not in _CONVERTED_VERSIONS):
