@@ -38,7 +38,7 @@ from ..errors import IllegalActionError
 from ..cards import format_cards, to_counts
 from ..game_values import AUCTION_ACTIONS, GameResult, Observation, Phase
 from .. import pickling as _pickling
-from ..rules import check_rules, resolve_rules
+from ..rules import AUCTIONS, check_rules, resolve_rules
 from .engine import MAX_BASE, max_bombs
 from .worlds import MAX_WORLDS
 from .playout import MAX_GAMES
@@ -121,7 +121,7 @@ cdef class Game:
         r = resolve_rules(rules)
         self.rc = rules_by_id(rules_id(r))
         auction = r.auction
-        if type(auction) is not str or auction not in ("bid", "rob"):
+        if type(auction) is not str or auction not in AUCTIONS:
             check_rules(r)                    # raises, naming the problem
         players = 3 if self.rc.decks == 1 else 4
         cap = hist_capacity(players)

@@ -43,7 +43,7 @@ from .._engine.vec import VecGame
 from .._util.checks import check_choice, check_int, check_number, check_seed
 from .._util.rng import game_seed
 from .._util.train_options import ACTOR_PRECISIONS, TRAIN_AUCTIONS
-from ..rules import PRESETS, Rules
+from ..rules import AUCTIONS as RULE_AUCTIONS, PRESETS, Rules
 from .bidder import IN_SIZE, BidNetwork, auction_mask, bid_inputs, load_bidder, save_bidder
 from .models import ACTION_SIZE, QNetwork, check_device, load_checkpoint, make_model, save_checkpoint
 
@@ -68,7 +68,7 @@ _PACK_FROM = 384
 def auction_rules(auction: str) -> Rules:
     """The ``douzero`` preset with the given auction (``"bid"`` or ``"rob"``)."""
     base = PRESETS["douzero"]
-    a = check_choice(auction, "auction", ("bid", "rob"))
+    a = check_choice(auction, "auction", RULE_AUCTIONS)
     return base if a == "bid" else dataclasses.replace(base, auction="rob", name="douzero-rob")
 
 
@@ -312,7 +312,7 @@ class Actor:
     def __init__(self, nets: Networks, cfg: TrainConfig, index: int = 0) -> None:
         self.nets = nets
         self.cfg = cfg
-        auctions = {"both": ["bid", "rob"], "none": ["bid"]}.get(cfg.auction, [cfg.auction])
+        auctions = {"both": list(RULE_AUCTIONS), "none": ["bid"]}.get(cfg.auction, [cfg.auction])
         sizes = [cfg.tables // len(auctions) + (1 if k < cfg.tables % len(auctions) else 0)
                  for k in range(len(auctions))]
         # (auction "none": every deal starts at card play, the bidder never acts)
