@@ -18,9 +18,8 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 from ..errors import AgentError
 from ..arena import game_record, load_agent, observation_agent
 from ..game import Game, Phase, Session, simple_bot
-from ..rules import AUCTIONS
 from ..moves import parse_move
-from ..rules import PRESETS, Rules, check_rules
+from ..rules import AUCTIONS, PRESETS, Rules, check_rules
 from .views import LogEntry, action_json, seat_view
 
 __all__ = ["LEVELS", "GAME_PRESETS", "RequestError", "PlaySession", "SessionStore", "AgentChoices", "game_rules"]
