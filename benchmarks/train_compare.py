@@ -284,11 +284,11 @@ def matmul_gflops(repeats: int = 300) -> Dict[str, float]:
     (absent where this PyTorch cannot pack)."""
     import torch
 
-    from ddz_fast.train.models import QNetwork
+    from ddz_fast.train.models import make_model
 
     torch.set_num_threads(1)
     a = torch.randn(256, 512)
-    net = QNetwork(373)
+    net = make_model("landlord")
     layer, packed = net.dense2, net.pack_hidden()      # (packed[0]: this layer's weight)
     runs = {"mm": lambda: torch.mm(a, layer.weight.t())}
     if packed is not None:
@@ -487,6 +487,19 @@ def bid_values(run: str, hands: int, samples: int) -> Dict[str, Any]:
     return {"spearman": rho, "hands": hands, "samples": samples}
 
 
+def _verdict(ratio: float) -> str:
+    """The target's verdict on a ratio of ddz-fast's training rate to DouZero's."""
+    return "PASS" if ratio >= TARGET_VS_DOUZERO else "FAIL"
+
+
+def _median_line(rounds: List[Dict[str, Any]], key: str, head: str, tail: str = "") -> Tuple[float, str]:
+    """The median over ``rounds`` of the ratio ``key``, and the line judging it."""
+    med = float(np.median([r[key] for r in rounds]))
+    each = ", ".join(f"{r[key]:.1f}x" for r in rounds)
+    return med, (f"{head}, the median of {len(rounds)} rounds{tail}: {med:.1f}x (rounds: {each}; target "
+                 f"{TARGET_VS_DOUZERO:.0f}x on the median: {_verdict(med)})")
+
+
 def _train_round(args: argparse.Namespace, net: str, work: str) -> Tuple[Dict[str, Any], List[str]]:
     """One round of the training comparison on network ``net``: DouZero's
     trainer, then ddz-fast's (and its variants asked for), each for
@@ -497,13 +510,12 @@ def _train_round(args: argparse.Namespace, net: str, work: str) -> Tuple[Dict[st
     ratio = ours["frames_per_s"] / dz["frames_per_s"]
     cpu_ratio = ours["frames_per_cpu_s"] / max(dz["frames_per_cpu_s"], 1e-9)
     res_net: Dict[str, Any] = {"douzero": dz, "ddz_fast": ours, "ratio": ratio, "cpu_ratio": cpu_ratio}
-    verdict = "PASS" if ratio >= TARGET_VS_DOUZERO else "FAIL"
     lines = [f"training frames/s, {net} network (LSTM {lstm}, dense {hidden}), {args.actors} actor(s), "
              f"batch 32 x 100, 1 thread each:",
              f"  douzero.dmc                       {dz['frames_per_s']:10,.0f}",
              f"  ddz-fast train --auction none     {ours['frames_per_s']:10,.0f}   ({ratio:.1f}x; "
-             f"target {TARGET_VS_DOUZERO:.0f}x: {verdict}; float32 actors, DouZero's arithmetic; DouZero's game: "
-             "card play alone)"]
+             f"target {TARGET_VS_DOUZERO:.0f}x: {_verdict(ratio)}; float32 actors, DouZero's arithmetic; "
+             "DouZero's game: card play alone)"]
     if args.with_bidder:
         both = train_ddz(args.seconds, args.actors, lstm, hidden, args.tables, work, auction="both")
         res_net["ddz_fast_with_bidder"] = both
@@ -517,7 +529,7 @@ def _train_round(args: argparse.Namespace, net: str, work: str) -> Tuple[Dict[st
         res_net["bf16_ratio"] = low16 = low["frames_per_s"] / dz["frames_per_s"]
         lines.append(f"  ddz-fast train, bfloat16 actors  {low['frames_per_s']:10,.0f}   "
                      f"({low16:.1f}x; target {TARGET_VS_DOUZERO:.0f}x: "
-                     f"{'PASS' if low16 >= TARGET_VS_DOUZERO else 'FAIL'}; --actor-precision bfloat16: the same "
+                     f"{_verdict(low16)}; --actor-precision bfloat16: the same "
                      f"network, its values in bfloat16 in the actors; per CPU-second {low['frames_per_cpu_s']:,.0f})")
     lines.append(f"  frames per CPU-second (all processes): douzero.dmc {dz['frames_per_cpu_s']:,.0f}, "
                  f"ddz-fast {ours['frames_per_cpu_s']:,.0f} ({cpu_ratio:.1f}x)")
@@ -571,20 +583,13 @@ def main(argv: Optional[List[str]] = None) -> int:
                 res["train"][net] = dict(rounds[order[(len(order) - 1) // 2]],
                                          rounds=[r["ratio"] for r in rounds])
                 if args.rounds > 1:
-                    med = float(np.median([r["ratio"] for r in rounds]))
-                    res["train"][net]["median_ratio"] = med
-                    verdict = "PASS" if med >= TARGET_VS_DOUZERO else "FAIL"
-                    each = ", ".join(f"{r['ratio']:.1f}x" for r in rounds)
-                    print(f"{net} network, the median of {args.rounds} rounds (each round: douzero.dmc, then "
-                          f"ddz-fast): {med:.1f}x (rounds: {each}; target {TARGET_VS_DOUZERO:.0f}x on the median: "
-                          f"{verdict})", flush=True)
+                    judged = [("ratio", f"{net} network", " (each round: douzero.dmc, then ddz-fast)")]
                     if args.bf16_actor:
-                        med16 = float(np.median([r["bf16_ratio"] for r in rounds]))
-                        res["train"][net]["median_bf16_ratio"] = med16
-                        each16 = ", ".join(f"{r['bf16_ratio']:.1f}x" for r in rounds)
-                        print(f"{net} network, bfloat16 actors, the median of {args.rounds} rounds: {med16:.1f}x "
-                              f"(rounds: {each16}; target {TARGET_VS_DOUZERO:.0f}x on the median: "
-                              f"{'PASS' if med16 >= TARGET_VS_DOUZERO else 'FAIL'})", flush=True)
+                        judged.append(("bf16_ratio", f"{net} network, bfloat16 actors", ""))
+                    for key, head, tail in judged:
+                        med, line = _median_line(rounds, key, head, tail)
+                        res["train"][net][f"median_{key}"] = med
+                        print(line, flush=True)
     if "actor" not in skip:
         big = actor_rates(args.actor_seconds, 128, 512, args.tables)
         big16 = actor_rates(args.actor_seconds, 128, 512, args.tables, precision="bfloat16")
@@ -611,12 +616,10 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(line, flush=True)
     if "douzero" in res.get("learner", {}) and "actor" in res:
         gf = matmul_gflops()
-        c = ceilings(res["actor"]["ddz_fast"]["decisions_per_s"], res["actor"]["douzero"]["decisions_per_s"],
-                     res["learner"]["douzero"]["ddz_fast"],
-                     res.get("train", {}).get("douzero", {}).get("douzero", {}).get("frames_per_s", float("nan")))
-        c16 = ceilings(res["actor"]["ddz_fast_bf16"]["decisions_per_s"], res["actor"]["douzero"]["decisions_per_s"],
-                       res["learner"]["douzero"]["ddz_fast"],
-                       res.get("train", {}).get("douzero", {}).get("douzero", {}).get("frames_per_s", float("nan")))
+        parts = (res["actor"]["douzero"]["decisions_per_s"], res["learner"]["douzero"]["ddz_fast"],
+                 res.get("train", {}).get("douzero", {}).get("douzero", {}).get("frames_per_s", float("nan")))
+        c = ceilings(res["actor"]["ddz_fast"]["decisions_per_s"], *parts)
+        c16 = ceilings(res["actor"]["ddz_fast_bf16"]["decisions_per_s"], *parts)
         res["ceiling"] = dict(c, matmul_gflops=gf["mm"], packed_gflops=gf.get("packed", float("nan")),
                               bf16=c16)
         print(f"ceilings at DouZero's network from the parts alone: {c['per_cpu_ratio']:.1f}x per CPU-second, "
